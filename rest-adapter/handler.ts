@@ -1,0 +1,75 @@
+// Serves /v1: match the route, read the body, build the caller's context, run the operation,
+// shape the envelope. Errors of every stage leave through the same error envelope.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
+import type { Services } from '../src/graphql/context.ts';
+import { createContext } from '../src/graphql/create-context.ts';
+import { clientAddress } from '../src/platform/client-address.ts';
+import { toPublicError } from '../src/platform/error-mapping.ts';
+import { sendData, sendError } from '../src/platform/envelope.ts';
+import { ApiError, NotFoundError, ValidationError } from '../src/platform/errors.ts';
+import { readJsonBody } from '../src/platform/read-body.ts';
+import { OperationExecutor } from './executor.ts';
+import type { RestRequest, RestRoute } from './route.ts';
+import { Router } from './router.ts';
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(allowed: string[]) {
+    super(405, 'METHOD_NOT_ALLOWED', `Allowed methods: ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } });
+  }
+}
+
+export class RestAdapter {
+  private readonly router: Router;
+  private readonly executor: OperationExecutor;
+  private readonly services: Services;
+
+  constructor(schema: GraphQLSchema, routes: RestRoute[], services: Services) {
+    this.router = new Router(routes);
+    this.executor = new OperationExecutor(schema, routes);
+    this.services = services;
+  }
+
+  /** The matched route's path template (for metrics labels), or null. */
+  routeTemplate(method: string, path: string): string | null {
+    const match = this.router.match(method, path);
+    return match.kind === 'found' ? match.route.path : null;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+    try {
+      const match = this.router.match(req.method ?? 'GET', url.pathname);
+      if (match.kind === 'not-found') throw new NotFoundError('Route', `${req.method} ${url.pathname}`);
+      if (match.kind === 'method-not-allowed') throw new MethodNotAllowedError(match.allowed);
+      const { route, params } = match;
+      const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
+      if (route.body === 'required' && body === undefined) throw new ValidationError('This route needs a JSON body');
+      if ((route.body ?? 'none') === 'none' && body !== undefined) throw new ValidationError('This route takes no request body');
+      const restRequest: RestRequest = { params, query: url.searchParams, body };
+      const context = await createContext(this.services, {
+        requestId,
+        authorization: req.headers.authorization,
+        teamSelector: headerValue(req.headers['x-team-id']) ?? url.searchParams.get('teamSimplyId'),
+        clientIp: clientAddress(req, this.services.config.TRUST_PROXY),
+      });
+      const variables = route.variables?.(restRequest) ?? {};
+      const { result, field } = await this.executor.run(route, variables, context);
+      if (result.errors && result.errors.length > 0) throw result.errors[0];
+      const value = (result.data as Record<string, unknown>)[field];
+      const shaped = route.respond ? route.respond(value, restRequest) : { data: value };
+      sendData(res, route.status ?? 200, requestId, shaped.data, shaped.meta);
+    } catch (error) {
+      const publicError = toPublicError(error);
+      if (publicError.unexpected) this.services.logger.error({ err: unwrap(error), requestId }, 'unexpected REST error');
+      sendError(res, requestId, publicError);
+    }
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function unwrap(error: unknown): unknown {
+  return (error as { originalError?: unknown })?.originalError ?? error;
+}

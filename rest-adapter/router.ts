@@ -1,0 +1,77 @@
+// Matches a path against the route table. Static segments win over parameters
+// (/v1/users/me before /v1/users/{userSimplyId}); a path that exists under another method is a 405.
+import type { HttpMethod, RestRoute } from './route.ts';
+
+interface CompiledRoute {
+  route: RestRoute;
+  pattern: RegExp;
+  paramNames: string[];
+  specificity: number[];
+}
+
+export type RouteMatch =
+  | { kind: 'found'; route: RestRoute; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  | { kind: 'not-found' };
+
+export class Router {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(routes: RestRoute[]) {
+    this.compiled = routes
+      .map((route) => {
+        const segments = route.path.split('/').filter(Boolean);
+        const paramNames: string[] = [];
+        const source = segments
+          .map((segment) => {
+            const param = /^\{(\w+)\}$/.exec(segment);
+            if (param) {
+              paramNames.push(param[1]!);
+              return '/([^/]+)';
+            }
+            return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+          })
+          .join('');
+        return {
+          route,
+          pattern: new RegExp(`^${source}/?$`),
+          paramNames,
+          specificity: segments.map((s) => (s.startsWith('{') ? 0 : 1)),
+        };
+      })
+      .sort((a, b) => compareSpecificity(b.specificity, a.specificity));
+  }
+
+  match(method: string, path: string): RouteMatch {
+    const allowed = new Set<HttpMethod>();
+    for (const c of this.compiled) {
+      const m = c.pattern.exec(path);
+      if (!m) continue;
+      if (c.route.method === method) {
+        const params: Record<string, string> = {};
+        c.paramNames.forEach((name, i) => {
+          params[name] = safeDecode(m[i + 1]!);
+        });
+        return { kind: 'found', route: c.route, params };
+      }
+      allowed.add(c.route.method);
+    }
+    return allowed.size > 0 ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+  }
+}
+
+function compareSpecificity(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const diff = (a[i] ?? -1) - (b[i] ?? -1);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,158 @@
+// The `svc` command: start | worker | migrate | bootstrap. See README.md.
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../config.ts';
+import { resolveDatabase } from '../db/database.ts';
+import { leaveSignalsToTheApplication } from '../db/embedded-postgres-signals.ts';
+import { createPool, createPrisma } from '../db/prisma.ts';
+import { applyPendingMigrations, migrationStatus } from '../db/schema-engine/migrations.ts';
+import { JwtService } from '../identity/jwt-service.ts';
+import { loadOrCreateSigningKey } from '../identity/signing-key.ts';
+import { closeServices, createServices, startApp } from '../platform/app.ts';
+import { ApiError } from '../platform/errors.ts';
+import { createLogger } from '../platform/logger.ts';
+import { bootstrapTeam } from '../teams/bootstrap.service.ts';
+
+const USAGE = `usage: svc <command>
+
+  start                    run the server (and, by default, the job workers)
+  worker                   run only the job workers
+  migrate [--status]       apply pending database migrations (or show their status)
+  bootstrap --team <name> --email <email> [--password <pw>]
+                           create a team, a team-admin user and a full-access API key;
+                           prints one JSON object
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'start':
+      return start(config);
+    case 'worker':
+      return worker(config);
+    case 'migrate':
+      return migrate(config, rest);
+    case 'bootstrap':
+      return bootstrap(config, rest);
+    default:
+      process.stderr.write(USAGE);
+      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+}
+
+function onSignals(stop: () => Promise<void>): void {
+  leaveSignalsToTheApplication();
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      stop().then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+async function start(config: Config): Promise<number> {
+  const logger = createLogger(config.LOG_LEVEL);
+  const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line }));
+  const app = await startApp({ config, databaseUrl: db.url, logger });
+  onSignals(async () => {
+    logger.info('shutting down: draining requests and jobs');
+    await app.close();
+    await db.stop();
+  });
+  logger.info({ baseUrl: app.baseUrl, embeddedDatabase: db.embedded, tlsCertificate: app.tls?.certFile }, 'ready');
+  process.stdout.write(`svc platform ready at ${app.baseUrl}\n`);
+  if (app.tls?.selfSigned) process.stdout.write(`self-signed certificate: ${app.tls.certFile} (curl --cacert <file>)\n`);
+  return -1;
+}
+
+async function worker(config: Config): Promise<number> {
+  const logger = createLogger(config.LOG_LEVEL, 'svc-worker');
+  const db = await resolveDatabase(config);
+  const services = await createServices({ config, databaseUrl: db.url, logger });
+  await services.jobs.start({ work: true });
+  onSignals(async () => {
+    logger.info('worker shutting down: finishing in-flight jobs');
+    await closeServices(services);
+    await db.stop();
+  });
+  logger.info('worker running');
+  return -1;
+}
+
+async function migrate(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { status: { type: 'boolean' } } });
+  const db = await resolveDatabase(config);
+  try {
+    if (values.status) {
+      process.stdout.write(`${JSON.stringify(await migrationStatus({ databaseUrl: db.url }), null, 2)}\n`);
+    } else {
+      const { applied } = await applyPendingMigrations({ databaseUrl: db.url });
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+    }
+    return 0;
+  } finally {
+    await db.stop();
+  }
+}
+
+async function bootstrap(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { team: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'system-admin': { type: 'boolean' } },
+  });
+  if (!values.team || !values.email) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const db = await resolveDatabase(config);
+  const pool = createPool(db.url, 2, 'svc-bootstrap');
+  try {
+    await applyPendingMigrations({ databaseUrl: db.url });
+    const prisma = createPrisma(pool);
+    const result = await bootstrapTeam(prisma, {
+      teamName: values.team,
+      email: values.email,
+      password: values.password,
+      isSystemAdmin: values['system-admin'],
+    });
+    const jwt = new JwtService(await loadOrCreateSigningKey(config.jwtSigningKeyFile), config);
+    const { token } = await jwt.issueAccessToken(result.userSimplyId);
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+    const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host}:${config.PORT}`;
+    process.stdout.write(
+      `${JSON.stringify({
+        baseUrl,
+        teamSimplyId: result.teamSimplyId,
+        userSimplyId: result.userSimplyId,
+        email: result.email,
+        password: result.password,
+        userToken: token,
+        apiKey: result.apiKey,
+      })}\n`,
+    );
+    await prisma.$disconnect();
+    return 0;
+  } finally {
+    await pool.end();
+    await db.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    if (error instanceof ApiError) process.stderr.write(`svc: ${error.message}\n`);
+    else process.stderr.write(`svc: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

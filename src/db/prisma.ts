@@ -1,0 +1,19 @@
+// The Prisma 7 client over the pg driver adapter. One pg.Pool per process serves both
+// Prisma and the few raw queries (NOTIFY, advisory locks, health).
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from '../generated/prisma/client.ts';
+
+export type Prisma = PrismaClient;
+export { Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
+
+export function createPool(connectionString: string, max: number, applicationName = 'svc'): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName });
+  // an idle client losing its connection must not crash the process; the pool replaces it
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function createPrisma(pool: pg.Pool): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg(pool) });
+}

@@ -1,0 +1,28 @@
+// Cross-instance credential cache invalidation over PostgreSQL NOTIFY.
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { PgNotifier } from '../realtime/pg-notifier.ts';
+
+export const CREDENTIALS_CHANNEL = 'svc_credentials';
+
+export async function listenForCredentialInvalidation(notifier: PgNotifier, authenticator: Authenticator): Promise<void> {
+  notifier.onReconnect(() => authenticator.cache.clear());
+  await notifier.listen(CREDENTIALS_CHANNEL, (raw) => {
+    const { teamId, userId } = JSON.parse(raw) as { teamId: string | null; userId: string | null };
+    authenticator.cache.invalidate({
+      teamId: teamId === null ? null : BigInt(teamId),
+      userId: userId === null ? null : BigInt(userId),
+    });
+  });
+}
+
+export async function publishCredentialInvalidation(
+  notifier: PgNotifier,
+  authenticator: Authenticator,
+  tags: { teamId?: bigint | null; userId?: bigint | null },
+): Promise<void> {
+  authenticator.cache.invalidate(tags);
+  await notifier.notify(
+    CREDENTIALS_CHANNEL,
+    JSON.stringify({ teamId: tags.teamId == null ? null : String(tags.teamId), userId: tags.userId == null ? null : String(tags.userId) }),
+  );
+}

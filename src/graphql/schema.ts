@@ -1,0 +1,11 @@
+// Assembles the schema: each domain registers its types and fields on the shared builder.
+import './scalars.ts';
+import '../team-roles/team-role.schema.ts';
+import '../credentials/api-key.schema.ts';
+import '../credentials/session-token.schema.ts';
+import '../users/user.schema.ts';
+import '../identity/login.schema.ts';
+import '../realtime/team-events.schema.ts';
+import { builder } from './builder.ts';
+
+export const schema = builder.toSchema({ sortSchema: true });

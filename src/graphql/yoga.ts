@@ -1,0 +1,134 @@
+// graphql-yoga over the Pothos schema: GraphQL over HTTP at /graphql and, on the same path,
+// graphql-ws subscriptions that authenticate on connection_init with the same credentials.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { useServer } from 'graphql-ws/use/ws';
+import type { WebSocketServer } from 'ws';
+import { toPublicError } from '../platform/error-mapping.ts';
+import { clientAddress } from '../platform/client-address.ts';
+import type { GraphQLContext, Services } from './context.ts';
+import { createContext } from './create-context.ts';
+import { schema } from './schema.ts';
+
+export interface NodeServerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+}
+
+interface WsServerContext {
+  connectionParams?: Record<string, unknown>;
+  requestId: string;
+}
+
+type YogaContext = Partial<NodeServerContext> & Partial<WsServerContext> & { request?: Request };
+
+export function createGraphQLServer(services: Services): YogaServerInstance<NodeServerContext, GraphQLContext> {
+  const { config, logger } = services;
+  return createYoga<NodeServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: config.graphiql,
+    landingPage: false,
+    logging: false,
+    // HTTP uploads, batching and the like are not part of this API
+    batching: false,
+    maskedErrors: {
+      maskError: (error) => {
+        const publicError = toPublicError(error);
+        if (publicError.unexpected) {
+          logger.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected GraphQL error');
+          return new GraphQLError('Unexpected failure', { extensions: { code: 'INTERNAL_ERROR', status: 500 } });
+        }
+        return error as Error;
+      },
+    },
+    context: async (initial): Promise<GraphQLContext> => {
+      const ctx = initial as unknown as YogaContext;
+      if (ctx.connectionParams !== undefined) {
+        const params = ctx.connectionParams ?? {};
+        return contextOrHttpError(services, {
+          requestId: ctx.requestId ?? randomUUID(),
+          authorization: stringParam(params, 'authorization') ?? stringParam(params, 'Authorization'),
+          teamSelector: stringParam(params, 'X-Team-Id') ?? stringParam(params, 'teamSimplyId'),
+          clientIp: ctx.req ? clientAddress(ctx.req, config.TRUST_PROXY) : '',
+        });
+      }
+      const request = ctx.request!;
+      return contextOrHttpError(services, {
+        requestId: ctx.requestId ?? randomUUID(),
+        authorization: request.headers.get('authorization'),
+        teamSelector: request.headers.get('x-team-id') ?? new URL(request.url).searchParams.get('teamSimplyId'),
+        clientIp: ctx.req ? clientAddress(ctx.req, config.TRUST_PROXY) : '',
+      });
+    },
+  });
+}
+
+function stringParam(params: Record<string, unknown>, key: string): string | undefined {
+  const value = params[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A credential failure happens before execution: report it with its HTTP status. */
+async function contextOrHttpError(services: Services, caller: Parameters<typeof createContext>[1]): Promise<GraphQLContext> {
+  try {
+    return await createContext(services, caller);
+  } catch (error) {
+    const p = toPublicError(error);
+    if (p.unexpected) throw error;
+    throw new GraphQLError(p.message, { extensions: { code: p.code, status: p.status, http: { status: p.status } } });
+  }
+}
+
+/** graphql-ws on the Yoga endpoint, through Yoga's envelop so the same plugins apply. */
+export function attachSubscriptions(
+  wsServer: WebSocketServer,
+  yoga: YogaServerInstance<NodeServerContext, GraphQLContext>,
+  services: Services,
+) {
+  return useServer(
+    {
+      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args as ExecutionArgs) as never,
+      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args as ExecutionArgs) as never,
+      onConnect: async (ctx) => {
+        // authenticate on connection_init: a bad credential closes the socket (4403) before any operation
+        try {
+          await createContext(services, {
+            requestId: randomUUID(),
+            authorization: stringParam(ctx.connectionParams ?? {}, 'authorization') ?? stringParam(ctx.connectionParams ?? {}, 'Authorization'),
+            teamSelector: stringParam(ctx.connectionParams ?? {}, 'X-Team-Id') ?? stringParam(ctx.connectionParams ?? {}, 'teamSimplyId'),
+            clientIp: clientAddress((ctx.extra as unknown as { request: IncomingMessage }).request, services.config.TRUST_PROXY),
+          });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const extra = ctx.extra as unknown as { request: IncomingMessage };
+        const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          connectionParams: ctx.connectionParams ?? {},
+          req: extra.request,
+          requestId: randomUUID(),
+          params: payload,
+        });
+        const args = {
+          schema: envelopedSchema,
+          operationName: payload.operationName,
+          document: parse(payload.query),
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        return args;
+      },
+    },
+    wsServer,
+  );
+}

@@ -1,0 +1,67 @@
+// pg-boss runs every asynchronous thing. Domains declare their queues here (JobDefinition);
+// `start` creates the queues and, when this process is a worker, registers their handlers.
+// pg-boss keeps jobs in PostgreSQL, so a job whose process dies is retried after its expiry.
+import { PgBoss, type Job } from 'pg-boss';
+import type { Logger } from 'pino';
+
+export interface JobDefinition<T extends object = object> {
+  name: string;
+  /** cron expression (UTC) for recurring jobs */
+  schedule?: string;
+  retryLimit?: number;
+  handler: (jobs: Job<T>[]) => Promise<void>;
+}
+
+export class Jobs {
+  readonly boss: PgBoss;
+  private readonly definitions: JobDefinition<never>[] = [];
+  private started = false;
+  private working = false;
+
+  private readonly logger: Logger;
+
+  constructor(connectionString: string, logger: Logger, options: { pollingIntervalSeconds?: number } = {}) {
+    this.logger = logger;
+    this.boss = new PgBoss({ connectionString, schema: 'pgboss', application_name: 'svc-jobs', max: 4 } as never);
+    this.boss.on('error', (error: Error) => this.logger.error({ err: error }, 'job system error'));
+    this.pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  }
+
+  private readonly pollingIntervalSeconds: number;
+
+  define<T extends object>(definition: JobDefinition<T>): void {
+    this.definitions.push(definition as unknown as JobDefinition<never>);
+  }
+
+  /** Starts pg-boss (migrating its schema) and, with `work`, runs this process's workers. */
+  async start(options: { work: boolean }): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const d of this.definitions) {
+      await this.boss.createQueue(d.name, { retryLimit: d.retryLimit ?? 3, retryBackoff: true });
+      if (d.schedule) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC' });
+    }
+    if (!options.work) return;
+    this.working = true;
+    for (const d of this.definitions) {
+      await this.boss.work(d.name, { pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
+        await d.handler(jobs as never);
+      });
+    }
+  }
+
+  async send(name: string, data: object, options: { singletonKey?: string; startAfter?: number } = {}): Promise<string | null> {
+    return this.boss.send(name, data, options);
+  }
+
+  get isWorking(): boolean {
+    return this.working;
+  }
+
+  /** Graceful: stops fetching, lets in-flight handlers finish (up to `timeoutMs`), then closes. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, close: true, timeout: timeoutMs, wait: true } as never);
+  }
+}

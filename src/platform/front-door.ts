@@ -1,0 +1,89 @@
+// The listening socket. HTTPS only (Document 1 §1.1): by default TLS is terminated here and a
+// plain-HTTP request on the same port is answered 400 HTTPS_REQUIRED by a separate server that
+// has no route to any resolver. Behind a TLS-terminating proxy (TRUST_PROXY) the app itself
+// refuses requests without X-Forwarded-Proto: https.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { sendError } from './envelope.ts';
+import type { TlsMaterial } from './tls.ts';
+
+export const HTTPS_REQUIRED = {
+  status: 400,
+  code: 'HTTPS_REQUIRED',
+  message: 'Requests are HTTPS only; plain HTTP is rejected',
+};
+
+const TLS_HANDSHAKE = 0x16;
+
+export interface FrontDoor {
+  /** the server to listen on */
+  listener: net.Server;
+  /** the server that runs the application (https, or http behind a proxy) */
+  app: http.Server;
+  close(timeoutMs: number): Promise<void>;
+}
+
+export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export function createFrontDoor(options: {
+  tls: TlsMaterial | null;
+  handler: http.RequestListener;
+  onUpgrade: UpgradeHandler;
+}): FrontDoor {
+  const serverOptions = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 60_000 };
+  if (!options.tls) {
+    const app = http.createServer(serverOptions, options.handler);
+    app.on('upgrade', options.onUpgrade);
+    return { listener: app, app, close: (ms) => closeServer(app, ms) };
+  }
+
+  const app = https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, options.handler);
+  app.on('upgrade', options.onUpgrade);
+  app.on('tlsClientError', (_err, socket) => socket.destroy());
+
+  const plain = http.createServer(serverOptions, (req, res) => {
+    res.setHeader('connection', 'close');
+    sendError(res, randomUUID(), HTTPS_REQUIRED);
+  });
+  plain.on('upgrade', (_req, socket) => {
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+
+  const listener = net.createServer((socket) => {
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      socket.unshift(first);
+      (first[0] === TLS_HANDSHAKE ? app : plain).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+    socket.on('error', () => socket.destroy());
+  });
+
+  return {
+    listener,
+    app,
+    close: async (ms) => {
+      await Promise.all([
+        new Promise<void>((resolve) => listener.close(() => resolve())),
+        closeServer(app, ms),
+        closeServer(plain, 0),
+      ]);
+    },
+  };
+}
+
+/** Stop accepting, let in-flight requests finish (up to timeoutMs), then cut what remains. */
+function closeServer(server: http.Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,62 @@
+// Public identifiers (simplyIds). Internal numeric ids never leave the server.
+// Records and collections: XXXX-XXXX-XXXX. Other resources: `<prefix>-XXXX-XXXX-XXXX`.
+// The alphabet drops 0/O, 1/I/L so ids survive being read aloud or retyped.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'; // 31 symbols, unambiguous
+const GROUP = `[${ALPHABET}]{4}`;
+
+function randomGroups(groups: number): string {
+  const out: string[] = [];
+  const bytes = randomBytes(groups * 4 * 2);
+  let i = 0;
+  for (let g = 0; g < groups; g++) {
+    let group = '';
+    while (group.length < 4) {
+      const byte = bytes[i++ % bytes.length]!;
+      // rejection sampling keeps every symbol equally likely
+      if (byte < 248) group += ALPHABET[byte % ALPHABET.length];
+      else if (i >= bytes.length) return randomGroups(groups);
+    }
+    out.push(group);
+  }
+  return out.join('-');
+}
+
+export const ID_PREFIXES = {
+  team: 'tm',
+  user: 'usr',
+  teamRole: 'role',
+  apiKey: 'key',
+  membership: 'tul',
+} as const;
+
+export type PrefixedResource = keyof typeof ID_PREFIXES;
+
+export function newSimplyId(resource?: PrefixedResource): string {
+  return resource ? `${ID_PREFIXES[resource]}-${randomGroups(3)}` : randomGroups(3);
+}
+
+const plainPattern = new RegExp(`^${GROUP}-${GROUP}-${GROUP}$`);
+const prefixedPatterns = Object.fromEntries(
+  Object.entries(ID_PREFIXES).map(([k, prefix]) => [k, new RegExp(`^${prefix}-${GROUP}-${GROUP}-${GROUP}$`)]),
+) as Record<PrefixedResource, RegExp>;
+
+export function isSimplyId(value: string, resource?: PrefixedResource): boolean {
+  return (resource ? prefixedPatterns[resource] : plainPattern).test(value);
+}
+
+export const simplyIdPattern = (resource?: PrefixedResource): RegExp =>
+  resource ? prefixedPatterns[resource] : plainPattern;
+
+/** Random, URL-safe secret material for tokens (256 bits). */
+export function randomSecret(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export const SESSION_ID_PATTERN = /^sess_[A-Za-z0-9]{24}$/;
+
+export function newSessionId(): string {
+  const raw = randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return `sess_${(raw + randomGroups(6).replace(/-/g, '')).slice(0, 24)}`;
+}
