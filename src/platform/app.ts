@@ -150,7 +150,7 @@ export async function startApp(options: StartOptions): Promise<App> {
         if (limited) {
           return sendJson(res, 429, { errors: [{ message: limited.message, extensions: { code: limited.code } }] }, limited.headers);
         }
-        return void (await yoga.handleNodeRequestAndResponse(req, res, { req, res, requestId }));
+        return await yoga.handle(req, res, { req, res, requestId });
       }
       if (path === '/v1' || path.startsWith('/v1/')) {
         route = rest.routeTemplate(method, path) ?? 'v1-unmatched';

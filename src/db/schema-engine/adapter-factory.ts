@@ -13,8 +13,8 @@ import type pg from 'pg';
 import { CharAsTextClient } from './char-as-text-client.ts';
 import { clientConfig, parseDatabaseUrl, quoteIdentifier, type PgConnectionFields } from './connection-config.ts';
 import { toDriverAdapterError } from './driver-error.ts';
-import { SchemaEngineDisposedError } from './errors.ts';
-import { createShadowDatabase, dropShadowDatabase } from './shadow-database.ts';
+import { InvalidEngineInputError, SchemaEngineDisposedError } from './errors.ts';
+import { createShadowDatabase, dropShadowDatabase, resetShadowSchema } from './shadow-database.ts';
 
 export const DEFAULT_APPLICATION_NAME = 'svc-schema-engine';
 
@@ -59,7 +59,9 @@ export function createMigrationAdapters(options: MigrationAdapterOptions): Migra
     connect: async () => track(connectAdapter(main(), applicationName)),
     connectToShadowDb: async () => {
       const configured = shadow();
-      return track(configured ? connectAdapter(configured, applicationName) : connectTemporaryShadowDb(main(), applicationName));
+      return track(
+        configured ? connectConfiguredShadowDb(main(), configured, applicationName) : connectTemporaryShadowDb(main(), applicationName),
+      );
     },
   };
 
@@ -87,6 +89,25 @@ async function connectTemporaryShadowDb(server: PgConnectionFields, applicationN
     await drop();
     throw error;
   }
+}
+
+/**
+ * A `shadowDatabaseUrl` from the config: the native engine empties it before replaying the history
+ * into it, the wasm build does not (leftovers would show up as a bogus diff), so we do. Emptying
+ * the main database by mistake is the one thing this must never do.
+ */
+async function connectConfiguredShadowDb(
+  main: PgConnectionFields,
+  shadow: PgConnectionFields,
+  applicationName: string,
+): Promise<SqlDriverAdapter> {
+  if (shadow.host === main.host && shadow.port === main.port && shadow.database === main.database) {
+    throw new InvalidEngineInputError(
+      'The shadow database you configured is the same as the main database; shadowDatabaseUrl must name a disposable database.',
+    );
+  }
+  await resetShadowSchema(shadow, applicationName);
+  return connectAdapter(shadow, applicationName);
 }
 
 async function connectAdapter(

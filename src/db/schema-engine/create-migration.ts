@@ -13,7 +13,7 @@ import type {
 import type { PgConnectionFields } from './connection-config.ts';
 import { evaluateDataLoss } from './data-loss.ts';
 import type { SchemaEngineSession } from './engine.ts';
-import { InvalidEngineInputError } from './errors.ts';
+import { migrationPlanningInputs, validate } from './engine-inputs.ts';
 import { lockfileText, migrationFolderName } from './migrations-folder.ts';
 import { EMPTY_MIGRATION_SCRIPT, isEmptyMigrationScript } from './migration-steps.ts';
 
@@ -38,10 +38,8 @@ export async function diffHistoryToSchema(
 }
 
 /** The engine's createMigration: computes the folder name and script; the caller writes them. */
-export async function planMigration(session: SchemaEngineSession, input: CreateMigrationInput): Promise<CreateMigrationOutput> {
-  if (typeof input?.migrationName !== 'string' || typeof input.draft !== 'boolean') {
-    throw new InvalidEngineInputError('createMigration needs { migrationName: string, draft: boolean, ... }', { method: 'createMigration' });
-  }
+export async function planMigration(session: SchemaEngineSession, params: CreateMigrationInput): Promise<CreateMigrationOutput> {
+  const input = validate('createMigration', migrationPlanningInputs.createMigration, params);
   const script = await diffHistoryToSchema(session, input.migrationsList, input.schema, input.filters);
   const empty = isEmptyMigrationScript(script);
   return {
@@ -58,8 +56,9 @@ export async function evaluateNextMigration(
   session: SchemaEngineSession,
   database: PgConnectionFields,
   applicationName: string,
-  input: EvaluateDataLossInput,
+  params: EvaluateDataLossInput,
 ): Promise<EvaluateDataLossOutput> {
+  const input = validate('evaluateDataLoss', migrationPlanningInputs.evaluateDataLoss, params);
   const script = await diffHistoryToSchema(session, input.migrationsList, input.schema, input.filters);
   if (isEmptyMigrationScript(script)) return { migrationSteps: 0, warnings: [], unexecutableSteps: [] };
   return evaluateDataLoss(database, applicationName, script);

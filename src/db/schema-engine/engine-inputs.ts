@@ -4,11 +4,13 @@
 // into an InvalidEngineInputError naming the field.
 import type {
   ApplyMigrationsInput,
+  CreateMigrationInput,
   DbExecuteParams,
   DevDiagnosticInput,
   DiagnoseMigrationHistoryInput,
   DiffParams,
   EnsureConnectionValidityParams,
+  EvaluateDataLossInput,
   IntrospectParams,
   IntrospectSqlParams,
   MarkMigrationAppliedInput,
@@ -110,6 +112,22 @@ export const engineInputs = {
   schemaPush: z.object({ force: z.boolean(), schema: schemasContainer, filters: schemaFilter }) satisfies z.ZodType<SchemaPushInput>,
 };
 
+/** The two methods the wasm build cannot run and create-migration.ts implements instead. */
+export const migrationPlanningInputs = {
+  createMigration: z.object({
+    draft: z.boolean(),
+    migrationName: z.string(),
+    migrationsList: migrationList,
+    schema: schemasContainer,
+    filters: schemaFilter,
+  }) satisfies z.ZodType<CreateMigrationInput>,
+  evaluateDataLoss: z.object({
+    migrationsList: migrationList,
+    schema: schemasContainer,
+    filters: schemaFilter,
+  }) satisfies z.ZodType<EvaluateDataLossInput>,
+};
+
 export type EngineMethod = keyof typeof engineInputs;
 export type EngineParams<M extends EngineMethod> = z.input<(typeof engineInputs)[M]>;
 
@@ -118,12 +136,16 @@ export function isEngineMethod(name: string): name is EngineMethod {
 }
 
 export function validateEngineInput<M extends EngineMethod>(method: M, params: unknown): z.output<(typeof engineInputs)[M]> {
-  const result = engineInputs[method].safeParse(params);
+  return validate(method, engineInputs[method] as z.ZodType, params) as z.output<(typeof engineInputs)[M]>;
+}
+
+export function validate<T>(method: string, schema: z.ZodType<T>, params: unknown): T {
+  const result = schema.safeParse(params);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`);
     throw new InvalidEngineInputError(`Invalid params for ${method}: ${problems.join('; ')}`, { method });
   }
-  return result.data as z.output<(typeof engineInputs)[M]>;
+  return result.data;
 }
 
 /** `datamodels: []` panics inside the engine; no schema at all is spelled `undefined`. */

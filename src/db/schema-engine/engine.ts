@@ -8,6 +8,7 @@ import { parseDatabaseUrl } from './connection-config.ts';
 import { checkCanConnect } from './database-admin.ts';
 import { toConstructorDatamodels, validateEngineInput, type EngineMethod, type EngineParams } from './engine-inputs.ts';
 import { InvalidEngineInputError, SchemaEngineDisposedError, SchemaEngineError } from './errors.ts';
+import { toSchemaEngineError } from './engine-errors.ts';
 import { loadSchemaEngineWasm, type SchemaEngineWasm } from './load-wasm.ts';
 
 export interface SchemaFile {
@@ -126,7 +127,7 @@ export class SchemaEngineSession implements AsyncDisposable {
   #toError(method: string, error: unknown): Error {
     if (error instanceof SchemaEngineError) return error;
     if (error instanceof WebAssembly.RuntimeError) return this.#wasm.reportTrap(error);
-    return engineErrorFrom(method, error, this.#adapters);
+    return toSchemaEngineError(method, error, this.#adapters);
   }
 }
 
@@ -143,7 +144,7 @@ export async function openSchemaEngine(options: OpenSchemaEngineOptions): Promis
     return new SchemaEngineSession(wasm, engine, adapters);
   } catch (error) {
     await adapters.close();
-    const failure = error instanceof SchemaEngineError ? error : engineErrorFrom('new', error, adapters);
+    const failure = error instanceof SchemaEngineError ? error : toSchemaEngineError('new', error, adapters);
     throw failure.code || failure instanceof InvalidEngineInputError ? failure : await withConnectionErrorCode(options, failure);
   }
 }
@@ -173,25 +174,6 @@ function awaitUnlessTrapped<T>(wasm: SchemaEngineWasm, pending: Promise<T>): Pro
       },
     );
   });
-}
-
-// Engine errors carry a Rust span trace after the message ("\n   0: schema_engine_wasm::..."),
-// useful in a bug report and noise for everybody else: it stays on `cause`.
-const SPAN_TRACE = /\n\s+0: schema_engine_wasm::[\s\S]*$/;
-
-// A JavaScript exception inside an adapter reaches the engine as an id into the factory's error
-// registry; the engine only reports "External error id#3". The original is what the caller needs.
-const EXTERNAL_ERROR = /External error id#(\d+)/;
-
-function engineErrorFrom(method: string, error: unknown, adapters: MigrationAdapters): SchemaEngineError {
-  const source = error as { message?: unknown; code?: unknown } | null;
-  const message = typeof source?.message === 'string' ? source.message.replace(SPAN_TRACE, '') : String(error);
-  const external = EXTERNAL_ERROR.exec(message);
-  const original = external ? adapters.factory.errorRegistry.consumeError(Number(external[1]))?.error : undefined;
-  if (original instanceof SchemaEngineError) return original;
-  if (original instanceof Error) return new SchemaEngineError(original.message, { method, cause: original });
-  const code = typeof source?.code === 'string' ? source.code : undefined;
-  return new SchemaEngineError(message, { method, cause: error, ...(code ? { code } : {}) });
 }
 
 function parseLogLine(raw: string): EngineLogEntry {

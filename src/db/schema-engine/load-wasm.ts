@@ -32,6 +32,7 @@ const require = createRequire(import.meta.url);
 const GLUE_SPECIFIER = '@prisma/schema-engine-wasm/schema_engine_bg';
 
 let current: Promise<SchemaEngineWasm> | null = null;
+let compiled: Promise<WebAssembly.Module> | null = null;
 let generation = 0;
 
 /** The wasm engine, instantiated once per process (again only after a trap). */
@@ -51,8 +52,12 @@ async function instantiate(): Promise<SchemaEngineWasm> {
   generation += 1;
   const glueUrl = `${pathToFileURL(gluePath).href}?instance=${generation}`;
   const glue = (await import(glueUrl)) as SchemaEngineBindings;
-  const bytes = await fs.promises.readFile(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm'));
-  const module = await WebAssembly.compile(bytes);
+  // compiled once; a reload after a trap only needs a new instance
+  compiled ??= fs.promises.readFile(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm')).then((bytes) => WebAssembly.compile(bytes));
+  const module = await compiled.catch((error: unknown) => {
+    compiled = null;
+    throw error;
+  });
 
   const listeners = new Set<(error: SchemaEnginePanicError) => void>();
   let loaded: Promise<SchemaEngineWasm> | null = null;

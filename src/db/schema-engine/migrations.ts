@@ -19,7 +19,7 @@ export const DEFAULT_SCHEMA_PATH = path.join(REPO_ROOT, 'schema.prisma');
 const NO_FILTERS: SchemaFilter = { externalTables: [], externalEnums: [] };
 const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60_000;
 
-interface DatabaseOptions {
+export interface MigrationsDatabaseOptions {
   databaseUrl: string;
   /** defaults to <repo>/prisma/migrations */
   migrationsDir?: string;
@@ -29,7 +29,7 @@ interface DatabaseOptions {
   applicationName?: string;
 }
 
-export interface ApplyPendingMigrationsOptions extends DatabaseOptions {
+export interface ApplyPendingMigrationsOptions extends MigrationsDatabaseOptions {
   /** how long to wait for another process that is applying migrations; default 10 minutes */
   lockTimeoutMs?: number;
 }
@@ -71,7 +71,7 @@ export interface MigrationStatus {
   hasMigrationsTable: boolean;
 }
 
-export async function migrationStatus(options: DatabaseOptions): Promise<MigrationStatus> {
+export async function migrationStatus(options: MigrationsDatabaseOptions): Promise<MigrationStatus> {
   const migrationsList = await readMigrationsFolder(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
   const diagnosis = await withEngine(options, (engine) =>
     engine.call('diagnoseMigrationHistory', { migrationsList, optInToShadowDatabase: false, filters: NO_FILTERS }),
@@ -89,9 +89,11 @@ export async function migrationStatus(options: DatabaseOptions): Promise<Migrati
   };
 }
 
-export interface DiffMigrationsToSchemaOptions extends DatabaseOptions {
+export interface DiffMigrationsToSchemaOptions extends MigrationsDatabaseOptions {
   /** defaults to <repo>/schema.prisma */
   schemaPath?: string;
+  /** a disposable database to replay the history into (emptied first); default: a temporary one */
+  shadowDatabaseUrl?: string;
   /** SQL (true, the default) or the engine's human-readable summary */
   script?: boolean;
 }
@@ -143,10 +145,14 @@ export async function readSchemaFiles(schemaPath: string): Promise<SchemaFile[]>
   return [{ path: schemaPath, content: await fs.readFile(schemaPath, 'utf8') }];
 }
 
-async function withEngine<T>(options: DatabaseOptions, run: (engine: SchemaEngineSession) => Promise<T>): Promise<T> {
+async function withEngine<T>(
+  options: MigrationsDatabaseOptions & { shadowDatabaseUrl?: string },
+  run: (engine: SchemaEngineSession) => Promise<T>,
+): Promise<T> {
   const log = options.log;
   const engine = await openSchemaEngine({
     databaseUrl: options.databaseUrl,
+    shadowDatabaseUrl: options.shadowDatabaseUrl,
     applicationName: options.applicationName,
     onLog: log ? (entry: EngineLogEntry) => forwardEngineLog(entry, log) : undefined,
   });

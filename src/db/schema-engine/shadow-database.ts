@@ -24,8 +24,16 @@ export async function dropShadowDatabase(server: PgConnectionFields, application
   );
 }
 
-// CREATE/DROP DATABASE cannot run inside a transaction or on the database being dropped: a
-// short-lived connection to the main database does both.
+/** Empties the schema of a configured (not temporary) shadow database. */
+export async function resetShadowSchema(shadow: PgConnectionFields, applicationName: string): Promise<void> {
+  const schema = quoteIdentifier(shadow.schema);
+  await onMaintenanceConnection(shadow, applicationName, (client) =>
+    client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema};`),
+  );
+}
+
+// CREATE/DROP DATABASE cannot run inside a transaction or on the database being dropped, hence a
+// short-lived connection of its own (to the main database for those two).
 async function onMaintenanceConnection(
   server: PgConnectionFields,
   applicationName: string,

@@ -1,14 +1,14 @@
 // What each JSON-RPC method the Prisma CLI sends does. Names and params are the wasm engine's; the
 // exceptions are the methods the wasm build lacks or does differently (createMigration,
 // evaluateDataLoss, diff's printed output, database creation, version).
+import type { CreateMigrationInput, EvaluateDataLossInput } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { DEFAULT_APPLICATION_NAME } from '../adapter-factory.ts';
 import { parseDatabaseUrl } from '../connection-config.ts';
 import { evaluateNextMigration, planMigration } from '../create-migration.ts';
 import { createDatabase, dropDatabase } from '../database-admin.ts';
 import type { SchemaEngineSession } from '../engine.ts';
-import { isEngineMethod, validateEngineInput } from '../engine-inputs.ts';
+import { isEngineMethod, type EngineParams } from '../engine-inputs.ts';
 import { InvalidEngineInputError, SchemaEngineError } from '../errors.ts';
-import type { CreateMigrationInput, EvaluateDataLossInput } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { ShimDatasource } from './args.ts';
 
 export interface RpcContext {
@@ -26,8 +26,7 @@ type Method = (context: RpcContext, params: unknown) => Promise<unknown>;
 
 const SPECIAL_METHODS: Record<string, Method> = {
   async diff(context, params) {
-    const input = validateEngineInput('diff', params);
-    const result = await (await context.session()).call('diff', input);
+    const result = await (await context.session()).call('diff', params as EngineParams<'diff'>);
     // The CLI prints what arrives through `print` and ignores the result's stdout (None in the
     // native engine), which would otherwise be printed twice.
     if (result.stdout) await context.print(result.stdout);
@@ -37,9 +36,7 @@ const SPECIAL_METHODS: Record<string, Method> = {
     return planMigration(await context.session(), params as CreateMigrationInput);
   },
   async evaluateDataLoss(context, params) {
-    const input = params as EvaluateDataLossInput;
-    validateEngineInput('devDiagnostic', { migrationsList: input?.migrationsList, filters: input?.filters });
-    return evaluateNextMigration(await context.session(), mainDatabase(context), DEFAULT_APPLICATION_NAME, input);
+    return evaluateNextMigration(await context.session(), mainDatabase(context), DEFAULT_APPLICATION_NAME, params as EvaluateDataLossInput);
   },
   async version(context) {
     return (await context.session()).version();

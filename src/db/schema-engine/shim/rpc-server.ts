@@ -55,7 +55,7 @@ export async function runRpcServer(options: { datamodelPaths: string[]; datasour
     toRpcError,
   );
 
-  const shutdown = async (exitCode: number) => {
+  const shutdown = async (exitCode: number): Promise<never> => {
     await Promise.race([closeSession().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     process.exit(exitCode);
   };
@@ -63,8 +63,7 @@ export async function runRpcServer(options: { datamodelPaths: string[]; datasour
   process.once('SIGTERM', () => void shutdown(0));
   process.once('SIGINT', () => void shutdown(130));
   await peer.closed;
-  await shutdown(0);
-  return 0;
+  return shutdown(0);
 }
 
 function toRpcError(error: unknown): RpcErrorObject {

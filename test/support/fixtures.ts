@@ -1,0 +1,62 @@
+// Test fixtures: each test builds its own team(s), so test files never see each other's data.
+import { randomBytes } from 'node:crypto';
+import { bootstrapTeam, type BootstrapResult } from '../../src/teams/bootstrap.service.ts';
+import type { TestServer } from './server.ts';
+
+export interface TeamFixture extends BootstrapResult {
+  /** a first-party JWT for the team-admin user */
+  userToken: string;
+}
+
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${randomBytes(5).toString('hex')}@example.test`;
+}
+
+/** A team with a team-admin user (password known), a full-access role and a full-access API key. */
+export async function createTeam(server: TestServer, options: { name?: string; isSystemAdmin?: boolean; email?: string } = {}): Promise<TeamFixture> {
+  const result = await bootstrapTeam(server.app.services.prisma, {
+    teamName: options.name ?? `Team ${randomBytes(3).toString('hex')}`,
+    email: options.email ?? uniqueEmail('admin'),
+    password: 'correct horse battery staple',
+    isSystemAdmin: options.isSystemAdmin,
+  });
+  const { token } = await server.app.services.jwt.issueAccessToken(result.userSimplyId);
+  return { ...result, userToken: token };
+}
+
+/** Creates a role through the API and returns its simplyId. */
+export async function createRole(server: TestServer, team: TeamFixture, body: Record<string, unknown>): Promise<string> {
+  const response = await server.request('POST', '/v1/team-roles', { token: team.apiKey, body });
+  if (response.status !== 201) throw new Error(`createRole: ${response.status} ${response.text}`);
+  return response.body.data.id;
+}
+
+/** Creates an API key through the API and returns the full key and its id. */
+export async function createApiKey(server: TestServer, team: TeamFixture, body: Record<string, unknown>): Promise<{ key: string; id: string }> {
+  const response = await server.request('POST', '/v1/api-keys', { token: team.apiKey, body });
+  if (response.status !== 201) throw new Error(`createApiKey: ${response.status} ${response.text}`);
+  return { key: response.body.data.fullApiKey, id: response.body.data.id };
+}
+
+/** Adds a user to the team (as a plain member with an optional role) directly, returning a JWT for them. */
+export async function addMember(
+  server: TestServer,
+  team: TeamFixture,
+  options: { teamRoleSimplyId?: string; isTeamAdmin?: boolean; email?: string } = {},
+): Promise<{ userSimplyId: string; token: string; email: string }> {
+  const { prisma } = server.app.services;
+  const { newSimplyId } = await import('../../src/platform/ids.ts');
+  const { hashPassword } = await import('../../src/identity/passwords.ts');
+  const email = options.email ?? uniqueEmail('member');
+  const role = options.teamRoleSimplyId
+    ? await prisma.teamRole.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: options.teamRoleSimplyId } } })
+    : null;
+  const user = await prisma.user.create({
+    data: { simplyId: newSimplyId('user'), email, passwordHash: await hashPassword('correct horse battery staple') },
+  });
+  await prisma.teamMembership.create({
+    data: { simplyId: newSimplyId('membership'), teamId: team.teamId, userId: user.id, isTeamAdmin: options.isTeamAdmin ?? false, teamRoleId: role?.id ?? null },
+  });
+  const { token } = await server.app.services.jwt.issueAccessToken(user.simplyId);
+  return { userSimplyId: user.simplyId, token, email };
+}

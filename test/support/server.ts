@@ -1,0 +1,104 @@
+// Starts a real server instance (HTTPS, its own data folder) on the shared test database, and
+// gives tests small HTTP helpers that trust its self-signed certificate.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { inject } from 'vitest';
+import { loadConfig, type Env } from '../../src/config.ts';
+import { startApp, type App } from '../../src/platform/app.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+
+export interface TestServer {
+  app: App;
+  baseUrl: string;
+  /** CA to trust: the server's self-signed certificate */
+  ca: string;
+  dataDir: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, options?: Omit<RequestOptions, 'body'>): Promise<GraphQLResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  token?: string;
+  teamId?: string;
+  body?: unknown;
+  /** raw body; sent as is */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface GraphQLResponse<T> {
+  status: number;
+  data: T | null;
+  errors?: { message: string; extensions?: { code?: string; status?: number; details?: unknown } }[];
+}
+
+export interface StartOptions {
+  env?: Partial<Env>;
+  /** share the data folder (signing key, TLS certificate) with another instance */
+  dataDir?: string;
+  runJobs?: boolean;
+}
+
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const databaseUrl = inject('databaseUrl');
+  const dataDir = options.dataDir ?? path.join(inject('testDataDir'), `app-${randomBytes(4).toString('hex')}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const config = loadConfig(
+    { NODE_ENV: 'test' },
+    { DATA_DIR: dataDir, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 2000, ...options.env },
+  );
+  const app = await startApp({
+    config,
+    databaseUrl,
+    migrate: false,
+    runJobs: options.runJobs ?? false,
+    jobPollingIntervalSeconds: 0.5,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+  });
+  const ca = app.tls ? app.tls.cert : '';
+  const dispatcher = new Agent({ connect: { ca: ca || undefined } });
+  const request = async (method: string, urlPath: string, o: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.teamId) headers['x-team-id'] = o.teamId;
+    let body: string | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await undiciFetch(`${app.baseUrl}${urlPath}`, { method, headers, body, dispatcher });
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, headers: response.headers as unknown as Headers, body: parsed, text };
+  };
+  return {
+    app,
+    baseUrl: app.baseUrl,
+    ca,
+    dataDir,
+    request,
+    graphql: async (query, variables, o = {}) => {
+      const response = await request('POST', '/graphql', { ...o, body: { query, variables } });
+      return { status: response.status, data: response.body?.data ?? null, errors: response.body?.errors };
+    },
+    close: async () => {
+      await app.close();
+      await dispatcher.close();
+    },
+  };
+}
