@@ -20,6 +20,7 @@ import { defineMaintenanceJobs } from '../maintenance/purge-expired-credentials.
 import { EventBus } from '../realtime/event-bus.ts';
 import { PgNotifier } from '../realtime/pg-notifier.ts';
 import { RestAdapter } from '../../rest-adapter/handler.ts';
+import { openApiDocument } from '../../rest-adapter/openapi.ts';
 import { routes } from '../../rest-adapter/routes/index.ts';
 import { clientAddress } from './client-address.ts';
 import { sendData, sendError, sendJson } from './envelope.ts';
@@ -94,6 +95,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const callerLimiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
   const anonymousLimiter = new RateLimiter(config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
   let draining = false;
+  const baseUrlRef = { value: '' };
 
   const rateLimited = (req: IncomingMessage): RateLimitError | null => {
     const auth = req.headers.authorization;
@@ -144,6 +146,10 @@ export async function startApp(options: StartOptions): Promise<App> {
         route = path;
         return sendJson(res, 200, services.jwt.jwks, { 'cache-control': 'public, max-age=300' });
       }
+      if (path === '/openapi.json') {
+        route = path;
+        return sendJson(res, 200, openApiDocument(routes, `${baseUrlRef.value}/`));
+      }
       if (path === '/graphql') {
         route = path;
         const limited = rateLimited(req);
@@ -188,6 +194,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const port = (frontDoor.listener.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  baseUrlRef.value = baseUrl;
 
   let closing: Promise<void> | null = null;
   const close = () =>
