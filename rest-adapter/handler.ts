@@ -42,16 +42,17 @@ export class RestAdapter {
       if (match.kind === 'not-found') throw new NotFoundError('Route', `${req.method} ${url.pathname}`);
       if (match.kind === 'method-not-allowed') throw new MethodNotAllowedError(match.allowed);
       const { route, params } = match;
-      const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
-      if (route.body === 'required' && body === undefined) throw new ValidationError('This route needs a JSON body');
-      if ((route.body ?? 'none') === 'none' && body !== undefined) throw new ValidationError('This route takes no request body');
-      const restRequest: RestRequest = { params, query: url.searchParams, body };
+      // the credential is checked first: an unauthenticated caller learns nothing about a route's input
       const context = await createContext(this.services, {
         requestId,
         authorization: req.headers.authorization,
         teamSelector: headerValue(req.headers['x-team-id']) ?? url.searchParams.get('teamSimplyId'),
         clientIp: clientAddress(req, this.services.config.TRUST_PROXY),
       });
+      const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
+      if (route.body === 'required' && body === undefined) throw new ValidationError('This route needs a JSON body');
+      if ((route.body ?? 'none') === 'none' && body !== undefined) throw new ValidationError('This route takes no request body');
+      const restRequest: RestRequest = { params, query: url.searchParams, body };
       const variables = route.variables?.(restRequest) ?? {};
       const { result, field } = await this.executor.run(route, variables, context);
       if (result.errors && result.errors.length > 0) throw result.errors[0];

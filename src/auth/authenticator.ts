@@ -2,7 +2,7 @@
 // into a Principal. The hot path: a warm credential costs no database round trip.
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { JwtService } from '../identity/jwt-service.ts';
-import { PermissionDeniedError, UnauthenticatedError, teamContextRequired } from '../platform/errors.ts';
+import { InvalidTeamSelectionError, PermissionDeniedError, UnauthenticatedError, teamContextRequired } from '../platform/errors.ts';
 import { isSimplyId } from '../platform/ids.ts';
 import { CredentialCache } from './credential-cache.ts';
 import { isAddressAllowed } from './ip-allowlist.ts';
@@ -135,7 +135,12 @@ export class Authenticator {
     };
     let principal = base;
     let teamId: bigint | null = null;
-    if (teamSelector) {
+    if (teamSelector && !isSimplyId(teamSelector, 'team')) {
+      principal = {
+        ...base,
+        teamError: new InvalidTeamSelectionError(),
+      };
+    } else if (teamSelector) {
       const membership = isSimplyId(teamSelector, 'team')
         ? await this.prisma.teamMembership.findFirst({
             where: { userId: user.id, isActive: true, team: { simplyId: teamSelector } },

@@ -87,10 +87,21 @@ export interface SessionTokenRow {
 
 /** Document 1 §5 rule 2: inherits the key's role; full data access only with DATA_FULL_ACCESS in the token. */
 export function sessionTokenPrincipal(token: SessionTokenRow): Principal {
-  const features = featureStrings(token.featurePermissions);
+  // narrowing only, against the key as it is now: a key narrowed after minting narrows its tokens too
+  const keyFeatures = apiKeyPrincipal(token.apiKey).features;
+  const features = new Map<string, FeatureLevel>();
+  for (const [name, level] of featureStrings(token.featurePermissions)) {
+    const held = keyFeatures.get(name);
+    if (held) features.set(name, held === 'EDIT' ? level : 'VIEW');
+  }
   const inherited = dataGrantsOf(token.apiKey.role);
-  const data =
-    inherited && !features.has(DATA_FULL_ACCESS) ? { full: null, collections: inherited.collections } : inherited;
+  const tokenFull = features.get(DATA_FULL_ACCESS);
+  let data = inherited;
+  if (inherited?.full) {
+    // full access survives only as far as the token's own DATA_FULL_ACCESS entry allows
+    const full = !tokenFull ? null : tokenFull === 'VIEW' ? 'READ' : inherited.full;
+    data = { full, collections: inherited.collections };
+  }
   const keyExpiry = token.apiKey.expiresAt;
   return {
     kind: 'SESSION_TOKEN',

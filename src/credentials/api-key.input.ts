@@ -22,7 +22,7 @@ const futureDate = z.coerce
 export const createApiKeyInput = z
   .object({
     name: z.string().trim().min(1).max(100),
-    teamRoleSimplyId: z.string().nullable().optional(),
+    teamRoleSimplyId: z.string().min(1, 'must be a team role simplyId, or null for none').nullable().optional(),
     featurePermissions: featureStringList.default([]),
     allowedIpAddresses: allowlist.default([]),
     expiresAt: futureDate.nullable().optional(),
@@ -32,7 +32,7 @@ export const createApiKeyInput = z
 export const updateApiKeyInput = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
-    teamRoleSimplyId: z.string().nullable().optional(),
+    teamRoleSimplyId: z.string().min(1, 'must be a team role simplyId, or null for none').nullable().optional(),
     featurePermissions: featureStringList.optional(),
     allowedIpAddresses: allowlist.optional(),
     expiresAt: futureDate.nullable().optional(),

@@ -142,6 +142,11 @@ export async function rotateApiKey(ctx: GraphQLContext, simplyId: string): Promi
   const fullApiKey = newApiKey();
   const id = await teamWrite(ctx, { team, event: { type: 'API_KEY_ROTATED', resourceType: 'ApiKey', resourceId: () => simplyId } }, async (tx) => {
     const key = await findActiveKey(tx, team.id, simplyId);
+    // rotating hands the caller the key's new secret: only a caller that could create this key may rotate it
+    if (key.teamRoleId !== null && !canAssignRoles(ctx.principal)) {
+      throw new PermissionDeniedError('Rotating a key with a team role needs Team Admin or edit access to TEAM_ADMIN_USER_ROLES');
+    }
+    assertGrantable(ctx.principal, key.featurePermissions);
     await tx.apiKey.update({
       where: { id: key.id },
       data: { keyHash: hashToken(fullApiKey), keyHint: tokenHint(fullApiKey, API_KEY_PREFIX), lastRotatedAt: new Date() },

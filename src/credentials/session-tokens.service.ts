@@ -25,7 +25,7 @@ const createInput = z
       .record(z.string(), z.unknown())
       .nullable()
       .optional()
-      .refine((m) => m == null || JSON.stringify(m).length <= METADATA_MAX_BYTES, `metadata is limited to ${METADATA_MAX_BYTES} bytes of JSON`),
+      .refine((m) => m == null || Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `metadata is limited to ${METADATA_MAX_BYTES} bytes of JSON`),
   })
   .strict();
 

@@ -59,8 +59,9 @@ export function authScopes(ctx: GraphQLContext) {
     oauthScope: (scope: OauthScope) => hasScope(p, scope),
     data: ({ collection, level }: { collection: string; level: DataLevel }) => hasDataAccess(p, collection, level),
     dataFullAccess: (level: 'READ' | 'EDIT') => hasFullDataAccess(p, level),
-    teamAdmin: p.isTeamAdmin || p.isSystemAdmin,
-    systemAdmin: p.isSystemAdmin,
+    // functions, not booleans: scope-auth checks plain booleans first, so an anonymous caller would get 403, not 401
+    teamAdmin: () => authenticated() && (p.isTeamAdmin || p.isSystemAdmin),
+    systemAdmin: () => authenticated() && p.isSystemAdmin,
   };
 }
 

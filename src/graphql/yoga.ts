@@ -83,6 +83,17 @@ async function contextOrHttpError(services: Services, caller: Parameters<typeof 
   }
 }
 
+/** The caller facts of a graphql-ws connection: its connection_init params and its socket's address. */
+function socketCaller(services: Services, ctx: { connectionParams?: Readonly<Record<string, unknown>>; extra: unknown }) {
+  const params = ctx.connectionParams ?? {};
+  return {
+    requestId: randomUUID(),
+    authorization: stringParam(params, 'authorization') ?? stringParam(params, 'Authorization'),
+    teamSelector: stringParam(params, 'X-Team-Id') ?? stringParam(params, 'teamSimplyId'),
+    clientIp: clientAddress((ctx.extra as { request: IncomingMessage }).request, services.config.TRUST_PROXY),
+  };
+}
+
 /** graphql-ws on the Yoga endpoint, through Yoga's envelop so the same plugins apply. */
 export function attachSubscriptions(
   wsServer: WebSocketServer,
@@ -96,15 +107,20 @@ export function attachSubscriptions(
       onConnect: async (ctx) => {
         // authenticate on connection_init: a bad credential closes the socket (4403) before any operation
         try {
-          await createContext(services, {
-            requestId: randomUUID(),
-            authorization: stringParam(ctx.connectionParams ?? {}, 'authorization') ?? stringParam(ctx.connectionParams ?? {}, 'Authorization'),
-            teamSelector: stringParam(ctx.connectionParams ?? {}, 'X-Team-Id') ?? stringParam(ctx.connectionParams ?? {}, 'teamSimplyId'),
-            clientIp: clientAddress((ctx.extra as unknown as { request: IncomingMessage }).request, services.config.TRUST_PROXY),
-          });
+          await createContext(services, socketCaller(services, ctx));
           return true;
         } catch {
           return false;
+        }
+      },
+      onNext: async (ctx) => {
+        // a credential revoked, rotated or expired after connection_init must stop receiving events:
+        // re-check it before each delivery (a cache hit while it stays valid) and close the socket
+        // (4403) otherwise; the message is then not sent
+        try {
+          await createContext(services, socketCaller(services, ctx));
+        } catch {
+          (ctx.extra as unknown as { socket: { close(code: number, reason: string): void } }).socket.close(4403, 'Forbidden');
         }
       },
       onSubscribe: async (ctx, _id, payload) => {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { REFRESH_TOKEN_PREFIX, hashToken, newRefreshToken } from '../auth/tokens.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
+import type { Tx } from '../graphql/team-write.ts';
 import { RateLimitError, UnauthenticatedError } from '../platform/errors.ts';
 import { RateLimiter } from '../platform/rate-limiter.ts';
 import { parseInput } from '../platform/validate.ts';
@@ -37,12 +38,12 @@ export async function login(ctx: GraphQLContext, raw: unknown): Promise<IssuedSe
   return issueSession(ctx, user.id, user.simplyId, randomUUID());
 }
 
-async function issueSession(ctx: GraphQLContext, userId: bigint, userSimplyId: string, familyId: string): Promise<IssuedSession> {
-  const { config, jwt, prisma } = ctx.services;
+async function issueSession(ctx: GraphQLContext, userId: bigint, userSimplyId: string, familyId: string, db: Tx = ctx.services.prisma): Promise<IssuedSession> {
+  const { config, jwt } = ctx.services;
   const access = await jwt.issueAccessToken(userSimplyId);
   const refreshToken = newRefreshToken();
   const refreshTokenExpiresAt = new Date(Date.now() + config.REFRESH_TOKEN_TTL_DAYS * 86_400_000);
-  await prisma.refreshToken.create({ data: { userId, tokenHash: hashToken(refreshToken), familyId, expiresAt: refreshTokenExpiresAt } });
+  await db.refreshToken.create({ data: { userId, tokenHash: hashToken(refreshToken), familyId, expiresAt: refreshTokenExpiresAt } });
   return { accessToken: access.token, expiresAt: access.expiresAt, refreshToken, refreshTokenExpiresAt, userId };
 }
 
@@ -53,13 +54,17 @@ export async function refresh(ctx: GraphQLContext, refreshToken: string): Promis
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now() || !row.user.isActive) {
     throw new UnauthenticatedError('The refresh token is not valid or has expired');
   }
-  // claim it atomically: of two concurrent uses only one wins; the other is treated as reuse
-  const claimed = await prisma.refreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
-  if (claimed.count === 0) {
+  // claim it atomically: of two concurrent uses only one wins; the other is treated as reuse. Claim and
+  // successor commit together, so the loser (waiting on the claim's row lock) revokes the successor too.
+  const issued = await prisma.$transaction(async (tx) => {
+    const claimed = await tx.refreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
+    return claimed.count === 0 ? null : issueSession(ctx, row.userId, row.user.simplyId, row.familyId, tx);
+  });
+  if (!issued) {
     await prisma.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: new Date() } });
     throw new UnauthenticatedError('The refresh token was already used; its session has been ended');
   }
-  return issueSession(ctx, row.userId, row.user.simplyId, row.familyId);
+  return issued;
 }
 
 export async function logout(ctx: GraphQLContext, refreshToken: string): Promise<boolean> {

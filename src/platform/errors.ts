@@ -90,6 +90,15 @@ export class InternalError extends ApiError {
   }
 }
 
+/** A team was selected but the selector is not a team simplyId. */
+export class InvalidTeamSelectionError extends ValidationError {
+  constructor() {
+    super('X-Team-Id / teamSimplyId must be a team simplyId (tm-XXXX-XXXX-XXXX)', [
+      { field: 'X-Team-Id', message: 'malformed identifier' },
+    ]);
+  }
+}
+
 /** The documented error for a team context problem on a user credential. */
 export function teamContextRequired(): ValidationError {
   return new ValidationError('Select a team with the X-Team-Id header or the teamSimplyId query parameter', [

@@ -45,14 +45,33 @@ export function createFrontDoor(options: {
   app.on('tlsClientError', (_err, socket) => socket.destroy());
 
   const plain = http.createServer(serverOptions, (req, res) => {
+    const requestId = randomUUID();
     res.setHeader('connection', 'close');
-    sendError(res, randomUUID(), HTTPS_REQUIRED);
+    res.setHeader('x-request-id', requestId);
+    sendError(res, requestId, HTTPS_REQUIRED);
   });
   plain.on('upgrade', (_req, socket) => {
     socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
 
+  // Sockets handed over with emit('connection') are not counted by the servers (their close()
+  // would not wait for them) and closing the TLS socket leaves the raw one open; one that never
+  // sends a byte is handed to no server at all. So close() tracks both kinds itself.
+  const sockets = new Set<net.Socket>();
+  const served = new Set<Duplex>();
+  const track = (socket: Duplex) => {
+    served.add(socket);
+    socket.once('close', () => served.delete(socket));
+  };
+  app.on('secureConnection', track);
+  plain.on('connection', track);
+  // Node sets up connection tracking (closeIdleConnections, headersTimeout/requestTimeout checks)
+  // when a server starts listening; these two never listen themselves
+  app.emit('listening');
+  plain.emit('listening');
   const listener = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     socket.once('data', (first: Buffer) => {
       socket.pause();
       socket.unshift(first);
@@ -66,11 +85,20 @@ export function createFrontDoor(options: {
     listener,
     app,
     close: async (ms) => {
-      await Promise.all([
-        new Promise<void>((resolve) => listener.close(() => resolve())),
-        closeServer(app, ms),
-        closeServer(plain, 0),
-      ]);
+      const listenerClosed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      app.close();
+      plain.close();
+      plain.closeAllConnections();
+      // in-flight requests finish (up to ms); a connection is ended as soon as it is idle
+      const deadline = Date.now() + ms;
+      while (served.size > 0 && Date.now() < deadline) {
+        app.closeIdleConnections();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      app.closeAllConnections();
+      for (const socket of served) socket.destroy();
+      for (const socket of sockets) socket.destroy();
+      await listenerClosed;
     },
   };
 }

@@ -5,7 +5,7 @@ import { builder } from '../graphql/builder.ts';
 import { loadPage, pageType } from '../graphql/page.ts';
 import { requireTeam } from '../graphql/require-team.ts';
 import { standardFeature } from '../graphql/scope-presets.ts';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../platform/errors.ts';
+import { InvalidTeamSelectionError, NotFoundError, PermissionDeniedError, ValidationError } from '../platform/errors.ts';
 import { FeaturePermissionRef, FullAccessLevelEnum } from '../team-roles/team-role.schema.ts';
 import { assertUserId, createUser, updateMe } from './users.service.ts';
 
@@ -159,7 +159,8 @@ function assertUserCredential(p: Principal): void {
     throw new ValidationError('Current-user routes need a user credential; API keys and session tokens have no user');
   }
   if (p.kind !== 'USER') throw new PermissionDeniedError('This credential has no user');
-  if (p.teamError instanceof PermissionDeniedError) throw p.teamError;
+  // a team that was asked for but cannot be used is an error even where the team is optional
+  if (p.teamError instanceof PermissionDeniedError || p.teamError instanceof InvalidTeamSelectionError) throw p.teamError;
 }
 
 const UpdateMeInput = builder.inputType('UpdateMeInput', {
