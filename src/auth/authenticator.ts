@@ -2,7 +2,8 @@
 // into a Principal. The hot path: a warm credential costs no database round trip.
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { JwtService } from '../identity/jwt-service.ts';
-import { InvalidTeamSelectionError, PermissionDeniedError, UnauthenticatedError, teamContextRequired } from '../platform/errors.ts';
+import { InvalidTeamSelectionError, PermissionDeniedError, RateLimitError, UnauthenticatedError, teamContextRequired } from '../platform/errors.ts';
+import { RateLimiter } from '../platform/rate-limiter.ts';
 import { isSimplyId } from '../platform/ids.ts';
 import { CredentialCache } from './credential-cache.ts';
 import { isAddressAllowed } from './ip-allowlist.ts';
@@ -45,7 +46,15 @@ export class Authenticator {
   private readonly prisma: PrismaClient;
   private readonly jwt: JwtService;
 
-  constructor(prisma: PrismaClient, jwt: JwtService, ttlSeconds: number) {
+  /**
+   * Failed credential checks per client address. Rate limits key on the credential, so made-up
+   * tokens would each get a fresh bucket (and a database lookup): failures are counted per address
+   * instead, and an address over the limit is refused before any lookup.
+   */
+  private readonly failures: RateLimiter;
+
+  constructor(prisma: PrismaClient, jwt: JwtService, ttlSeconds: number, failuresPerMinute = 120) {
+    this.failures = new RateLimiter(failuresPerMinute);
     this.prisma = prisma;
     this.jwt = jwt;
     this.cache = new CredentialCache({ ttlMs: ttlSeconds * 1000 });
@@ -54,6 +63,17 @@ export class Authenticator {
   async authenticate(request: CredentialRequest): Promise<Principal> {
     const header = request.authorization?.trim();
     if (!header) return ANONYMOUS;
+    const blocked = this.failures.wait(request.clientIp);
+    if (blocked > 0) throw new RateLimitError(blocked);
+    try {
+      return await this.check(header, request);
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) this.failures.take(request.clientIp);
+      throw error;
+    }
+  }
+
+  private async check(header: string, request: CredentialRequest): Promise<Principal> {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new UnauthenticatedError('The Authorization header must be "Bearer <token>"');
     const token = match[1]!;

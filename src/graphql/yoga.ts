@@ -2,8 +2,8 @@
 // graphql-ws subscriptions that authenticate on connection_init with the same credentials.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import { toPublicError } from '../platform/error-mapping.ts';
@@ -35,6 +35,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
     logging: false,
     // HTTP uploads, batching and the like are not part of this API
     batching: false,
+    plugins: [useRequestErrorCodes()],
     maskedErrors: {
       maskError: (error) => {
         const publicError = toPublicError(error);
@@ -65,6 +66,31 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
       });
     },
   });
+}
+
+/**
+ * GraphQL's own request errors (syntax, unknown fields, bad variables) carry no code; give them the
+ * one the REST face reports for the same mistake, so clients can branch on `extensions.code` alone.
+ */
+function useRequestErrorCodes(): Plugin {
+  const withCode = (error: GraphQLError) =>
+    error.extensions?.code
+      ? error
+      : new GraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          path: error.path,
+          originalError: error.originalError,
+          extensions: { ...error.extensions, code: 'VALIDATION_ERROR', status: 400 },
+        });
+  return {
+    onResultProcess({ result, setResult }) {
+      if (!result || typeof result !== 'object' || Symbol.asyncIterator in result || Array.isArray(result)) return;
+      const errors = (result as ExecutionResult).errors;
+      if (errors?.some((e) => !e.extensions?.code)) setResult({ ...(result as ExecutionResult), errors: errors.map(withCode) });
+    },
+  };
 }
 
 function stringParam(params: Record<string, unknown>, key: string): string | undefined {

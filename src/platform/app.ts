@@ -64,7 +64,7 @@ export async function createServices(options: StartOptions): Promise<Services> {
   const notifier = new PgNotifier(databaseUrl, pool, (msg, err) => logger.warn({ err }, msg));
   await notifier.start();
   const jwt = new JwtService(await loadOrCreateSigningKey(config.jwtSigningKeyFile), config);
-  const authenticator = new Authenticator(prisma, jwt, config.CREDENTIAL_CACHE_TTL_SECONDS);
+  const authenticator = new Authenticator(prisma, jwt, config.CREDENTIAL_CACHE_TTL_SECONDS, config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
   await listenForCredentialInvalidation(notifier, authenticator);
   const events = new EventBus(notifier, (err) => logger.warn({ err }, 'event publish failed'));
   await events.start();

@@ -27,6 +27,14 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((1 - bucket.tokens) / this.refillPerMs / 1000));
   }
 
+  /** Seconds until a token is available, without taking one (0: not limited). */
+  wait(key: string, now = Date.now()): number {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return 0;
+    const tokens = Math.min(this.burst, bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs);
+    return tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / this.refillPerMs / 1000));
+  }
+
   private sweep(now: number): void {
     for (const [key, bucket] of this.buckets) {
       if (now - bucket.updatedAt > 60_000) this.buckets.delete(key);

@@ -98,4 +98,17 @@ describe('rate limiting', () => {
       await second.close();
     }
   });
+  // runs last: it spends this address's failure budget
+  it('made-up tokens count against the address: after the anonymous limit of failures, 429 before any lookup', async () => {
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+      const bad = await server.request('GET', '/v1/team-roles', { token: `svc_live_madeup${i}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx` });
+      expect(bad.status, `attempt ${i + 1}`).toBe(401);
+    }
+    const loadsBefore = server.app.services.authenticator.loads;
+    const limited = await server.request('GET', '/v1/team-roles', { token: 'svc_live_yetanotherguessxxxxxxxxxxxxxxxxxxxxxxx' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(server.app.services.authenticator.loads).toBe(loadsBefore);
+  });
 });
