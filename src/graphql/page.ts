@@ -22,7 +22,7 @@ export function pageType<T>(name: string, nodeRef: ObjectRef<BuilderTypes, T>) {
 }
 
 /**
- * Runs a page query and its count together. `findMany` receives the Prisma selection Pothos
+ * Runs a page query, and its count only when the page cannot tell the total. `findMany` receives the Prisma selection Pothos
  * derived from the GraphQL selection under `nodes`, so nested relations load in one query.
  */
 export async function loadPage<T>(
@@ -36,6 +36,9 @@ export async function loadPage<T>(
 ): Promise<Page<T>> {
   const paging = parsePaging(args);
   const query = queryFromInfo({ context: ctx, info, path: ['nodes'] }) as { include?: object; select?: object };
-  const [nodes, total] = await Promise.all([run.findMany(query, paging), run.count()]);
+  const nodes = await run.findMany(query, paging);
+  // a short, non-empty page (or an empty first page) already tells the total: skip the COUNT
+  const knowsTotal = nodes.length < paging.limit && (nodes.length > 0 || paging.offset === 0);
+  const total = knowsTotal ? paging.offset + nodes.length : await run.count();
   return { nodes, pagination: pagination(total, paging) };
 }

@@ -36,6 +36,8 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
     // HTTP uploads, batching and the like are not part of this API
     batching: false,
     plugins: [useRequestErrorCodes()],
+    // the same body limit as REST (Yoga's own default is 25 MB)
+    maxRequestBodySize: config.BODY_LIMIT_BYTES,
     maskedErrors: {
       maskError: (error) => {
         const publicError = toPublicError(error);

@@ -1,6 +1,8 @@
 // Issues the first-party identity provider's access tokens and verifies user JWTs: our own
 // (by issuer) and, when configured, an external identity provider's through its JWKS URL.
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.ts';
 import { UnauthenticatedError } from '../platform/errors.ts';
 import type { SigningKey } from './signing-key.ts';
@@ -51,7 +53,23 @@ export class JwtService {
     return { token, expiresAt: new Date(exp * 1000) };
   }
 
+  /**
+   * Signature checks cost ~100 µs each; a token that verified once stays valid until its `exp`
+   * (JWTs cannot be revoked), so verified tokens are remembered by hash until then.
+   */
+  private readonly verified = new LRUCache<string, VerifiedUserToken>({ max: 20_000 });
+
   async verify(token: string): Promise<VerifiedUserToken> {
+    const key = createHash('sha256').update(token).digest('base64url');
+    const hit = this.verified.get(key);
+    if (hit) return hit;
+    const { result, expiresAt } = await this.verifyUncached(token);
+    const ttl = expiresAt - Date.now();
+    if (ttl > 0) this.verified.set(key, result, { ttl });
+    return result;
+  }
+
+  private async verifyUncached(token: string): Promise<{ result: VerifiedUserToken; expiresAt: number }> {
     const issuer = peekIssuer(token);
     try {
       if (issuer === this.config.JWT_ISSUER) {
@@ -60,7 +78,10 @@ export class JwtService {
           audience: this.config.JWT_AUDIENCE,
           algorithms: ['EdDSA'],
         });
-        return { source: 'first-party', subject: requireSub(payload), email: null, emailVerified: false };
+        return {
+          result: { source: 'first-party', subject: requireSub(payload), email: null, emailVerified: false },
+          expiresAt: expiryOf(payload),
+        };
       }
       if (this.externalKeys && (!this.config.IDP_ISSUER || issuer === this.config.IDP_ISSUER)) {
         const { payload } = await jwtVerify(token, this.externalKeys, {
@@ -68,10 +89,13 @@ export class JwtService {
           audience: this.config.IDP_AUDIENCE,
         });
         return {
-          source: 'external',
-          subject: `${payload.iss ?? ''}|${requireSub(payload)}`,
-          email: typeof payload.email === 'string' ? payload.email.toLowerCase() : null,
-          emailVerified: payload.email_verified === true,
+          result: {
+            source: 'external',
+            subject: `${payload.iss ?? ''}|${requireSub(payload)}`,
+            email: typeof payload.email === 'string' ? payload.email.toLowerCase() : null,
+            emailVerified: payload.email_verified === true,
+          },
+          expiresAt: expiryOf(payload),
         };
       }
     } catch (error) {
@@ -81,6 +105,11 @@ export class JwtService {
     }
     throw new UnauthenticatedError('The access token was not issued by a trusted identity provider');
   }
+}
+
+/** Tokens without `exp` are not remembered (they are re-verified every time). */
+function expiryOf(payload: JWTPayload): number {
+  return typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
 }
 
 function peekIssuer(token: string): string | null {
