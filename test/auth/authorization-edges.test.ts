@@ -4,33 +4,10 @@ import http from 'node:http';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, newSessionToken } from '../../src/auth/tokens.ts';
+import { expectError, expectGqlError, expectOk } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type GraphQLResponse, type TestResponse, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestResponse, type TestServer } from '../support/server.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function expectOk(res: TestResponse, status = 200) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.meta.requestId).toMatch(UUID);
-  return res.body.data;
-}
-
-function expectError(res: TestResponse, status: number, code: string, label = '') {
-  expect(res.status, `${label} ${res.text}`).toBe(status);
-  expect(res.body.error.code, `${label} ${res.text}`).toBe(code);
-  expect(res.body.error.message).toEqual(expect.any(String));
-  expect(res.body.error.requestId).toMatch(UUID);
-  expect(res.body.meta).toEqual({ requestId: res.body.error.requestId });
-  expect(res.headers.get('x-request-id')).toBe(res.body.error.requestId);
-  expect(res.body).not.toHaveProperty('data');
-  return res.body.error as { code: string; message: string; details?: unknown };
-}
-
-function expectGqlError(res: GraphQLResponse<unknown>, code: string, status: number, httpStatus = 200) {
-  expect(res.status, JSON.stringify(res.errors)).toBe(httpStatus);
-  expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  expect(res.errors?.[0]?.extensions?.status).toBe(status);
-}
 
 describe('authorization edges', () => {
   let server: TestServer;

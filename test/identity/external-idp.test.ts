@@ -5,27 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { addMember, createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestResponse, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISSUER = 'https://idp.example.test/';
 const AUDIENCE = 'svc-external-audience';
 const KID = 'idp-key-1';
-
-function expectOk(res: TestResponse, status = 200) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.meta.requestId).toMatch(UUID);
-  return res.body.data;
-}
-
-function expectError(res: TestResponse, status: number, code: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code, res.text).toBe(code);
-  expect(res.body.error.requestId).toMatch(UUID);
-  expect(res.body.meta).toEqual({ requestId: res.body.error.requestId });
-  return res.body.error as { code: string; message: string };
-}
 
 interface Claims {
   sub?: string;

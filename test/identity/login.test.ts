@@ -6,43 +6,14 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newRefreshToken } from '../../src/auth/tokens.ts';
 import { loadOrCreateSigningKey, type SigningKey } from '../../src/identity/signing-key.ts';
+import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type GraphQLResponse, type TestResponse, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const REFRESH = /^svc_refresh_[A-Za-z0-9_-]{43}$/;
 const PASSWORD = 'correct horse battery staple';
 const SESSION = `accessToken tokenType expiresAt expiresIn refreshToken refreshTokenExpiresAt user { userSimplyId email }`;
-
-function expectOk(res: TestResponse, status = 200) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.meta.requestId).toMatch(UUID);
-  expect(res.body).not.toHaveProperty('error');
-  return res.body.data;
-}
-
-function expectError(res: TestResponse, status: number, code: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code, res.text).toBe(code);
-  expect(res.body.error.message).toEqual(expect.any(String));
-  expect(res.body.error.requestId).toMatch(UUID);
-  expect(res.body.meta).toEqual({ requestId: res.body.error.requestId });
-  expect(res.body).not.toHaveProperty('data');
-  return res.body.error as { code: string; message: string; details?: { field?: string; message: string }[] };
-}
-
-function gqlData<T = any>(res: GraphQLResponse<T>): T {
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.status).toBe(200);
-  return res.data as T;
-}
-
-function expectGqlError(res: GraphQLResponse<unknown>, code: string, status: number, httpStatus = 200) {
-  expect(res.status, JSON.stringify(res.errors)).toBe(httpStatus);
-  expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  expect(res.errors?.[0]?.extensions?.status).toBe(status);
-}
 
 // Sign-in attempts are throttled per address (20 burst) and per account (10 burst) in this
 // process: this file stays well under the address budget from 127.0.0.1, and the throttling

@@ -13,21 +13,13 @@ import { Jobs } from '../../src/jobs/jobs.ts';
 import { PURGE_EXPIRED_CREDENTIALS } from '../../src/maintenance/purge-expired-credentials.job.ts';
 import { closeServices, createServices } from '../../src/platform/app.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import { createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { untilWith } from '../support/until.ts';
 
 const DAY = 86_400_000;
 const logger = createLogger('silent');
-
-async function until<T>(what: string, probe: () => T | undefined | false | null | Promise<T | undefined | false | null>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+const until = untilWith({ timeoutMs: 10_000, everyMs: 50 });
 
 async function jobState(boss: PgBoss, queue: string, id: string) {
   return (await boss.getJobById(queue, id))?.state;
@@ -37,8 +29,7 @@ describe('credential purge job', () => {
   let server: TestServer;
   let team: TeamFixture;
   beforeAll(async () => {
-    server = await startTestServer({ runJobs: true });
-    team = await createTeam(server);
+    ({ server, team } = await startServerWithTeam({ runJobs: true }));
   });
   afterAll(() => server?.close());
 

@@ -2,10 +2,10 @@
 // and request ids, body handling, routing errors, paging, public identifiers and timestamps.
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestResponse, type TestServer } from '../support/server.ts';
+import { expectOk, UUID } from '../support/expect-envelope.ts';
+import { createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import type { TestResponse, TestServer } from '../support/server.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const BODY_LIMIT = 2048;
 
@@ -76,8 +76,7 @@ describe('API conventions', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { BODY_LIMIT_BYTES: BODY_LIMIT } });
-    team = await createTeam(server);
+    ({ server, team } = await startServerWithTeam({ env: { BODY_LIMIT_BYTES: BODY_LIMIT } }));
   });
   afterAll(() => server?.close());
 
@@ -156,7 +155,7 @@ describe('API conventions', () => {
       const { id } = await createApiKey(server, team, { name: 'to keep' });
       const response = await server.request('DELETE', `/v1/api-keys/${id}`, { token: team.apiKey, body: { reason: 'cleanup' } });
       expectErrorEnvelope(response, 400, 'VALIDATION_ERROR');
-      record('api key still there', expectOk(await server.request('GET', `/v1/api-keys/${id}`, { token: team.apiKey })));
+      expectOk(record('api key still there', await server.request('GET', `/v1/api-keys/${id}`, { token: team.apiKey })));
     });
 
     it('a route that needs a body answers 400 without one', async () => {
@@ -325,9 +324,3 @@ describe('API conventions', () => {
     it.skip('accepts a string or { "en": "...", "pt-BR": "..." } and rejects bad language keys', () => {});
   });
 });
-
-function expectOk(response: TestResponse): TestResponse {
-  expect(response.status, response.text).toBeLessThan(300);
-  expect(response.body.meta.requestId).toBe(response.headers.get('x-request-id'));
-  return response;
-}

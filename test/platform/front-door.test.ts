@@ -2,11 +2,11 @@
 // reaches a resolver; behind a TLS-terminating proxy (TRUST_PROXY) the app requires
 // X-Forwarded-Proto: https and takes the client address from X-Forwarded-For (one trusted hop).
 import http from 'node:http';
-import { createClient } from 'graphql-ws';
 import { fetch } from 'undici';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { createApiKey, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import { graphqlWsClient, wssUrl } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 interface PlainResponse {
@@ -55,23 +55,12 @@ function tryWebSocket(url: string, options: WebSocket.ClientOptions = {}): Promi
   });
 }
 
-function webSocketWith(options: WebSocket.ClientOptions) {
-  return class extends WebSocket {
-    constructor(url: string, protocols?: string | string[]) {
-      super(url, protocols, options);
-    }
-  };
-}
-
 /** graphql-ws connection_init outcome: acknowledged, or the close code the server chose. */
 function connectGraphqlWs(url: string, key: string, options: WebSocket.ClientOptions): Promise<{ acked: boolean; code?: number }> {
   return new Promise((resolve) => {
-    const client = createClient({
-      url,
-      webSocketImpl: webSocketWith(options),
+    const client = graphqlWsClient(url, options, {
       connectionParams: { authorization: `Bearer ${key}` },
       lazy: false,
-      retryAttempts: 0,
       onNonLazyError: () => {},
       on: {
         connected: () => {
@@ -90,8 +79,7 @@ describe('HTTPS front door', () => {
   let server: TestServer;
   let team: TeamFixture;
   beforeAll(async () => {
-    server = await startTestServer();
-    team = await createTeam(server);
+    ({ server, team } = await startServerWithTeam());
   });
   afterAll(() => server?.close());
 
@@ -126,9 +114,9 @@ describe('HTTPS front door', () => {
   it('a WebSocket over plain ws:// is refused; wss:// is accepted', async () => {
     const plain = await tryWebSocket(`ws://127.0.0.1:${server.app.port}/graphql`);
     expect(plain).toEqual({ opened: false, status: 400 });
-    const secure = await tryWebSocket(`${server.baseUrl.replace('https:', 'wss:')}/graphql`, { ca: server.ca });
+    const secure = await tryWebSocket(wssUrl(server.baseUrl), { ca: server.ca });
     expect(secure.opened).toBe(true);
-    const wrongPath = await tryWebSocket(`${server.baseUrl.replace('https:', 'wss:')}/v1/team-roles`, { ca: server.ca });
+    const wrongPath = await tryWebSocket(wssUrl(server.baseUrl, '/v1/team-roles'), { ca: server.ca });
     expect(wrongPath).toEqual({ opened: false, status: 400 });
   });
 

@@ -6,36 +6,16 @@ import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'graphql-ws';
-import pg from 'pg';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
 import { startApp, type App } from '../../src/platform/app.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { createThrowawayDatabase, withClient, type ThrowawayDatabase } from '../database/helpers.ts';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-
-async function until<T>(what: string, probe: () => T | undefined | false | null | Promise<T | undefined | false | null>, timeoutMs = 5000, everyMs = 25): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
+import { until } from '../support/until.ts';
 
 /** 'refused' when nothing listens on the port any more, 'accepted' otherwise. */
 function tcpProbe(port: number): Promise<'refused' | 'accepted'> {
@@ -89,35 +69,30 @@ function slowPost(baseUrl: string, ca: string, urlPath: string, token: string, f
 
 describe('graceful shutdown of an instance with its own database', () => {
   const serverUrl = inject('databaseUrl');
-  const dbName = `shutdown_${randomBytes(5).toString('hex')}`;
-  const dbUrl = (() => {
-    const url = new URL(serverUrl);
-    url.pathname = `/${dbName}`;
-    return url.toString();
-  })();
+  let db: ThrowawayDatabase;
   let app: App;
   let team: TeamFixture;
 
   /** connections to this instance's own database, by application_name */
   const connections = () =>
     withClient(serverUrl, async (c) => {
-      const { rows } = await c.query<{ application_name: string }>('SELECT application_name FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+      const { rows } = await c.query<{ application_name: string }>('SELECT application_name FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name]);
       return rows.map((r) => r.application_name);
     });
 
   beforeAll(async () => {
     // a database of its own, so pg_stat_activity shows exactly this instance's connections
-    await withClient(serverUrl, (c) => c.query(`CREATE DATABASE "${dbName}"`));
-    await applyPendingMigrations({ databaseUrl: dbUrl });
+    db = await createThrowawayDatabase(serverUrl, 'shutdown');
+    await applyPendingMigrations({ databaseUrl: db.url });
     const dataDir = path.join(inject('testDataDir'), `shutdown-${randomBytes(4).toString('hex')}`);
     fs.mkdirSync(dataDir, { recursive: true });
     const config = loadConfig({ NODE_ENV: 'test' }, { DATA_DIR: dataDir, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 10_000 });
-    app = await startApp({ config, databaseUrl: dbUrl, migrate: false, runJobs: true, jobPollingIntervalSeconds: 0.5, logger: createLogger('silent') });
+    app = await startApp({ config, databaseUrl: db.url, migrate: false, runJobs: true, jobPollingIntervalSeconds: 0.5, logger: createLogger('silent') });
     team = await createTeam({ app } as TestServer);
   });
   afterAll(async () => {
     await app?.close();
-    await withClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
+    await db?.drop();
   });
 
   it('finishes the in-flight request, refuses new connections, closes sockets and leaves no database connection', async () => {
@@ -130,15 +105,8 @@ describe('graceful shutdown of an instance with its own database', () => {
 
     // a live subscription, which must be closed (1001 going away) by the shutdown
     let closeCode: number | undefined;
-    const ws = createClient({
-      url: `${app.baseUrl.replace(/^https:/, 'wss:')}/graphql`,
-      webSocketImpl: class extends WebSocket {
-        constructor(url: string, protocols?: string | string[]) {
-          super(url, protocols, { ca });
-        }
-      },
+    const ws = serverGraphqlWsClient({ baseUrl: app.baseUrl, ca }, {
       connectionParams: { authorization: `Bearer ${team.apiKey}` },
-      retryAttempts: 0,
       lazy: false,
       onNonLazyError: () => {},
       on: { closed: (e) => (closeCode ??= (e as { code: number }).code) },
@@ -171,7 +139,7 @@ describe('graceful shutdown of an instance with its own database', () => {
     // backends exit moments after their client disconnects
     await until('no connection of the instance to remain', async () => (await connections()).length === 0, 3000);
     // the write made during the shutdown was committed
-    const saved = await withClient(dbUrl, (c) => c.query('SELECT 1 FROM "TeamRole" WHERE name = $1', [name]));
+    const saved = await withClient(db.url, (c) => c.query('SELECT 1 FROM "TeamRole" WHERE name = $1', [name]));
     expect(saved.rowCount).toBe(1);
   });
 });

@@ -2,8 +2,8 @@
 // services verify first-party access tokens.
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { createRole, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import type { TestServer } from '../support/server.ts';
 
 /** `name{labels} value` lines of a Prometheus text exposition, for one metric name. */
 function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
@@ -22,8 +22,7 @@ describe('health, readiness, metrics and JWKS', () => {
   let server: TestServer;
   let team: TeamFixture;
   beforeAll(async () => {
-    server = await startTestServer();
-    team = await createTeam(server);
+    ({ server, team } = await startServerWithTeam());
   });
   afterAll(() => server?.close());
 

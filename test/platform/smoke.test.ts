@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import type { TestServer } from '../support/server.ts';
 
 describe('server smoke', () => {
   let server: TestServer;
   let team: TeamFixture;
   beforeAll(async () => {
-    server = await startTestServer();
-    team = await createTeam(server);
+    ({ server, team } = await startServerWithTeam());
   });
   afterAll(() => server.close());
 

@@ -1,108 +1,20 @@
 // graphql-ws authentication and authorization: credentials are checked on connection_init with
 // the same rules as HTTP, and Subscription.teamEvents (privileged, TEAM_SETTINGS view) only ever
 // delivers the caller's own team's events.
-import { randomBytes } from 'node:crypto';
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { addMember, createApiKey, createRole, createTeam, unique, type TeamFixture } from '../support/fixtures.ts';
+import { subscribeTeamEvents, warmUp, type TeamEventSubscriber } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { untilWith } from '../support/until.ts';
 
-const TEAM_EVENTS = 'subscription { teamEvents { type resourceType resourceId actor { kind id } } }';
-
-interface TeamEvent {
-  type: string;
-  resourceType: string;
-  resourceId: string;
-  actor: { kind: string; id: string | null };
-}
-
-interface GraphQLErrorShape {
-  message: string;
-  extensions?: { code?: string };
-}
-
-/** a role-name suffix no other call (even in the same millisecond) produces */
-const unique = () => randomBytes(4).toString('hex');
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 3000, everyMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/**
- * One graphql-ws client subscribed to teamEvents. Collects events, GraphQL errors (a `next`
- * carrying `errors`, or an `error` message) and the close event should the server refuse.
- */
-function subscribe(server: TestServer, connectionParams: Record<string, string>) {
-  const ca = server.ca;
-  const state = {
-    events: [] as TeamEvent[],
-    graphqlErrors: [] as GraphQLErrorShape[],
-    closeCode: undefined as number | undefined,
-    connected: false,
-    done: false,
-  };
-  const client = createClient({
-    url: `${server.baseUrl.replace(/^https:/, 'wss:')}/graphql`,
-    webSocketImpl: class extends WebSocket {
-      constructor(url: string, protocols?: string | string[]) {
-        super(url, protocols, { ca });
-      }
-    },
-    connectionParams,
-    retryAttempts: 0,
-    on: {
-      connected: () => (state.connected = true),
-      closed: (event) => (state.closeCode ??= (event as { code?: number })?.code),
-    },
-  });
-  client.subscribe<{ teamEvents: TeamEvent }>(
-    { query: TEAM_EVENTS },
-    {
-      next: (result) => {
-        if (result.errors) state.graphqlErrors.push(...(result.errors as GraphQLErrorShape[]));
-        if (result.data?.teamEvents) state.events.push(result.data.teamEvents);
-      },
-      error: (error) => {
-        if (Array.isArray(error)) state.graphqlErrors.push(...(error as GraphQLErrorShape[]));
-        else if (error && typeof error === 'object' && 'code' in error) state.closeCode ??= (error as { code: number }).code;
-        state.done = true;
-      },
-      complete: () => (state.done = true),
-    },
-  );
-  return { state, close: () => client.dispose() };
-}
-
-type Subscriber = ReturnType<typeof subscribe>;
-
-/** Creates roles in `team` until `sub` has seen one of them: the subscription is then live. */
-async function warmUp(server: TestServer, team: TeamFixture, sub: Subscriber): Promise<void> {
-  const created: string[] = [];
-  await until(
-    'the subscription to go live',
-    async () => {
-      if (sub.state.events.some((e) => created.includes(e.resourceId))) return true;
-      created.push(await createRole(server, team, { name: `Warm-up ${created.length} ${unique()}` }));
-      return until('an event', () => sub.state.events.some((e) => created.includes(e.resourceId)), 500).catch(() => false);
-    },
-    10_000,
-    0,
-  );
-}
+const until = untilWith({ timeoutMs: 3000, everyMs: 20 });
 
 describe('subscription authentication and authorization', () => {
   let server: TestServer;
   let teamX: TeamFixture;
   let teamY: TeamFixture;
-  const open: Subscriber[] = [];
-  const track = (sub: Subscriber) => (open.push(sub), sub);
+  const open: TeamEventSubscriber[] = [];
+  const track = (sub: TeamEventSubscriber) => (open.push(sub), sub);
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -119,7 +31,7 @@ describe('subscription authentication and authorization', () => {
     ['a JWT with a bad signature', 'Bearer eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl'],
     ['a non-bearer scheme', 'Basic dXNlcjpwYXNz'],
   ])('connection_init with %s is refused (4403) before any operation', async (_label, authorization) => {
-    const sub = track(subscribe(server, { authorization }));
+    const sub = track(subscribeTeamEvents(server, { authorization }));
     await until('the refusal', () => sub.state.closeCode !== undefined);
     expect(sub.state.closeCode).toBe(4403);
     expect(sub.state.connected).toBe(false);
@@ -129,15 +41,15 @@ describe('subscription authentication and authorization', () => {
   it('a revoked key is refused at connection_init', async () => {
     const key = await createApiKey(server, teamX, { name: 'soon revoked', featurePermissions: ['TEAM_SETTINGS:VIEW'] });
     expect((await server.request('DELETE', `/v1/api-keys/${key.id}`, { token: teamX.apiKey })).status).toBe(200);
-    const sub = track(subscribe(server, { authorization: `Bearer ${key.key}` }));
+    const sub = track(subscribeTeamEvents(server, { authorization: `Bearer ${key.key}` }));
     await until('the refusal', () => sub.state.closeCode !== undefined);
     expect(sub.state.closeCode).toBe(4403);
   });
 
   it('revoking a key closes its live subscription (4403) before anything more is delivered', async () => {
     const key = await createApiKey(server, teamX, { name: 'live then revoked', featurePermissions: ['TEAM_SETTINGS:VIEW'] });
-    const doomed = track(subscribe(server, { authorization: `Bearer ${key.key}` }));
-    const control = track(subscribe(server, { authorization: `Bearer ${teamX.apiKey}` }));
+    const doomed = track(subscribeTeamEvents(server, { authorization: `Bearer ${key.key}` }));
+    const control = track(subscribeTeamEvents(server, { authorization: `Bearer ${teamX.apiKey}` }));
     await Promise.all([warmUp(server, teamX, doomed), warmUp(server, teamX, control)]);
     const deliveredBefore = doomed.state.events.length;
 
@@ -152,14 +64,14 @@ describe('subscription authentication and authorization', () => {
   });
 
   it('without a credential the subscription fails UNAUTHENTICATED', async () => {
-    const sub = track(subscribe(server, {}));
+    const sub = track(subscribeTeamEvents(server, {}));
     await until('the error', () => sub.state.graphqlErrors.length > 0);
     expect(sub.state.graphqlErrors[0]!.extensions?.code).toBe('UNAUTHENTICATED');
     expect(sub.state.events).toEqual([]);
   });
 
   it('a user JWT without a team gets VALIDATION_ERROR as the subscription error', async () => {
-    const sub = track(subscribe(server, { authorization: `Bearer ${teamX.userToken}` }));
+    const sub = track(subscribeTeamEvents(server, { authorization: `Bearer ${teamX.userToken}` }));
     await until('the error', () => sub.state.graphqlErrors.length > 0);
     expect(sub.state.connected).toBe(true); // the credential itself is fine
     expect(sub.state.graphqlErrors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'VALIDATION_ERROR' }) })]);
@@ -167,7 +79,7 @@ describe('subscription authentication and authorization', () => {
   });
 
   it("a user JWT selecting a team they do not belong to gets PERMISSION_DENIED", async () => {
-    const sub = track(subscribe(server, { authorization: `Bearer ${teamX.userToken}`, 'X-Team-Id': teamY.teamSimplyId }));
+    const sub = track(subscribeTeamEvents(server, { authorization: `Bearer ${teamX.userToken}`, 'X-Team-Id': teamY.teamSimplyId }));
     await until('the error', () => sub.state.graphqlErrors.length > 0);
     expect(sub.state.graphqlErrors[0]!.extensions?.code).toBe('PERMISSION_DENIED');
     expect(sub.state.events).toEqual([]);
@@ -177,7 +89,7 @@ describe('subscription authentication and authorization', () => {
     const minted = await server.request('POST', '/v1/session-tokens', { token: teamX.apiKey, body: {} });
     expect(minted.status).toBe(201);
     expect(minted.body.data.featurePermissions).toContain('TEAM_SETTINGS'); // it has the feature; the tier is what fails
-    const sub = track(subscribe(server, { authorization: `Bearer ${minted.body.data.token}` }));
+    const sub = track(subscribeTeamEvents(server, { authorization: `Bearer ${minted.body.data.token}` }));
     await until('the error', () => sub.state.graphqlErrors.length > 0);
     expect(sub.state.connected).toBe(true);
     expect(sub.state.graphqlErrors[0]!.extensions?.code).toBe('PERMISSION_DENIED');
@@ -186,13 +98,13 @@ describe('subscription authentication and authorization', () => {
 
   it('a key without TEAM_SETTINGS is refused with PERMISSION_DENIED', async () => {
     const key = await createApiKey(server, teamX, { name: 'no settings', featurePermissions: ['TEAM_ADMIN_USER_ROLES:VIEW'] });
-    const sub = track(subscribe(server, { authorization: `Bearer ${key.key}` }));
+    const sub = track(subscribeTeamEvents(server, { authorization: `Bearer ${key.key}` }));
     await until('the error', () => sub.state.graphqlErrors.length > 0);
     expect(sub.state.graphqlErrors[0]!.extensions?.code).toBe('PERMISSION_DENIED');
   });
 
   it("a team admin's JWT with X-Team-Id subscribes to its team's events", async () => {
-    const sub = track(subscribe(server, { authorization: `Bearer ${teamX.userToken}`, 'X-Team-Id': teamX.teamSimplyId }));
+    const sub = track(subscribeTeamEvents(server, { authorization: `Bearer ${teamX.userToken}`, 'X-Team-Id': teamX.teamSimplyId }));
     await warmUp(server, teamX, sub);
     expect(sub.state.graphqlErrors).toEqual([]);
     const roleId = await createRole(server, teamX, { name: `Seen by the admin ${unique()}` });
@@ -203,8 +115,8 @@ describe('subscription authentication and authorization', () => {
   it("a key of team X never receives team Y's events", async () => {
     const member = await addMember(server, teamY, { isTeamAdmin: true });
     const keyX = await createApiKey(server, teamX, { name: 'x listener', featurePermissions: ['TEAM_SETTINGS:VIEW'] });
-    const subX = track(subscribe(server, { authorization: `Bearer ${keyX.key}` }));
-    const subY = track(subscribe(server, { authorization: `Bearer ${teamY.apiKey}` }));
+    const subX = track(subscribeTeamEvents(server, { authorization: `Bearer ${keyX.key}` }));
+    const subY = track(subscribeTeamEvents(server, { authorization: `Bearer ${teamY.apiKey}` }));
     await Promise.all([warmUp(server, teamX, subX), warmUp(server, teamY, subY)]);
     const seenByX = subX.state.events.length;
 

@@ -1,61 +1,13 @@
 // Two server instances on one database (as behind a load balancer): realtime events and
 // credential-cache invalidation travel through PostgreSQL LISTEN/NOTIFY, so what one instance
 // writes, the other delivers or enforces at once.
-import { randomBytes } from 'node:crypto';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { createApiKey, createRole, createTeam, unique, type TeamFixture } from '../support/fixtures.ts';
+import { subscribeTeamEvents, TEAM_EVENT_FIELDS, warmUp } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { untilWith } from '../support/until.ts';
 
-const TEAM_EVENTS = 'subscription { teamEvents { type resourceType resourceId occurredAt actor { kind id } } }';
-
-interface TeamEvent {
-  type: string;
-  resourceType: string;
-  resourceId: string;
-  occurredAt: string;
-  actor: { kind: string; id: string | null };
-}
-
-/** a role-name suffix no other call (even in the same millisecond) produces */
-const unique = () => randomBytes(4).toString('hex');
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 3000, everyMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/** A graphql-ws client (over `ws`, trusting the test CA) subscribed to teamEvents. */
-function subscribeTeamEvents(server: TestServer, connectionParams: Record<string, string>) {
-  const ca = server.ca;
-  const client: Client = createClient({
-    url: `${server.baseUrl.replace(/^https:/, 'wss:')}/graphql`,
-    webSocketImpl: class extends WebSocket {
-      constructor(url: string, protocols?: string | string[]) {
-        super(url, protocols, { ca });
-      }
-    },
-    connectionParams,
-    retryAttempts: 0,
-  });
-  const events: TeamEvent[] = [];
-  const errors: unknown[] = [];
-  client.subscribe<{ teamEvents: TeamEvent }>(
-    { query: TEAM_EVENTS },
-    {
-      next: (result) => (result.errors ? errors.push(result.errors) : events.push(result.data!.teamEvents)),
-      error: (error) => errors.push(error),
-      complete: () => {},
-    },
-  );
-  return { events, errors, close: () => client.dispose() };
-}
+const until = untilWith({ timeoutMs: 3000, everyMs: 20 });
 
 describe('two instances on one database', () => {
   let a: TestServer;
@@ -79,28 +31,18 @@ describe('two instances on one database', () => {
   });
 
   it('a subscriber on B receives the team event of a role created through A', async () => {
-    const sub = subscribeTeamEvents(b, { authorization: `Bearer ${team.apiKey}` });
+    const sub = subscribeTeamEvents(b, { authorization: `Bearer ${team.apiKey}` }, `${TEAM_EVENT_FIELDS} occurredAt`);
     try {
       // The subscription is live once B has registered it, which the protocol does not announce:
-      // create roles through A until the first event reaches B.
-      const created: string[] = [];
-      await until(
-        'the first event on B',
-        async () => {
-          if (sub.events.length > 0) return true;
-          created.push(await createRole(a, team, { name: `Warm-up ${created.length} ${unique()}` }));
-          return until('an event', () => sub.events.length > 0, 500).catch(() => false);
-        },
-        10_000,
-        0,
-      );
-      expect(sub.errors).toEqual([]);
-      expect(created).toContain(sub.events[0]!.resourceId);
+      // create roles through A until the first of them reaches B.
+      const created = await warmUp(a, team, sub, 'the first event on B');
+      expect(sub.state.errors).toEqual([]);
+      expect(created).toContain(sub.state.events[0]!.resourceId);
 
       // now the subscription is certainly live: this exact event must arrive
-      const before = sub.events.length;
+      const before = sub.state.events.length;
       const roleId = await createRole(a, team, { name: `Realtime ${unique()}` });
-      const event = await until('the TEAM_ROLE_CREATED event', () => sub.events.slice(before).find((e) => e.resourceId === roleId));
+      const event = await until('the TEAM_ROLE_CREATED event', () => sub.state.events.slice(before).find((e) => e.resourceId === roleId));
       expect(event).toEqual({
         type: 'TEAM_ROLE_CREATED',
         resourceType: 'TeamRole',
@@ -111,10 +53,10 @@ describe('two instances on one database', () => {
 
       // other kinds of administrative change, made through A, arrive too
       const key = await createApiKey(a, team, { name: 'evented key' });
-      await until('API_KEY_CREATED', () => sub.events.find((e) => e.type === 'API_KEY_CREATED' && e.resourceId === key.id));
+      await until('API_KEY_CREATED', () => sub.state.events.find((e) => e.type === 'API_KEY_CREATED' && e.resourceId === key.id));
       expect((await a.request('DELETE', `/v1/api-keys/${key.id}`, { token: team.apiKey })).status).toBe(200);
-      await until('API_KEY_REVOKED', () => sub.events.find((e) => e.type === 'API_KEY_REVOKED' && e.resourceId === key.id));
-      expect(sub.errors).toEqual([]);
+      await until('API_KEY_REVOKED', () => sub.state.events.find((e) => e.type === 'API_KEY_REVOKED' && e.resourceId === key.id));
+      expect(sub.state.errors).toEqual([]);
     } finally {
       await sub.close();
     }

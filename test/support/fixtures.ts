@@ -1,12 +1,15 @@
 // Test fixtures: each test builds its own team(s), so test files never see each other's data.
 import { randomBytes } from 'node:crypto';
 import { bootstrapTeam, type BootstrapResult } from '../../src/teams/bootstrap.service.ts';
-import type { TestServer } from './server.ts';
+import { startTestServer, type StartOptions, type TestServer } from './server.ts';
 
 export interface TeamFixture extends BootstrapResult {
   /** a first-party JWT for the team-admin user */
   userToken: string;
 }
+
+/** a name suffix no other call (even in the same millisecond) produces */
+export const unique = (): string => randomBytes(4).toString('hex');
 
 export function uniqueEmail(label = 'user'): string {
   return `${label}-${randomBytes(5).toString('hex')}@example.test`;
@@ -22,6 +25,17 @@ export async function createTeam(server: TestServer, options: { name?: string; i
   });
   const { token } = await server.app.services.jwt.issueAccessToken(result.userSimplyId);
   return { ...result, userToken: token };
+}
+
+/** Starts a test server and creates one team on it (closing the server again should that fail). */
+export async function startServerWithTeam(options: StartOptions = {}): Promise<{ server: TestServer; team: TeamFixture }> {
+  const server = await startTestServer(options);
+  try {
+    return { server, team: await createTeam(server) };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }
 
 /** Creates a role through the API and returns its simplyId. */
