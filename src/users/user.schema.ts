@@ -97,6 +97,8 @@ export const PermissionSnapshotRef = builder.objectRef<Principal>('PermissionSna
 
 export const CurrentUserRef = builder.prismaObject('User', {
   variant: 'CurrentUser',
+  // select mode: only the columns the query asks for are read (never passwordHash)
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeString('simplyId'),
     userSimplyId: t.exposeString('simplyId'),
@@ -134,6 +136,7 @@ export const CurrentUserRef = builder.prismaObject('User', {
 });
 
 export const UserRef = builder.prismaObject('User', {
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeString('simplyId'),
     userSimplyId: t.exposeString('simplyId'),
