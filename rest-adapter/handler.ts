@@ -11,7 +11,7 @@ import { ApiError, NotFoundError, ValidationError } from '../src/platform/errors
 import { readJsonBody } from '../src/platform/read-body.ts';
 import { OperationExecutor } from './executor.ts';
 import type { RestRequest, RestRoute } from './route.ts';
-import { Router } from './router.ts';
+import { Router, type RouteMatch } from './router.ts';
 
 export class MethodNotAllowedError extends ApiError {
   constructor(allowed: string[]) {
@@ -30,15 +30,13 @@ export class RestAdapter {
     this.services = services;
   }
 
-  /** The matched route's path template (for metrics labels), or null. */
-  routeTemplate(method: string, path: string): string | null {
-    const match = this.router.match(method, path);
-    return match.kind === 'found' ? match.route.path : null;
+  /** Matched once per request: the caller labels its metrics with it, then hands it to `handle`. */
+  match(method: string, path: string): RouteMatch {
+    return this.router.match(method, path);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, match: RouteMatch): Promise<void> {
     try {
-      const match = this.router.match(req.method ?? 'GET', url.pathname);
       if (match.kind === 'not-found') throw new NotFoundError('Route', `${req.method} ${url.pathname}`);
       if (match.kind === 'method-not-allowed') throw new MethodNotAllowedError(match.allowed);
       const { route, params } = match;

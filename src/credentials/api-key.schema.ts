@@ -1,10 +1,12 @@
 // GraphQL face of API keys. REST: rest-adapter/routes/credentials.ts.
 import { builder } from '../graphql/builder.ts';
+import { givenFields, suppliedFields } from '../graphql/input-fields.ts';
+import { assertSimplyId } from '../platform/ids.ts';
 import { loadPage, pageType } from '../graphql/page.ts';
 import { requireTeam } from '../graphql/require-team.ts';
 import { privileged } from '../graphql/scope-presets.ts';
 import { NotFoundError } from '../platform/errors.ts';
-import { assertApiKeyId, createApiKey, revokeApiKey, rotateApiKey, updateApiKey } from './api-keys.service.ts';
+import { createApiKey, revokeApiKey, rotateApiKey, updateApiKey } from './api-keys.service.ts';
 
 const FEATURE = 'TEAM_ADMIN_API_KEYS';
 
@@ -67,9 +69,6 @@ const UpdateApiKeyInput = builder.inputType('UpdateApiKeyInput', {
   }),
 });
 
-/** Keeps explicit nulls (they clear) and drops absent fields. */
-const present = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-const withoutNulls = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null));
 
 builder.queryFields((t) => ({
   apiKeys: t.field({
@@ -92,7 +91,7 @@ builder.queryFields((t) => ({
     args: { apiKeySimplyId: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const team = requireTeam(ctx);
-      assertApiKeyId(args.apiKeySimplyId);
+      assertSimplyId(args.apiKeySimplyId, 'apiKey', 'apiKeySimplyId');
       const key = await ctx.services.prisma.apiKey.findUnique({
         ...query,
         where: { teamId_simplyId: { teamId: team.id, simplyId: args.apiKeySimplyId } },
@@ -108,14 +107,14 @@ builder.mutationFields((t) => ({
     type: IssuedApiKeyRef,
     authScopes: privileged(FEATURE, 'EDIT'),
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
-    resolve: (_root, args, ctx) => createApiKey(ctx, withoutNulls(args.input)),
+    resolve: (_root, args, ctx) => createApiKey(ctx, givenFields(args.input)),
   }),
   updateApiKey: t.prismaField({
     type: 'ApiKey',
     authScopes: privileged(FEATURE, 'EDIT'),
     args: { apiKeySimplyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateApiKeyInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const id = await updateApiKey(ctx, args.apiKeySimplyId, present(args.input));
+      const id = await updateApiKey(ctx, args.apiKeySimplyId, suppliedFields(args.input));
       return ctx.services.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -8,7 +8,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { requireTeam } from '../graphql/require-team.ts';
 import { teamWrite, type Tx } from '../graphql/team-write.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../platform/errors.ts';
-import { isSimplyId, newSimplyId } from '../platform/ids.ts';
+import { assertSimplyId, newSimplyId } from '../platform/ids.ts';
 import { parseInput } from '../platform/validate.ts';
 import { findRoleId } from '../team-roles/team-roles.service.ts';
 import { createApiKeyInput, updateApiKeyInput } from './api-key.input.ts';
@@ -16,14 +16,6 @@ import { createApiKeyInput, updateApiKeyInput } from './api-key.input.ts';
 export interface IssuedKey {
   id: bigint;
   fullApiKey: string;
-}
-
-export function assertApiKeyId(id: string): void {
-  if (!isSimplyId(id, 'apiKey')) {
-    throw new ValidationError('apiKeySimplyId must be an API key simplyId (key-XXXX-XXXX-XXXX)', [
-      { field: 'apiKeySimplyId', message: 'malformed identifier' },
-    ]);
-  }
 }
 
 function canAssignRoles(p: Principal): boolean {
@@ -100,7 +92,7 @@ export async function createApiKey(ctx: GraphQLContext, raw: unknown): Promise<I
 }
 
 async function findActiveKey(tx: Tx, teamId: bigint, simplyId: string) {
-  assertApiKeyId(simplyId);
+  assertSimplyId(simplyId, 'apiKey', 'apiKeySimplyId');
   const key = await tx.apiKey.findUnique({ where: { teamId_simplyId: { teamId, simplyId } } });
   if (!key || key.revokedAt) throw new NotFoundError('API key', simplyId);
   return key;

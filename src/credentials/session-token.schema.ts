@@ -1,5 +1,6 @@
 // GraphQL face of session tokens. REST: rest-adapter/routes/credentials.ts.
 import { builder } from '../graphql/builder.ts';
+import { givenFields } from '../graphql/input-fields.ts';
 import { createSessionToken, inspectSessionToken, revokeSessionToken } from './session-tokens.service.ts';
 
 export const SessionTokenRef = builder.prismaObject('SessionToken', {
@@ -58,7 +59,8 @@ builder.mutationFields((t) => ({
     authScopes: { $all: { team: true, credential: ['API_KEY'] } },
     args: { input: t.arg({ type: CreateSessionTokenInput, required: false }) },
     resolve: (_root, args, ctx) =>
-      createSessionToken(ctx, Object.fromEntries(Object.entries(args.input ?? {}).filter(([k, v]) => v !== undefined && (v !== null || k === 'metadata')))),
+      // metadata: null is a value of its own (no metadata); other nulls mean "not given"
+      createSessionToken(ctx, givenFields(args.input ?? {}, ['metadata'])),
   }),
   revokeSessionToken: t.boolean({
     authScopes: { $all: { authenticated: true, team: true } },

@@ -4,6 +4,11 @@ import type { PgNotifier } from '../realtime/pg-notifier.ts';
 
 export const CREDENTIALS_CHANNEL = 'svc_credentials';
 
+/** The NOTIFY payload naming what to drop; sent inside a transaction by team-write.ts, or after one here. */
+export function invalidationPayload(tags: { teamId?: bigint | null; userId?: bigint | null }): string {
+  return JSON.stringify({ teamId: tags.teamId == null ? null : String(tags.teamId), userId: tags.userId == null ? null : String(tags.userId) });
+}
+
 export async function listenForCredentialInvalidation(notifier: PgNotifier, authenticator: Authenticator): Promise<void> {
   notifier.onReconnect(() => authenticator.cache.clear());
   await notifier.listen(CREDENTIALS_CHANNEL, (raw) => {
@@ -21,8 +26,5 @@ export async function publishCredentialInvalidation(
   tags: { teamId?: bigint | null; userId?: bigint | null },
 ): Promise<void> {
   authenticator.cache.invalidate(tags);
-  await notifier.notify(
-    CREDENTIALS_CHANNEL,
-    JSON.stringify({ teamId: tags.teamId == null ? null : String(tags.teamId), userId: tags.userId == null ? null : String(tags.userId) }),
-  );
+  await notifier.notify(CREDENTIALS_CHANNEL, invalidationPayload(tags));
 }

@@ -5,7 +5,7 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ConflictError } from '../platform/errors.ts';
 import type { TeamEvent } from '../realtime/event-bus.ts';
-import { CREDENTIALS_CHANNEL } from './credential-invalidation.ts';
+import { CREDENTIALS_CHANNEL, invalidationPayload } from './credential-invalidation.ts';
 import type { GraphQLContext } from './context.ts';
 
 export type Tx = Prisma.TransactionClient;
@@ -29,7 +29,7 @@ export async function teamWrite<T>(ctx: GraphQLContext, options: TeamWriteOption
       actor: { kind: ctx.principal.kind, id: ctx.principal.credentialId },
     };
     const note = events.notification('teamEvents', options.team.simplyId, event);
-    const invalidation = JSON.stringify({ teamId: String(options.team.id), userId: options.userId == null ? null : String(options.userId) });
+    const invalidation = invalidationPayload({ teamId: options.team.id, userId: options.userId });
     await tx.$executeRaw`SELECT pg_notify(${CREDENTIALS_CHANNEL}, ${invalidation}), pg_notify(${note.channel}, ${note.payload})`;
     return value;
   });

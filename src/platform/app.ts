@@ -159,10 +159,11 @@ export async function startApp(options: StartOptions): Promise<App> {
         return await yoga.handle(req, res, { req, res, requestId });
       }
       if (path === '/v1' || path.startsWith('/v1/')) {
-        route = rest.routeTemplate(method, path) ?? 'v1-unmatched';
+        const match = rest.match(method, path);
+        route = match.kind === 'found' ? match.route.path : 'v1-unmatched';
         const limited = rateLimited(req);
         if (limited) return sendError(res, requestId, { status: 429, code: limited.code, message: limited.message, headers: limited.headers });
-        return await rest.handle(req, res, url, requestId);
+        return await rest.handle(req, res, url, requestId, match);
       }
       return sendError(res, requestId, { status: 404, code: 'NOT_FOUND', message: `No route for ${method} ${path}` });
     } catch (error) {

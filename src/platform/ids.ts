@@ -2,6 +2,7 @@
 // Records and collections: XXXX-XXXX-XXXX. Other resources: `<prefix>-XXXX-XXXX-XXXX`.
 // The alphabet drops 0/O, 1/I/L so ids survive being read aloud or retyped.
 import { randomBytes } from 'node:crypto';
+import { ValidationError } from './errors.ts';
 
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'; // 31 symbols, unambiguous
 const GROUP = `[${ALPHABET}]{4}`;
@@ -44,6 +45,24 @@ const prefixedPatterns = Object.fromEntries(
 
 export function isSimplyId(value: string, resource?: PrefixedResource): boolean {
   return (resource ? prefixedPatterns[resource] : plainPattern).test(value);
+}
+
+const RESOURCE_LABELS: Record<PrefixedResource, string> = {
+  team: 'team',
+  user: 'user',
+  teamRole: 'team role',
+  apiKey: 'API key',
+  membership: 'team membership',
+};
+
+/** Rejects anything but the resource's simplyId (numeric internal ids included) with a 400 naming the field. */
+export function assertSimplyId(value: string, resource: PrefixedResource, field: string): void {
+  if (!isSimplyId(value, resource)) {
+    throw new ValidationError(
+      `${field} must be a ${RESOURCE_LABELS[resource]} simplyId (${ID_PREFIXES[resource]}-XXXX-XXXX-XXXX)`,
+      [{ field, message: 'malformed identifier' }],
+    );
+  }
 }
 
 export const simplyIdPattern = (resource?: PrefixedResource): RegExp =>

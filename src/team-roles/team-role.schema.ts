@@ -1,10 +1,12 @@
 // GraphQL face of team roles. REST: rest-adapter/routes/team-roles.ts.
 import { builder } from '../graphql/builder.ts';
+import { givenFields } from '../graphql/input-fields.ts';
+import { assertSimplyId } from '../platform/ids.ts';
 import { loadPage, pageType } from '../graphql/page.ts';
 import { requireTeam } from '../graphql/require-team.ts';
 import { privileged } from '../graphql/scope-presets.ts';
 import { NotFoundError } from '../platform/errors.ts';
-import { assertRoleId, createTeamRole, deleteTeamRole, replaceTeamRole } from './team-roles.service.ts';
+import { createTeamRole, deleteTeamRole, replaceTeamRole } from './team-roles.service.ts';
 
 const FEATURE = 'TEAM_ADMIN_USER_ROLES';
 
@@ -70,9 +72,6 @@ const TeamRoleInput = builder.inputType('TeamRoleInput', {
   }),
 });
 
-/** GraphQL passes absent optional fields as undefined and explicit nulls as null; zod defaults cover both. */
-const clean = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null));
-
 builder.queryFields((t) => ({
   teamRoles: t.field({
     type: TeamRolePage,
@@ -94,7 +93,7 @@ builder.queryFields((t) => ({
     args: { teamRoleSimplyId: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const team = requireTeam(ctx);
-      assertRoleId(args.teamRoleSimplyId);
+      assertSimplyId(args.teamRoleSimplyId, 'teamRole', 'teamRoleSimplyId');
       const role = await ctx.services.prisma.teamRole.findUnique({
         ...query,
         where: { teamId_simplyId: { teamId: team.id, simplyId: args.teamRoleSimplyId } },
@@ -111,7 +110,7 @@ builder.mutationFields((t) => ({
     authScopes: privileged(FEATURE, 'EDIT'),
     args: { input: t.arg({ type: TeamRoleInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const { id } = await createTeamRole(ctx, clean(args.input));
+      const { id } = await createTeamRole(ctx, givenFields(args.input));
       return ctx.services.prisma.teamRole.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -121,7 +120,7 @@ builder.mutationFields((t) => ({
     authScopes: privileged(FEATURE, 'EDIT'),
     args: { teamRoleSimplyId: t.arg.string({ required: true }), input: t.arg({ type: TeamRoleInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const { id } = await replaceTeamRole(ctx, args.teamRoleSimplyId, clean(args.input));
+      const { id } = await replaceTeamRole(ctx, args.teamRoleSimplyId, givenFields(args.input));
       return ctx.services.prisma.teamRole.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -4,21 +4,13 @@
 import type { GraphQLContext } from '../graphql/context.ts';
 import { requireTeam } from '../graphql/require-team.ts';
 import { teamWrite, type Tx } from '../graphql/team-write.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
-import { isSimplyId, newSimplyId } from '../platform/ids.ts';
+import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import { assertSimplyId, newSimplyId } from '../platform/ids.ts';
 import { parseInput } from '../platform/validate.ts';
 import { normalizeRole, teamRoleInput } from './team-role.input.ts';
 
-export function assertRoleId(id: string): void {
-  if (!isSimplyId(id, 'teamRole')) {
-    throw new ValidationError('teamRoleSimplyId must be a team role simplyId (role-XXXX-XXXX-XXXX)', [
-      { field: 'teamRoleSimplyId', message: 'malformed identifier' },
-    ]);
-  }
-}
-
 export async function findRoleId(tx: Tx, teamId: bigint, simplyId: string): Promise<bigint> {
-  assertRoleId(simplyId);
+  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
   const role = await tx.teamRole.findUnique({ where: { teamId_simplyId: { teamId, simplyId } }, select: { id: true } });
   if (!role) throw new NotFoundError('Team role', simplyId);
   return role.id;
@@ -44,7 +36,7 @@ export async function createTeamRole(ctx: GraphQLContext, raw: unknown): Promise
 
 export async function replaceTeamRole(ctx: GraphQLContext, simplyId: string, raw: unknown): Promise<{ id: bigint }> {
   const team = requireTeam(ctx);
-  assertRoleId(simplyId);
+  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
   const input = normalizeRole(parseInput(teamRoleInput, raw, 'Invalid team role'));
   return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_UPDATED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
     const id = await findRoleId(tx, team.id, simplyId);
@@ -65,7 +57,7 @@ export async function replaceTeamRole(ctx: GraphQLContext, simplyId: string, raw
 /** A role still assigned to members or API keys cannot be deleted (409): reassign them first. */
 export async function deleteTeamRole(ctx: GraphQLContext, simplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertRoleId(simplyId);
+  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
   return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_DELETED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
     const id = await findRoleId(tx, team.id, simplyId);
     const [members, keys] = await Promise.all([

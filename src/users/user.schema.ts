@@ -2,12 +2,14 @@
 // REST: rest-adapter/routes/users.ts.
 import type { Principal } from '../auth/principal.ts';
 import { builder } from '../graphql/builder.ts';
+import { givenFields, suppliedFields } from '../graphql/input-fields.ts';
+import { assertSimplyId } from '../platform/ids.ts';
 import { loadPage, pageType } from '../graphql/page.ts';
 import { requireTeam } from '../graphql/require-team.ts';
 import { standardFeature } from '../graphql/scope-presets.ts';
 import { InvalidTeamSelectionError, NotFoundError, PermissionDeniedError, ValidationError } from '../platform/errors.ts';
 import { FeaturePermissionRef, FullAccessLevelEnum } from '../team-roles/team-role.schema.ts';
-import { assertUserId, createUser, updateMe } from './users.service.ts';
+import { createUser, updateMe } from './users.service.ts';
 
 const userSelect = { user: true } as const;
 
@@ -193,8 +195,6 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
   }),
 });
 
-const defined = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-const nonNull = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null));
 
 builder.queryFields((t) => ({
   me: t.prismaField({
@@ -231,7 +231,7 @@ builder.queryFields((t) => ({
     args: { userSimplyId: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const team = requireTeam(ctx);
-      assertUserId(args.userSimplyId);
+      assertSimplyId(args.userSimplyId, 'user', 'userSimplyId');
       const membership = await ctx.services.prisma.teamMembership.findFirst({
         ...query,
         where: { teamId: team.id, user: { simplyId: args.userSimplyId } },
@@ -249,7 +249,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UpdateMeInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       assertUserCredential(ctx.principal);
-      const id = await updateMe(ctx, defined(args.input));
+      const id = await updateMe(ctx, suppliedFields(args.input));
       return ctx.services.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -259,8 +259,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const id = await createUser(ctx, {
-        ...nonNull(args.input),
-        teams: args.input.teams?.map((link) => nonNull(link)),
+        ...givenFields(args.input),
+        teams: args.input.teams?.map((link) => givenFields(link)),
       });
       return ctx.services.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
     },

@@ -3,19 +3,11 @@ import { z } from 'zod';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { runTransaction } from '../graphql/team-write.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import { NotFoundError, ValidationError } from '../platform/errors.ts';
+import { NotFoundError } from '../platform/errors.ts';
 import { isSimplyId, newSimplyId } from '../platform/ids.ts';
 import { isLanguageTag } from '../platform/localized-text.ts';
 import { parseInput } from '../platform/validate.ts';
 import { publishCredentialInvalidation } from '../graphql/credential-invalidation.ts';
-
-export function assertUserId(id: string): void {
-  if (!isSimplyId(id, 'user')) {
-    throw new ValidationError('userSimplyId must be a user simplyId (usr-XXXX-XXXX-XXXX)', [
-      { field: 'userSimplyId', message: 'malformed identifier' },
-    ]);
-  }
-}
 
 const name = z.string().trim().max(100);
 

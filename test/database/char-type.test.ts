@@ -50,38 +50,31 @@ describe('"char" columns (OID 18)', () => {
   });
 
   it('do not stop the engine from introspecting a database', async () => {
-    const engine = await openSchemaEngine({ databaseUrl: db.url });
-    try {
-      const result = await engine.call('introspect', {
-        schema: { files: [{ path: 'schema.prisma', content: MINIMAL_SCHEMA_HEADER }] },
-        baseDirectoryPath: '.',
-        force: false,
-        compositeTypeDepth: -1,
-        namespaces: null,
-      });
-      const introspected = result.schema.files[0]?.content ?? '';
-      expect(introspected).toMatch(/model Flagged \{/);
-      expect(introspected).toMatch(/\n\s+flag\s+String\s+@default\("a"\) @db\.Char\n/);
-    } finally {
-      await engine.dispose();
-    }
+    const introspected = await introspect(db.url);
+    expect(introspected).toMatch(/model Flagged \{/);
+    expect(introspected).toMatch(/\n\s+flag\s+String\s+@default\("a"\) @db\.Char\n/);
   });
 
   it('do not stop the engine from describing the platform schema (enums, composite keys, indexes)', async () => {
-    const engine = await openSchemaEngine({ databaseUrl: serverUrl });
-    try {
-      const result = await engine.call('introspect', {
-        schema: { files: [{ path: 'schema.prisma', content: MINIMAL_SCHEMA_HEADER }] },
-        baseDirectoryPath: '.',
-        force: false,
-        compositeTypeDepth: -1,
-        namespaces: null,
-      });
-      const introspected = result.schema.files[0]?.content ?? '';
-      expect(introspected).toMatch(/model Team \{/);
-      expect(introspected).toMatch(/enum DataAccessLevel \{/);
-    } finally {
-      await engine.dispose();
-    }
+    const introspected = await introspect(serverUrl);
+    expect(introspected).toMatch(/model Team \{/);
+    expect(introspected).toMatch(/enum DataAccessLevel \{/);
   });
 });
+
+/** The Prisma schema the engine reads back from a database. */
+async function introspect(databaseUrl: string): Promise<string> {
+  const engine = await openSchemaEngine({ databaseUrl });
+  try {
+    const result = await engine.call('introspect', {
+      schema: { files: [{ path: 'schema.prisma', content: MINIMAL_SCHEMA_HEADER }] },
+      baseDirectoryPath: '.',
+      force: false,
+      compositeTypeDepth: -1,
+      namespaces: null,
+    });
+    return result.schema.files[0]?.content ?? '';
+  } finally {
+    await engine.dispose();
+  }
+}
