@@ -47,6 +47,7 @@ export class RestAdapter {
         teamSelector: headerValue(req.headers['x-team-id']) ?? url.searchParams.get('teamSimplyId'),
         clientIp: clientAddress(req, this.services.config.TRUST_PROXY),
       });
+      context.source = 'REST';
       const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
       if (route.body === 'required' && body === undefined) throw new ValidationError('This route needs a JSON body');
       if ((route.body ?? 'none') === 'none' && body !== undefined) throw new ValidationError('This route takes no request body');

@@ -4,6 +4,7 @@ import { bodyObject, defineRoutes, pageVariables, respondPage } from '../route.t
 const ROLE = `
   id teamRoleSimplyId name dataFullAccess
   dataPermissions { dataCollectionSimplyId level }
+  fieldPermissions { dataFieldSimplyId level }
   featurePermissions { name level }
   createdAt updatedAt`;
 

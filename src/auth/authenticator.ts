@@ -34,7 +34,10 @@ interface CachedUser {
   principal: Principal;
 }
 
-const roleInclude = { dataPermissions: { select: { dataCollectionSimplyId: true, level: true } } } as const;
+const roleInclude = {
+  dataPermissions: { select: { dataCollectionSimplyId: true, level: true } },
+  fieldPermissions: { select: { dataFieldSimplyId: true, level: true } },
+} as const;
 const teamSelect = { id: true, simplyId: true, name: true } as const;
 const apiKeyInclude = { team: { select: teamSelect }, role: { include: roleInclude } } as const;
 

@@ -1,13 +1,14 @@
 // Turns credential rows into Principals. Pure functions: easy to reason about and test.
 import { DATA_FULL_ACCESS, parseFeatureString, type FeatureLevel } from './feature-permissions.ts';
 import type { OauthScope } from './oauth-scopes.ts';
-import type { DataGrants, DataLevel, Principal, TeamRef } from './principal.ts';
+import type { DataGrants, DataLevel, FieldLevel, Principal, TeamRef } from './principal.ts';
 
 export interface RoleRow {
   simplyId: string;
   dataFullAccess: 'READ' | 'EDIT' | null;
   featurePermissions: unknown;
   dataPermissions: { dataCollectionSimplyId: string; level: DataLevel }[];
+  fieldPermissions?: { dataFieldSimplyId: string; level: FieldLevel }[];
 }
 
 export function dataGrantsOf(role: RoleRow | null): DataGrants | null {
@@ -18,7 +19,8 @@ export function dataGrantsOf(role: RoleRow | null): DataGrants | null {
     if (!set) collections.set(p.dataCollectionSimplyId, (set = new Set()));
     set.add(p.level);
   }
-  return { full: role.dataFullAccess, collections };
+  const fields = new Map((role.fieldPermissions ?? []).map((f) => [f.dataFieldSimplyId, f.level]));
+  return { full: role.dataFullAccess, collections, fields };
 }
 
 export function roleFeatures(role: RoleRow | null): Map<string, FeatureLevel> {
@@ -100,7 +102,7 @@ export function sessionTokenPrincipal(token: SessionTokenRow): Principal {
   if (inherited?.full) {
     // full access survives only as far as the token's own DATA_FULL_ACCESS entry allows
     const full = !tokenFull ? null : tokenFull === 'VIEW' ? 'READ' : inherited.full;
-    data = { full, collections: inherited.collections };
+    data = { ...inherited, full };
   }
   const keyExpiry = token.apiKey.expiresAt;
   return {

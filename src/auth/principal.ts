@@ -12,7 +12,11 @@ export interface DataGrants {
   full: 'READ' | 'EDIT' | null;
   /** collection simplyId (or "*") → granted levels */
   collections: ReadonlyMap<string, ReadonlySet<DataLevel>>;
+  /** field simplyId → narrowed access (NONE hides the field, READ makes it read-only) */
+  fields: ReadonlyMap<string, FieldLevel>;
 }
+
+export type FieldLevel = 'NONE' | 'READ' | 'EDIT';
 
 export interface TeamRef {
   id: bigint;
@@ -86,6 +90,18 @@ export function hasDataAccess(p: Principal, collectionSimplyId: string, level: D
     if (level === 'READ' && (levels.has('EDIT') || levels.has('RUN'))) return true;
   }
   return false;
+}
+
+/** What the caller may do with one field of a collection it can read: the collection grant,
+ *  narrowed by the role's field permission (admins are never narrowed). */
+export function fieldAccess(p: Principal, collectionSimplyId: string, fieldSimplyId: string): FieldLevel {
+  if (p.isSystemAdmin || p.isTeamAdmin) return 'EDIT';
+  if (!hasDataAccess(p, collectionSimplyId, 'READ')) return 'NONE';
+  const collectionLevel: FieldLevel = hasDataAccess(p, collectionSimplyId, 'EDIT') ? 'EDIT' : 'READ';
+  const narrowed = p.data?.fields.get(fieldSimplyId);
+  if (!narrowed) return collectionLevel;
+  if (narrowed === 'NONE' || collectionLevel === 'READ') return narrowed === 'NONE' ? 'NONE' : 'READ';
+  return narrowed;
 }
 
 export function hasFullDataAccess(p: Principal, level: 'READ' | 'EDIT'): boolean {

@@ -9,6 +9,8 @@ import type { JwtService } from '../identity/jwt-service.ts';
 import type { Jobs } from '../jobs/jobs.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { PgNotifier } from '../realtime/pg-notifier.ts';
+import type { SchemaCache } from '../data/schema/schema-cache.ts';
+import type { DomainEventOutbox } from '../data/events/outbox.ts';
 
 export interface Services {
   config: Config;
@@ -20,11 +22,21 @@ export interface Services {
   events: EventBus;
   jobs: Jobs;
   notifier: PgNotifier;
+  /** each team's collections and fields, kept in memory until a schema change */
+  schemas: SchemaCache;
+  /** record-change events waiting for webhooks and automations */
+  outbox: DomainEventOutbox;
 }
+
+/** Which face a request came through; recorded in the audit log. */
+export type RequestSource = 'REST' | 'GRAPHQL' | 'JOB';
 
 export interface GraphQLContext {
   requestId: string;
   principal: Principal;
   clientIp: string;
   services: Services;
+  source?: RequestSource;
+  /** per-request DataLoaders, created on first use (src/data/loaders.ts) */
+  loaders?: Map<string, unknown>;
 }

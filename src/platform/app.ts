@@ -16,6 +16,9 @@ import { attachSubscriptions, createGraphQLServer } from '../graphql/yoga.ts';
 import { JwtService } from '../identity/jwt-service.ts';
 import { loadOrCreateSigningKey } from '../identity/signing-key.ts';
 import { Jobs } from '../jobs/jobs.ts';
+import { SchemaCache } from '../data/schema/schema-cache.ts';
+import { defineDataJobs } from '../data/data.jobs.ts';
+import { DomainEventOutbox } from '../data/events/outbox.ts';
 import { defineMaintenanceJobs } from '../maintenance/purge-expired-credentials.job.ts';
 import { EventBus } from '../realtime/event-bus.ts';
 import { PgNotifier } from '../realtime/pg-notifier.ts';
@@ -68,9 +71,14 @@ export async function createServices(options: StartOptions): Promise<Services> {
   await listenForCredentialInvalidation(notifier, authenticator);
   const events = new EventBus(notifier, (err) => logger.warn({ err }, 'event publish failed'));
   await events.start();
+  const schemas = new SchemaCache(pool);
+  await schemas.listen(notifier);
   const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds });
+  const outbox = new DomainEventOutbox(pool, jobs);
+  const services: Services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, schemas, outbox };
   defineMaintenanceJobs(jobs, prisma);
-  return { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier };
+  defineDataJobs(services);
+  return services;
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -30,6 +30,8 @@ export const ID_PREFIXES = {
   teamRole: 'role',
   apiKey: 'key',
   membership: 'tul',
+  dataField: 'fld',
+  dataView: 'view',
 } as const;
 
 export type PrefixedResource = keyof typeof ID_PREFIXES;
@@ -53,6 +55,8 @@ const RESOURCE_LABELS: Record<PrefixedResource, string> = {
   teamRole: 'team role',
   apiKey: 'API key',
   membership: 'team membership',
+  dataField: 'data field',
+  dataView: 'data view',
 };
 
 /** Rejects anything but the resource's simplyId (numeric internal ids included) with a 400 naming the field. */
@@ -78,4 +82,11 @@ export const SESSION_ID_PATTERN = /^sess_[A-Za-z0-9]{24}$/;
 export function newSessionId(): string {
   const raw = randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '');
   return `sess_${(raw + randomGroups(6).replace(/-/g, '')).slice(0, 24)}`;
+}
+
+/** Records and collections use bare XXXX-XXXX-XXXX ids; anything else (numbers included) is a 400. */
+export function assertDataSimplyId(value: string, field: string, label: 'record' | 'collection' = 'record'): void {
+  if (!plainPattern.test(value)) {
+    throw new ValidationError(`${field} must be a ${label} simplyId (XXXX-XXXX-XXXX)`, [{ field, message: 'malformed identifier' }]);
+  }
 }

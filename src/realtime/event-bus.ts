@@ -14,9 +14,22 @@ export interface TeamEvent {
   actor: { kind: string; id: string | null };
 }
 
+/** A record of a collection was created, updated or deleted (src/data/records/record-changes.ts). */
+export interface RecordChangeEvent {
+  changeType: 'CREATED' | 'UPDATED' | 'DELETED';
+  eventId: string;
+  dataRecordSimplyId: string;
+  dataCollectionSimplyId: string;
+  changedFieldSimplyIds: string[];
+  occurredAt: string;
+  actor: { kind: string; id: string | null };
+}
+
 export type Topics = {
   /** team simplyId → administrative events of that team */
   teamEvents: [string, TeamEvent];
+  /** `<team simplyId>:<collection simplyId>` → record changes in that collection */
+  dataRecordChanges: [string, RecordChangeEvent];
 };
 
 class PgEventTarget extends EventTarget {

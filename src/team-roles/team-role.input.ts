@@ -24,6 +24,16 @@ export const teamRoleInput = z
       .max(FEATURE_PERMISSIONS.length * 2)
       .default([]),
     dataFullAccess: z.enum(['READ', 'EDIT']).nullable().default(null),
+    // narrows the collection grants for single fields (the lower level wins)
+    fieldPermissions: z
+      .array(
+        z.object({
+          dataFieldSimplyId: z.string().regex(simplyIdPattern('dataField'), 'must be a data field simplyId (fld-XXXX-XXXX-XXXX)'),
+          level: z.enum(['NONE', 'READ', 'EDIT']),
+        }),
+      )
+      .max(5000)
+      .default([]),
   })
   .strict();
 
@@ -36,5 +46,12 @@ export function normalizeRole(input: TeamRoleInput): TeamRoleInput {
   for (const f of input.featurePermissions) {
     if (features.get(f.name)?.level !== 'EDIT') features.set(f.name, f);
   }
-  return { ...input, dataPermissions: [...data.values()], featurePermissions: [...features.values()] };
+  // one entry per field: the most restrictive one given wins
+  const rank = { NONE: 0, READ: 1, EDIT: 2 } as const;
+  const fields = new Map<string, TeamRoleInput['fieldPermissions'][number]>();
+  for (const f of input.fieldPermissions) {
+    const held = fields.get(f.dataFieldSimplyId);
+    if (!held || rank[f.level] < rank[held.level]) fields.set(f.dataFieldSimplyId, f);
+  }
+  return { ...input, dataPermissions: [...data.values()], featurePermissions: [...features.values()], fieldPermissions: [...fields.values()] };
 }

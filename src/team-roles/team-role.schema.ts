@@ -31,6 +31,16 @@ export const DataPermissionRef = builder.prismaObject('TeamRoleDataPermission', 
   }),
 });
 
+export const FieldAccessLevelEnum = builder.enumType('FieldAccessLevel', { values: ['NONE', 'READ', 'EDIT'] as const });
+
+export const FieldPermissionRef = builder.prismaObject('TeamRoleFieldPermission', {
+  name: 'FieldPermission',
+  fields: (t) => ({
+    dataFieldSimplyId: t.exposeString('dataFieldSimplyId'),
+    level: t.expose('level', { type: FieldAccessLevelEnum }),
+  }),
+});
+
 export const TeamRoleRef = builder.prismaObject('TeamRole', {
   fields: (t) => ({
     id: t.exposeString('simplyId'),
@@ -38,6 +48,7 @@ export const TeamRoleRef = builder.prismaObject('TeamRole', {
     name: t.exposeString('name'),
     dataFullAccess: t.expose('dataFullAccess', { type: FullAccessLevelEnum, nullable: true }),
     dataPermissions: t.relation('dataPermissions', { query: { orderBy: { id: 'asc' } } }),
+    fieldPermissions: t.relation('fieldPermissions', { query: { orderBy: { id: 'asc' } } }),
     featurePermissions: t.field({
       type: [FeaturePermissionRef],
       resolve: (role) => (Array.isArray(role.featurePermissions) ? role.featurePermissions : []) as never,
@@ -63,12 +74,20 @@ const FeaturePermissionInput = builder.inputType('FeaturePermissionInput', {
   }),
 });
 
+const FieldPermissionInput = builder.inputType('FieldPermissionInput', {
+  fields: (t) => ({
+    dataFieldSimplyId: t.string({ required: true }),
+    level: t.field({ type: FieldAccessLevelEnum, required: true }),
+  }),
+});
+
 const TeamRoleInput = builder.inputType('TeamRoleInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     dataPermissions: t.field({ type: [DataPermissionInput], required: false }),
     featurePermissions: t.field({ type: [FeaturePermissionInput], required: false }),
     dataFullAccess: t.field({ type: FullAccessLevelEnum, required: false }),
+    fieldPermissions: t.field({ type: [FieldPermissionInput], required: false }),
   }),
 });
 

@@ -28,6 +28,7 @@ export async function createTeamRole(ctx: GraphQLContext, raw: unknown): Promise
         dataFullAccess: input.dataFullAccess,
         featurePermissions: input.featurePermissions,
         dataPermissions: { create: input.dataPermissions },
+        fieldPermissions: { create: input.fieldPermissions.map((f) => ({ ...f, teamId: team.id })) },
       },
       select: { id: true, simplyId: true },
     }),
@@ -41,6 +42,7 @@ export async function replaceTeamRole(ctx: GraphQLContext, simplyId: string, raw
   return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_UPDATED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
     const id = await findRoleId(tx, team.id, simplyId);
     await tx.teamRoleDataPermission.deleteMany({ where: { teamId: team.id, teamRoleId: id } });
+    await tx.teamRoleFieldPermission.deleteMany({ where: { teamId: team.id, teamRoleId: id } });
     return tx.teamRole.update({
       where: { id },
       data: {
@@ -48,6 +50,7 @@ export async function replaceTeamRole(ctx: GraphQLContext, simplyId: string, raw
         dataFullAccess: input.dataFullAccess,
         featurePermissions: input.featurePermissions,
         dataPermissions: { create: input.dataPermissions },
+        fieldPermissions: { create: input.fieldPermissions.map((f) => ({ ...f, teamId: team.id })) },
       },
       select: { id: true },
     });
