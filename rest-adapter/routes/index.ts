@@ -1,7 +1,8 @@
 // Every documented /v1 route. Adding one: an entry here (and, where needed, a GraphQL field).
 import { authRoutes } from './auth.ts';
 import { credentialRoutes } from './credentials.ts';
+import { dataRecordRoutes } from './data-records.ts';
 import { teamRoleRoutes } from './team-roles.ts';
 import { userRoutes } from './users.ts';
 
-export const routes = [...authRoutes, ...credentialRoutes, ...teamRoleRoutes, ...userRoutes];
+export const routes = [...authRoutes, ...credentialRoutes, ...teamRoleRoutes, ...userRoutes, ...dataRecordRoutes];

@@ -6,6 +6,7 @@ import '../credentials/session-token.schema.ts';
 import '../users/user.schema.ts';
 import '../identity/login.schema.ts';
 import '../realtime/team-events.schema.ts';
+import '../data/records/record.schema.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -3,6 +3,7 @@
 // (record-changes.ts); batch items are validated one by one so a bad item never rolls back the others.
 import { hasDataAccess } from '../../auth/principal.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
+import { parsePaging } from '../../graphql/paging.ts';
 import { requireTeam } from '../../graphql/require-team.ts';
 import { ApiError, NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
 import { assertDataSimplyId, isSimplyId, newSimplyId } from '../../platform/ids.ts';
@@ -81,16 +82,6 @@ function pageOf(access: CollectionAccess, rows: RecordRow[], total: number, limi
   return { nodes: rows.map((row) => ({ row, access, shown })), pagination: { total, limit, offset, hasMore: offset + rows.length < total } };
 }
 
-function checkLimit(limit: number | null | undefined, offset: number | null | undefined, maxOffset = Number.MAX_SAFE_INTEGER): { limit: number; offset: number } {
-  const l = limit ?? 25;
-  const o = offset ?? 0;
-  const details = [];
-  if (!Number.isInteger(l) || l < 1 || l > 100) details.push({ field: 'limit', message: 'must be an integer from 1 to 100' });
-  if (!Number.isInteger(o) || o < 0 || o > maxOffset) details.push({ field: 'offset', message: maxOffset === Number.MAX_SAFE_INTEGER ? 'must be an integer of 0 or more' : `must be an integer from 0 to ${maxOffset}` });
-  if (details.length) throw new ValidationError('Invalid paging', details);
-  return { limit: l, offset: o };
-}
-
 export interface ListArgs {
   dataCollectionSimplyId: string;
   limit?: number | null;
@@ -101,7 +92,7 @@ export interface ListArgs {
 
 export async function listRecords(ctx: GraphQLContext, args: ListArgs): Promise<RecordPage> {
   if (!args.dataCollectionSimplyId) throw new ValidationError('dataCollectionSimplyId is required', [{ field: 'dataCollectionSimplyId', message: 'is required' }]);
-  const paging = checkLimit(args.limit, args.offset);
+  const paging = parsePaging(args);
   const access = await collectionFor(ctx, args.dataCollectionSimplyId, 'READ');
   const { rows, total } = await findRecordPage(ctx.services.pool, {
     teamId: access.schema.teamId,
@@ -121,7 +112,7 @@ export interface SearchArgs extends ListArgs {
 
 export async function searchRecords(ctx: GraphQLContext, args: SearchArgs): Promise<RecordPage> {
   if (!args.dataCollectionSimplyId) throw new ValidationError('dataCollectionSimplyId is required', [{ field: 'dataCollectionSimplyId', message: 'is required' }]);
-  const paging = checkLimit(args.limit, args.offset, MAX_SEARCH_OFFSET);
+  const paging = parsePaging(args, { maxOffset: MAX_SEARCH_OFFSET });
   const query = args.query ?? '';
   if (typeof query !== 'string' || [...query].length > MAX_QUERY_LENGTH) {
     throw new ValidationError(`query must be at most ${MAX_QUERY_LENGTH} characters`, [{ field: 'query', message: `at most ${MAX_QUERY_LENGTH} characters` }]);
@@ -222,6 +213,7 @@ export async function createRecords(ctx: GraphQLContext, collectionSimplyId: str
     const eventIds = await recordChanges(db, ctx.services.events, actor, changes, bulk);
     return { rows, eventIds };
   });
+  void ctx.services.outbox.nudge();
   const views = rows.map((row) => ({ row, access, shown: access.readable }));
   const byIndex = new Map(good.map(({ index }, i) => [index, views[i]!]));
   return {
@@ -234,7 +226,7 @@ export async function createRecords(ctx: GraphQLContext, collectionSimplyId: str
 
 export interface UpdateItem {
   dataRecordSimplyId: string;
-  fields: unknown;
+  fields?: unknown;
 }
 
 function sameStored(a: unknown, b: unknown): boolean {
@@ -325,6 +317,7 @@ export async function updateRecordsById(ctx: GraphQLContext, items: readonly Upd
     }
     return { eventIds };
   });
+  if (outcome.eventIds.length > 0) void ctx.services.outbox.nudge();
   results.sort((a, b) => a.index - b.index);
   return { records: results.flatMap((r) => (r.ok ? [r.record] : [])), items: results, warnings, eventIds: outcome.eventIds };
 }
@@ -364,6 +357,7 @@ export async function deleteRecordsById(ctx: GraphQLContext, simplyIds: readonly
     for (const d of doomed) results.push({ ok: true, index: d.index, record: { row: d.row, access: d.access, shown: d.access.readable } });
     return recordChanges(db, ctx.services.events, actor, changes, bulk);
   });
+  if (eventIds.length > 0) void ctx.services.outbox.nudge();
   results.sort((a, b) => a.index - b.index);
   return { records: results.flatMap((r) => (r.ok ? [r.record] : [])), items: results, warnings: [], eventIds };
 }
