@@ -25,6 +25,18 @@ const DOCUMENTED = [
   'GET /v1/team-roles/{teamRoleSimplyId}',
   'PUT /v1/team-roles/{teamRoleSimplyId}',
   'DELETE /v1/team-roles/{teamRoleSimplyId}',
+  // Document 1 §4.2 records (batch methods: docs/api/data-records.md)
+  'GET /v1/data-records',
+  'GET /v1/data-records/{dataRecordSimplyId}',
+  'POST /v1/data-records',
+  'PATCH /v1/data-records/{dataRecordSimplyId}',
+  'PUT /v1/data-records/{dataRecordSimplyId}',
+  'DELETE /v1/data-records/{dataRecordSimplyId}',
+  'POST /v1/data-records/search',
+  'POST /v1/data-records/batch',
+  'PATCH /v1/data-records/batch',
+  'DELETE /v1/data-records/batch',
+  'POST /v1/create-menu/data-records',
 ];
 
 describe('REST route table', () => {
