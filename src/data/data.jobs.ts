@@ -1,7 +1,17 @@
 // Queues of the data core: the outbox dispatcher (nudged after each record write, and swept every
-// minute so nothing waits long after a missed nudge or a crash).
+// minute so nothing waits long after a missed nudge or a crash), and a daily purge of events that
+// were dispatched more than OUTBOX_RETENTION_DAYS ago (consumers keep their own logs).
 import type { Services } from '../graphql/context.ts';
 import { DISPATCH_DOMAIN_EVENTS } from './events/outbox.ts';
+
+export const PURGE_DISPATCHED_EVENTS = 'data.purge-dispatched-events';
+const OUTBOX_RETENTION_DAYS = 7;
+
+export async function purgeDispatchedEvents(services: Services, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - OUTBOX_RETENTION_DAYS * 86_400_000);
+  const { rowCount } = await services.pool.query(`DELETE FROM "DomainEvent" WHERE "dispatchedAt" < $1`, [cutoff]);
+  return rowCount ?? 0;
+}
 
 export function defineDataJobs(services: Services): void {
   services.jobs.define({
@@ -9,6 +19,13 @@ export function defineDataJobs(services: Services): void {
     schedule: '* * * * *',
     handler: async () => {
       await services.outbox.dispatchPending();
+    },
+  });
+  services.jobs.define({
+    name: PURGE_DISPATCHED_EVENTS,
+    schedule: '41 3 * * *',
+    handler: async () => {
+      await purgeDispatchedEvents(services);
     },
   });
 }
