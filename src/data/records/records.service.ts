@@ -174,6 +174,12 @@ function writableCollection(access: CollectionAccess): void {
   if (access.collection.isArchived) throw new ValidationError(`Collection ${access.collection.simplyId} is archived`, [{ field: 'dataCollectionSimplyId', message: 'is archived' }]);
 }
 
+/** A new record stores only the fields that have a value, like an update that clears a field
+ *  (which removes its key): an empty field reads the same however it became empty. */
+function storedValues(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined));
+}
+
 export interface CreateOptions {
   /** batch: per-item failures and one DATA_RECORDS_BULK_SYNCED event; single: the first failure is thrown */
   batch: boolean;
@@ -198,7 +204,7 @@ export async function createRecords(ctx: GraphQLContext, collectionSimplyId: str
       access.schema.teamId,
       access.collection,
       access.fields,
-      good.map(({ p }) => ({ simplyId: newSimplyId(), values: p.result.values, calculatedName: calculateName(formula, access.fields, p.result.values) })),
+      good.map(({ p }) => ({ simplyId: newSimplyId(), values: storedValues(p.result.values), calculatedName: calculateName(formula, access.fields, p.result.values) })),
     );
     await syncSmartMemberships(db, access.schema, access.collection, rows.map((r) => r.id));
     const fieldsById = new Map(access.fields.map((f) => [f.dataFieldSimplyId, f]));
