@@ -13,6 +13,15 @@ export class SqlParams {
 /** Runs `work` in one transaction on one pooled connection. */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // pg-pool listens for errors only on idle clients: a connection lost while checked out and
+  // between queries (e.g. an outbox consumer awaiting other I/O) would otherwise be an uncaught
+  // 'error' event that ends the process. The failure reaches `work` through its next query; the
+  // broken client is discarded on release.
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -22,7 +31,8 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(lost);
   }
 }
 
