@@ -25,6 +25,19 @@ const DOCUMENTED = [
   'GET /v1/team-roles/{teamRoleSimplyId}',
   'PUT /v1/team-roles/{teamRoleSimplyId}',
   'DELETE /v1/team-roles/{teamRoleSimplyId}',
+  // Document 1 §4.4 (data views)
+  'GET /v1/data-views',
+  'GET /v1/data-views/{dataViewSimplyId}',
+  'GET /v1/data-views/{dataViewSimplyId}/records',
+  'POST /v1/data-views',
+  'DELETE /v1/data-views/{dataViewSimplyId}',
+  // Document 1 §4.3 (team schema)
+  'GET /v1/team-schema/export',
+  'GET /v1/team-schema/versions',
+  'GET /v1/team-schema/versions/compare',
+  'GET /v1/team-schema/changed',
+  // Document 1 §4.2 (related record endpoints)
+  'GET /v1/audit-log/records/DataRecord/{recordSimplyId}',
   // Document 1 §4.2 records (batch methods: docs/api/data-records.md)
   'GET /v1/data-records',
   'GET /v1/data-records/{dataRecordSimplyId}',
