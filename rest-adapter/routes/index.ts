@@ -2,10 +2,11 @@
 import { authRoutes } from './auth.ts';
 import { credentialRoutes } from './credentials.ts';
 import { auditLogRoutes } from './audit-log.ts';
+import { dataCollectionRoutes } from './data-collections.ts';
 import { dataRecordRoutes } from './data-records.ts';
 import { dataViewRoutes } from './data-views.ts';
 import { teamSchemaRoutes } from './team-schema.ts';
 import { teamRoleRoutes } from './team-roles.ts';
 import { userRoutes } from './users.ts';
 
-export const routes = [...authRoutes, ...credentialRoutes, ...teamRoleRoutes, ...userRoutes, ...dataRecordRoutes, ...dataViewRoutes, ...teamSchemaRoutes, ...auditLogRoutes];
+export const routes = [...authRoutes, ...credentialRoutes, ...teamRoleRoutes, ...userRoutes, ...dataRecordRoutes, ...dataViewRoutes, ...teamSchemaRoutes, ...auditLogRoutes, ...dataCollectionRoutes];

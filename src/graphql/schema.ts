@@ -7,6 +7,7 @@ import '../users/user.schema.ts';
 import '../identity/login.schema.ts';
 import '../realtime/team-events.schema.ts';
 import '../data/records/record.schema.ts';
+import '../data/collections/collection.schema.ts';
 import '../data/views/view.schema.ts';
 import '../data/team-schema/team-schema.schema.ts';
 import '../data/audit/audit-log.schema.ts';

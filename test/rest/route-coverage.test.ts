@@ -50,6 +50,22 @@ const DOCUMENTED = [
   'PATCH /v1/data-records/batch',
   'DELETE /v1/data-records/batch',
   'POST /v1/create-menu/data-records',
+  // Document 1 §4.3 data collections (docs/api/data-collections.md; PATCH, archive and reorder are ours)
+  'GET /v1/data-collections',
+  'GET /v1/data-collections/{dataCollectionSimplyId}',
+  'GET /v1/data-collections/{dataCollectionSimplyId}/fields',
+  'GET /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
+  'GET /v1/create-menu/data-collections/{dataCollectionSimplyId}',
+  'POST /v1/data-collections',
+  'POST /v1/data-collections/{dataCollectionSimplyId}/rename',
+  'POST /v1/data-collections/{dataCollectionSimplyId}/recalculate-record-names',
+  'POST /v1/data-collections/{dataCollectionSimplyId}/resync-smart-membership',
+  'PATCH /v1/data-collections/{dataCollectionSimplyId}',
+  'POST /v1/data-collections/{dataCollectionSimplyId}/archive',
+  'POST /v1/data-collections/{dataCollectionSimplyId}/fields',
+  'PATCH /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
+  'DELETE /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
+  'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder',
 ];
 
 describe('REST route table', () => {
