@@ -28,7 +28,7 @@ export async function createTeamRole(ctx: GraphQLContext, raw: unknown): Promise
         dataFullAccess: input.dataFullAccess,
         featurePermissions: input.featurePermissions,
         dataPermissions: { create: input.dataPermissions },
-        fieldPermissions: { create: input.fieldPermissions.map((f) => ({ ...f, teamId: team.id })) },
+        fieldPermissions: { create: input.fieldPermissions },
       },
       select: { id: true, simplyId: true },
     }),
@@ -50,7 +50,7 @@ export async function replaceTeamRole(ctx: GraphQLContext, simplyId: string, raw
         dataFullAccess: input.dataFullAccess,
         featurePermissions: input.featurePermissions,
         dataPermissions: { create: input.dataPermissions },
-        fieldPermissions: { create: input.fieldPermissions.map((f) => ({ ...f, teamId: team.id })) },
+        fieldPermissions: { create: input.fieldPermissions },
       },
       select: { id: true },
     });

@@ -2,11 +2,11 @@
 // replaceTeamRole, deleteTeamRole): privileged tier, TEAM_ADMIN_USER_ROLES.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
-import { addMember, createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const ROLE_ID = /^role-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
-const ROLE = `id teamRoleSimplyId name dataFullAccess dataPermissions { dataCollectionSimplyId level } featurePermissions { name level } createdAt updatedAt`;
+const ROLE = `id teamRoleSimplyId name dataFullAccess dataPermissions { dataCollectionSimplyId level } featurePermissions { name level } fieldPermissions { dataFieldSimplyId level } createdAt updatedAt`;
 const VIEWER = `{ viewer { credentialKind teamRoleSimplyId dataFullAccess hasDataAccess featurePermissions { name level } dataPermissions { dataCollectionSimplyId levels } } }`;
 
 let counter = 0;
@@ -361,5 +361,39 @@ describe('team roles', () => {
       expectOk(await server.request('PUT', `/v1/team-roles/${role}`, { token: team.apiKey, body: { name: roleName('Member role') } }));
       expectError(await server.request('GET', '/v1/team-roles', { token: member.token, teamId: team.teamSimplyId }), 403, 'PERMISSION_DENIED');
     });
+  });
+});
+
+describe('field permissions', () => {
+  it('stores, returns and replaces per-field levels', async () => {
+    const { server, team } = await startServerWithTeam();
+    try {
+      const created = await server.request('POST', '/v1/team-roles', {
+        token: team.apiKey,
+        body: {
+          name: 'Field narrowed',
+          fieldPermissions: [
+            { dataFieldSimplyId: 'fld-AB23-CD45-EF67', level: 'EDIT' },
+            { dataFieldSimplyId: 'fld-AB23-CD45-EF67', level: 'READ' },
+            { dataFieldSimplyId: 'fld-GH89-JK23-MN45', level: 'NONE' },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.data.fieldPermissions).toEqual([
+        { dataFieldSimplyId: 'fld-AB23-CD45-EF67', level: 'READ' },
+        { dataFieldSimplyId: 'fld-GH89-JK23-MN45', level: 'NONE' },
+      ]);
+      const replaced = await server.request('PUT', `/v1/team-roles/${created.body.data.id}`, {
+        token: team.apiKey,
+        body: { name: 'Field narrowed', fieldPermissions: [{ dataFieldSimplyId: 'fld-GH89-JK23-MN45', level: 'EDIT' }] },
+      });
+      expect(replaced.status, replaced.text).toBe(200);
+      expect(replaced.body.data.fieldPermissions).toEqual([{ dataFieldSimplyId: 'fld-GH89-JK23-MN45', level: 'EDIT' }]);
+      const bad = await server.request('POST', '/v1/team-roles', { token: team.apiKey, body: { name: 'Bad', fieldPermissions: [{ dataFieldSimplyId: '12', level: 'READ' }] } });
+      expect(bad.status).toBe(400);
+    } finally {
+      await server.close();
+    }
   });
 });
