@@ -37,6 +37,8 @@ export interface GraphQLContext {
   clientIp: string;
   services: Services;
   source?: RequestSource;
+  /** re-authenticates the same credential (subscriptions, per event); store the result in `principal` */
+  refreshPrincipal?: () => Promise<Principal>;
   /** per-request DataLoaders, created on first use (src/data/loaders.ts) */
   loaders?: Map<string, unknown>;
 }

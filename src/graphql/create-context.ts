@@ -10,10 +10,16 @@ export interface CallerFacts {
 }
 
 export async function createContext(services: Services, caller: CallerFacts): Promise<GraphQLContext> {
-  const principal = await services.authenticator.authenticate({
-    authorization: caller.authorization,
-    teamSelector: caller.teamSelector,
+  const authenticate = () => services.authenticator.authenticate({ authorization: caller.authorization, teamSelector: caller.teamSelector, clientIp: caller.clientIp });
+  const principal = await authenticate();
+  return {
+    requestId: caller.requestId,
+    principal,
     clientIp: caller.clientIp,
-  });
-  return { requestId: caller.requestId, principal, clientIp: caller.clientIp, services };
+    services,
+    // long-lived contexts (subscriptions) re-check the credential as it is now: revoked keys and
+    // changed roles apply to the next event (a cache hit while nothing changed). Yoga copies the
+    // context object, so the caller stores the result on the context it holds.
+    refreshPrincipal: authenticate,
+  };
 }

@@ -1,6 +1,7 @@
 // GraphQL face of records (Document 1 §4.2). REST: rest-adapter/routes/data-records.ts.
 // Data permissions are per collection and per field, so they are checked in records.service.ts
 // once the collection is known; scope-auth here requires a usable team context.
+import { filter, pipe } from 'graphql-yoga';
 import { builder } from '../../graphql/builder.ts';
 import { requireTeam } from '../../graphql/require-team.ts';
 import { ValidationError } from '../../platform/errors.ts';
@@ -198,10 +199,26 @@ builder.subscriptionFields((t) => ({
     args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       await collectionFor(ctx, args.dataCollectionSimplyId, 'READ');
-      return ctx.services.events.pubsub.subscribe('dataRecordChanges', `${requireTeam(ctx).simplyId}:${args.dataCollectionSimplyId}`);
+      const events = ctx.services.events.pubsub.subscribe('dataRecordChanges', `${requireTeam(ctx).simplyId}:${args.dataCollectionSimplyId}`);
+      // the role may change while subscribed: each event is checked against the credential as it is now,
+      // and dropped once the collection is no longer readable
+      return pipe(
+        events,
+        filter(async () => {
+          if (ctx.refreshPrincipal) {
+            const fresh = await ctx.refreshPrincipal().catch(() => null);
+            if (!fresh) return false;
+            ctx.principal = fresh;
+          }
+          return collectionFor(ctx, args.dataCollectionSimplyId, 'READ').then(
+            () => true,
+            () => false,
+          );
+        }),
+      );
     },
     resolve: async (event, args, ctx) => {
-      // the role may have changed since subscribing: narrow to fields readable now
+      // narrow to the fields readable now
       const access = await collectionFor(ctx, args.dataCollectionSimplyId, 'READ');
       const readable = new Set(access.readable.map((f) => f.dataFieldSimplyId));
       return { ...event, changedFieldSimplyIds: event.changedFieldSimplyIds.filter((id) => readable.has(id)) };

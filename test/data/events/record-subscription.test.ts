@@ -257,12 +257,8 @@ describe('dataRecordChanges across two instances', () => {
     expect(narrow.state.errors).toEqual([]);
   });
 
-  // KNOWN BUG (reported, not fixed here: the cause is in src/graphql/yoga.ts). A subscription's
-  // context, principal included, is built once in onSubscribe; the resolver's "readable now" check
-  // (record.schema.ts) reads that frozen principal, and onNext re-checks only that the credential
-  // is still valid. So a subscriber whose role loses the collection keeps receiving its changes,
-  // record values included. `it.fails` passes while the leak exists; once fixed, make it `it`.
-  it.fails('a subscriber whose role loses read on the collection stops receiving its changes', async () => {
+  // The subscription checks every event against the credential as it is now (refreshPrincipal).
+  it('a subscriber whose role loses read on the collection stops receiving its changes', async () => {
     const roleId = await createRole(a, team, { name: 'Readers for now', dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'READ' }] });
     const key = (await createApiKey(a, team, { name: 'soon without people', teamRoleSimplyId: roleId })).key;
     const losing = track(subscribe(b, key, people.id));
