@@ -21,10 +21,19 @@ export interface NewRecord {
 export async function insertRecords(db: Db, teamId: bigint, collection: CollectionDefinition, fields: readonly FieldDefinition[], records: readonly NewRecord[]): Promise<RecordRow[]> {
   if (records.length === 0) return [];
   const inserted = await db.query(
+    // nameKey is lower-cased here like every filter operand (JavaScript toLowerCase), not with SQL
+    // lower(), which folds differently (İ, final Σ) and would make exact names unsearchable
     `INSERT INTO "DataRecord" ("simplyId", "teamId", "collectionId", values, "calculatedName", "nameKey")
-     SELECT s, $1, $2, v::jsonb, n, lower(n) FROM unnest($3::text[], $4::text[], $5::text[]) AS t(s, v, n)
+     SELECT s, $1, $2, v::jsonb, n, k FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS t(s, v, n, k)
      RETURNING id, "simplyId", "collectionId", values, "calculatedName", "createdAt", "updatedAt"`,
-    [teamId, collection.id, records.map((r) => r.simplyId), records.map((r) => JSON.stringify(r.values)), records.map((r) => r.calculatedName)],
+    [
+      teamId,
+      collection.id,
+      records.map((r) => r.simplyId),
+      records.map((r) => JSON.stringify(r.values)),
+      records.map((r) => r.calculatedName),
+      records.map((r) => nameKeyOf(r.calculatedName)),
+    ],
   );
   const rows = inserted.rows.map(toRecordRow);
   await db.query(
@@ -73,11 +82,11 @@ export interface RecordUpdate {
 export async function updateRecords(db: Db, teamId: bigint, updates: readonly RecordUpdate[]): Promise<RecordRow[]> {
   if (updates.length === 0) return [];
   const updated = await db.query(
-    `UPDATE "DataRecord" r SET values = u.v::jsonb, "calculatedName" = u.n, "nameKey" = lower(u.n), "updatedAt" = now()
-       FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, v, n)
+    `UPDATE "DataRecord" r SET values = u.v::jsonb, "calculatedName" = u.n, "nameKey" = u.k, "updatedAt" = now()
+       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, v, n, k)
       WHERE r."teamId" = $1 AND r.id = u.id
       RETURNING r.id, r."simplyId", r."collectionId", r.values, r."calculatedName", r."createdAt", r."updatedAt"`,
-    [teamId, updates.map((u) => u.before.id), updates.map((u) => JSON.stringify(u.values)), updates.map((u) => u.calculatedName)],
+    [teamId, updates.map((u) => u.before.id), updates.map((u) => JSON.stringify(u.values)), updates.map((u) => u.calculatedName), updates.map((u) => nameKeyOf(u.calculatedName))],
   );
   const rows = updated.rows.map(toRecordRow);
   const archived = new Map(updates.map((u) => [String(u.before.id), u.before.isArchived]));
