@@ -122,7 +122,9 @@ export async function searchRecords(ctx: GraphQLContext, args: SearchArgs): Prom
   const normalized = normalizeFilters(access.readable, args.filters);
   if (!normalized.ok) throw new ValidationError(`Invalid search filters (at most ${MAX_FILTERS}, AND-ed)`, normalized.details);
   const filters = [...normalized.filters];
-  if (query.trim()) filters.push({ field: 'calculatedName', dataType: null, operator: 'contains', value: query.trim().toLowerCase() });
+  // the keyword is compared like a calculatedName `contains` operand: NFC (names are stored NFC), lower-cased
+  const keyword = query.normalize('NFC').trim().toLowerCase();
+  if (keyword) filters.push({ field: 'calculatedName', dataType: null, operator: 'contains', value: keyword });
   const { rows, total } = await findRecordPage(ctx.services.pool, {
     teamId: access.schema.teamId,
     collectionId: access.collection.id,
