@@ -72,7 +72,9 @@ function fieldCondition(field: FieldDefinition, filter: NormalizedFilter, sql: S
       const items = value as (string | number | boolean)[];
       if (numeric) return `EXISTS (${probe(`k."numKey" = ANY(${sql.param(items.map(String))}::numeric[])`)})`;
       const texts = items.map(keyText);
-      return `EXISTS (${probe(`k.prefix = ANY(${sql.param(texts.map(prefixOf))}::bytea[]) AND k."textKey" = ANY(${sql.param(texts)}::text[])`)})`;
+      const prefixes = texts.map(prefixOf);
+      const match = `k.prefix = ANY(${sql.param(prefixes)}::bytea[])`;
+      return `EXISTS (${probe(prefixes.every(isWholeKey) ? match : `${match} AND k."textKey" = ANY(${sql.param(texts)}::text[])`)})`;
     }
     case 'gt':
     case 'lt':
@@ -94,7 +96,20 @@ function fieldCondition(field: FieldDefinition, filter: NormalizedFilter, sql: S
 function equals(numeric: boolean, value: string | number | boolean, sql: SqlParams): string {
   if (numeric) return `k."numKey" = ${sql.param(String(value))}::numeric`;
   const text = keyText(value);
-  return `k.prefix = ${sql.param(prefixOf(text))} AND k."textKey" = ${sql.param(text)}`;
+  const prefix = prefixOf(text);
+  return isWholeKey(prefix) ? `k.prefix = ${sql.param(prefix)}` : `k.prefix = ${sql.param(prefix)} AND k."textKey" = ${sql.param(text)}`;
+}
+
+/**
+ * An operand shorter than PREFIX_BYTES is its whole prefix, and a stored prefix that long or
+ * shorter is its whole key, so prefix equality is key equality: the probe then needs no
+ * `textKey` check and stays an index-only lookup on (teamId, fieldId, prefix, recordId). The
+ * redundant check also made the planner multiply two correlated selectivities and underestimate
+ * an equality match by the number of distinct values (`status = 'active'`: 60 rows for 20 000).
+ * An operand of PREFIX_BYTES or more may share its prefix with longer keys: it keeps the check.
+ */
+function isWholeKey(prefix: Buffer): boolean {
+  return prefix.length < PREFIX_BYTES;
 }
 
 /** A byte range on the prefix when the pattern fits in it; else the prefix must equal the
