@@ -12,7 +12,9 @@
 //   BENCH_DURATION   seconds measured per scenario (default 10)
 //   BENCH_WARMUP     seconds of warm-up per scenario, not measured (default 2)
 //   BENCH_CONNECTIONS concurrent keep-alive connections (default 10)
-//   BENCH_ONLY       comma-separated scenario ids to run (default: all; see SCENARIOS below)
+//   BENCH_ONLY       comma-separated scenario ids to run (default: all; see SCENARIO_IDS below);
+//                    `records` stands for every record scenario
+//   BENCH_RECORDS    records seeded for the record scenarios (default 100000; scripts/seed-records.ts)
 //   BENCH_JSON=1     print a JSON summary on stdout (the human-readable report goes to stderr)
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,11 +36,19 @@ interface LoadRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /** when set, requests cycle through these paths (and bodies) instead of `url`'s path and `body`,
+   *  one shared cursor across all connections */
+  variants?: RequestVariant[];
   connections: number;
   /** seconds */
   duration: number;
   /** collect per-response latencies (sub-millisecond) for the percentiles */
   record: boolean;
+}
+
+interface RequestVariant {
+  path: string;
+  body?: string;
 }
 
 interface LoadResult {
@@ -55,7 +65,7 @@ interface LoadResult {
   errors: number;
   timeouts: number;
   /** ms, from per-response hrtime (autocannon's own histogram is whole milliseconds) */
-  latency: { p50: number; p90: number; p99: number; max: number; mean: number };
+  latency: { p50: number; p90: number; p95: number; p99: number; max: number; mean: number };
   /** autocannon's own (whole-millisecond) latency percentiles, for reference */
   autocannonLatency: { p50: number; p90: number; p99: number };
   /** CPU time the load generator process used during the run, microseconds */
@@ -79,12 +89,28 @@ async function loadGenerator(): Promise<void> {
       process.send!({ kind: 'error', id: request.id, message: `refusing to load a non-loopback host: ${url.hostname}` } satisfies FromChild);
       return;
     }
+    const variants = request.variants;
+    let nextVariant = 0;
     const instance = autocannon(
       {
         url: request.url,
         method: request.method,
         headers: request.headers,
         body: request.body,
+        // one request template whose setupRequest picks the next variant: autocannon rebuilds the
+        // request bytes for every request then (a few µs in this process, none in the server)
+        ...(variants && variants.length > 0
+          ? {
+              requests: [
+                {
+                  setupRequest: (req: any) => {
+                    const variant = variants[nextVariant++ % variants.length]!;
+                    return { ...req, path: variant.path, ...(variant.body !== undefined ? { body: variant.body } : {}) };
+                  },
+                },
+              ],
+            }
+          : {}),
         connections: request.connections,
         duration: request.duration,
         pipelining: 1,
@@ -113,7 +139,7 @@ async function loadGenerator(): Promise<void> {
             non2xx,
             errors: result.errors,
             timeouts: result.timeouts,
-            latency: { p50: at(50), p90: at(90), p99: at(99), max: latencies.at(-1) ?? 0, mean },
+            latency: { p50: at(50), p90: at(90), p95: at(95), p99: at(99), max: latencies.at(-1) ?? 0, mean },
             autocannonLatency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99 },
             loadGeneratorCpuMicros: ((c) => c.user + c.system)(process.cpuUsage(cpuBefore)),
           },
@@ -182,7 +208,29 @@ class LoadGenerator {
 // Orchestrator (parent process)
 // ---------------------------------------------------------------------------------------------
 
-const SCENARIO_IDS = ['baseline', 'healthz', 'rest-me', 'graphql-me', 'rest-team-roles', 'graphql-team-roles'] as const;
+const CORE_SCENARIO_IDS = ['baseline', 'healthz', 'rest-me', 'graphql-me', 'rest-team-roles', 'graphql-team-roles'] as const;
+/** need the seeded collection (BENCH_RECORDS records); `BENCH_ONLY=records` selects them all */
+const RECORD_SCENARIO_IDS = [
+  'rest-record-get',
+  'rest-record-list',
+  'rest-record-search',
+  'rest-record-search-selective',
+  'rest-record-batch-create',
+] as const;
+const SCENARIO_IDS = [...CORE_SCENARIO_IDS, ...RECORD_SCENARIO_IDS] as const;
+
+/** What the record scenarios are held to (docs/benchmark.md "Record scenarios"); null: not measurable in this run. */
+const TARGETS: { scenario: string; label: string; met: (r: ScenarioResult) => boolean | null; value: (r: ScenarioResult) => string }[] = [
+  {
+    scenario: 'rest-record-get',
+    label: 'record get ≥ 0.5 × baseline req/s',
+    met: (r) => (r.ratioToBaseline === null ? null : r.ratioToBaseline >= 0.5),
+    value: (r) => (r.ratioToBaseline === null ? 'no baseline in this run' : `${r.ratioToBaseline.toFixed(2)} ×`),
+  },
+  { scenario: 'rest-record-search', label: 'search p95 < 25 ms', met: (r) => r.latency.p95 < 25, value: (r) => `${r.latency.p95.toFixed(1)} ms` },
+  { scenario: 'rest-record-search-selective', label: 'selective search p95 < 25 ms', met: (r) => r.latency.p95 < 25, value: (r) => `${r.latency.p95.toFixed(1)} ms` },
+  { scenario: 'rest-record-batch-create', label: 'batch create of 100 p50 < 200 ms', met: (r) => r.latency.p50 < 200, value: (r) => `${r.latency.p50.toFixed(1)} ms` },
+];
 
 interface Scenario {
   id: string;
@@ -193,8 +241,12 @@ interface Scenario {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** requests cycle through these (path, body); the check request uses the first */
+  variants?: RequestVariant[];
   /** checks one response (status and body) before the scenario is measured */
   expect: (status: number, body: any) => string | null;
+  /** a line about the checked response for the report (rows matched, …) */
+  note?: (body: any) => string;
 }
 
 interface ScenarioResult extends Omit<LoadResult, 'id'> {
@@ -213,6 +265,8 @@ interface ScenarioResult extends Omit<LoadResult, 'id'> {
   serverCpuCores: number;
   /** machine-wide CPU use during the measured run, in cores */
   cpu: CpuSplit;
+  /** from the check request (Scenario.note) */
+  note: string | null;
 }
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
@@ -326,12 +380,16 @@ async function main(): Promise<number> {
   const duration = numberFromEnv('BENCH_DURATION', 10, 1);
   const warmup = numberFromEnv('BENCH_WARMUP', 2, 0);
   const connections = Math.round(numberFromEnv('BENCH_CONNECTIONS', 10, 1));
+  const recordCount = Math.round(numberFromEnv('BENCH_RECORDS', 100_000, 100));
   const only = (process.env.BENCH_ONLY ?? '')
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean);
+    .filter(Boolean)
+    .flatMap((id) => (id === 'records' ? [...RECORD_SCENARIO_IDS] : [id]));
   const unknown = only.filter((id) => !(SCENARIO_IDS as readonly string[]).includes(id));
-  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_IDS.join(', ')}`);
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_IDS.join(', ')}, records`);
+  const wants = (id: string) => only.length === 0 || only.includes(id);
+  const withRecords = RECORD_SCENARIO_IDS.some(wants);
   const startedAt = Date.now();
 
   // Measure what production runs: graphql-js and the Pothos Prisma plugin read NODE_ENV when they
@@ -566,8 +624,117 @@ async function main(): Promise<number> {
           noErrors(body) ?? (status === 200 && body?.data?.teamRoles?.nodes?.length === 10 ? null : `unexpected ${status} ${JSON.stringify(body)}`),
       },
     ];
-    if (scenarios.map((s) => s.id).join() !== SCENARIO_IDS.join()) throw new Error('SCENARIO_IDS is out of step with the scenarios');
-    const selected = only.length > 0 ? scenarios.filter((s) => only.includes(s.id)) : scenarios;
+    if (scenarios.map((s) => s.id).join() !== CORE_SCENARIO_IDS.join()) throw new Error('CORE_SCENARIO_IDS is out of step with the scenarios');
+
+    // 4b. records: a seeded collection, then the record scenarios ------------------------------
+    let seeded: { records: number; insertSeconds: number; analyzeSeconds: number; dataCollectionSimplyId: string } | null = null;
+    if (withRecords) {
+      const { seedRecords, seedInput, seedRandom, SEED_STATUSES } = await import('./seed-records.ts');
+      progress(`seeding ${recordCount} records (scripts/seed-records.ts)…`);
+      const seed = await seedRecords(app.services.pool, app.services.prisma, team.teamId, recordCount, { log: progress });
+      // the NOTIFY from the seed would do this too, a moment later
+      app.services.schemas.invalidate(team.teamId);
+      progress(`  ${seed.records} records in ${seed.insertSeconds.toFixed(1)} s (${Math.round(seed.records / seed.insertSeconds)}/s), VACUUM (ANALYZE) ${seed.analyzeSeconds.toFixed(1)} s`);
+      seeded = { records: seed.records, insertSeconds: seed.insertSeconds, analyzeSeconds: seed.analyzeSeconds, dataCollectionSimplyId: seed.collectionSimplyId };
+      const f = seed.fields;
+      const collection = seed.collectionSimplyId;
+      // record gets cycle through up to 10 000 ids spread over the whole collection
+      const ids = (
+        await baselinePool.query<{ simplyId: string }>(
+          `SELECT "simplyId" FROM "DataRecord" WHERE "teamId" = $1 AND "collectionId" = $2 ORDER BY random() LIMIT 10000`,
+          [team.teamId, seed.collectionId],
+        )
+      ).rows.map((r) => r.simplyId);
+      const jsonHeaders = { ...keyHeaders, 'content-type': 'application/json' };
+      const searchBody = (status: string, minAmount: string) =>
+        JSON.stringify({
+          dataCollectionSimplyId: collection,
+          filters: [
+            { field: f.status, operator: 'eq', value: status },
+            { field: f.amount, operator: 'gte', value: minAmount },
+          ],
+          limit: 25,
+        });
+      const searchExpect = (status: string, minAmount: number) => (code: number, body: any) => {
+        if (code !== 200 || !Array.isArray(body?.data)) return `unexpected ${code} ${JSON.stringify(body)}`;
+        const wrong = body.data.find((r: any) => r.fields?.[f.status] !== status || Number(r.fields?.[f.amount]) < minAmount);
+        if (wrong) return `a row that does not match the filters: ${JSON.stringify(wrong)}`;
+        return body.data.length === Math.min(25, body.meta?.pagination?.total ?? -1) ? null : `page and total disagree: ${JSON.stringify(body.meta)}`;
+      };
+      const matched = (body: any) => `${body?.meta?.pagination?.total} of ${seed.records} match`;
+      // batch bodies: 20 different sets of 100 records (values as the seed makes them), in turn
+      const random = seedRandom(7);
+      const batchBodies = Array.from({ length: 20 }, (_, b) =>
+        JSON.stringify({ dataCollectionSimplyId: collection, records: Array.from({ length: 100 }, (_, i) => ({ fields: seedInput(random, 10_000_000 + b * 100 + i, f) })) }),
+      );
+      if (!SEED_STATUSES.includes('active') || !SEED_STATUSES.includes('trial')) throw new Error('the search scenarios expect statuses active and trial');
+      scenarios.push(
+        {
+          id: 'rest-record-get',
+          title: 'REST GET /v1/data-records/{id} (API key, random ids)',
+          target: 'platform',
+          method: 'GET',
+          path: `/v1/data-records/${ids[0]}`,
+          variants: ids.map((id) => ({ path: `/v1/data-records/${id}` })),
+          headers: keyHeaders,
+          expect: (status, body) =>
+            status === 200 && body?.data?.id === ids[0] && body.data.dataCollectionSimplyId === collection && typeof body.data.fields?.[f.email] === 'string'
+              ? null
+              : `unexpected ${status} ${JSON.stringify(body)}`,
+          note: () => `${ids.length} ids in turn`,
+        },
+        {
+          id: 'rest-record-list',
+          title: 'REST GET /v1/data-records?dataCollectionSimplyId=…&limit=25 (API key)',
+          target: 'platform',
+          method: 'GET',
+          path: `/v1/data-records?dataCollectionSimplyId=${collection}&limit=25`,
+          headers: keyHeaders,
+          expect: (status, body) =>
+            status === 200 && Array.isArray(body?.data) && body.data.length === 25 && body.meta?.pagination?.total >= seed.records
+              ? null
+              : `unexpected ${status} ${JSON.stringify(body?.meta ?? body)}`,
+          note: (body) => `total ${body?.meta?.pagination?.total}`,
+        },
+        {
+          id: 'rest-record-search',
+          title: "REST POST /v1/data-records/search status eq 'active' AND amount gte 500.00, limit 25",
+          target: 'platform',
+          method: 'POST',
+          path: '/v1/data-records/search',
+          headers: jsonHeaders,
+          body: searchBody('active', '500.00'),
+          expect: searchExpect('active', 500),
+          note: matched,
+        },
+        {
+          id: 'rest-record-search-selective',
+          title: "REST POST /v1/data-records/search status eq 'trial' AND amount gte 990.00, limit 25",
+          target: 'platform',
+          method: 'POST',
+          path: '/v1/data-records/search',
+          headers: jsonHeaders,
+          body: searchBody('trial', '990.00'),
+          expect: searchExpect('trial', 990),
+          note: matched,
+        },
+        {
+          id: 'rest-record-batch-create',
+          title: 'REST POST /v1/data-records/batch, 100 records per request',
+          target: 'platform',
+          method: 'POST',
+          path: '/v1/data-records/batch',
+          headers: jsonHeaders,
+          body: batchBodies[0],
+          variants: batchBodies.map((body) => ({ path: '/v1/data-records/batch', body })),
+          expect: (status, body) =>
+            status === 200 && body?.data?.created === 100 && body.data.failed === 0 ? null : `unexpected ${status} ${JSON.stringify(body).slice(0, 2000)}`,
+          note: () => `${batchBodies.length} different bodies in turn`,
+        },
+      );
+      if (scenarios.map((s) => s.id).join() !== SCENARIO_IDS.join()) throw new Error('SCENARIO_IDS is out of step with the scenarios');
+    }
+    const selected = scenarios.filter((s) => wants(s.id));
 
     const loader = new LoadGenerator();
     cleanups.push(() => loader.close());
@@ -586,7 +753,7 @@ async function main(): Promise<number> {
       const problem = scenario.expect(check.status, check.body);
       if (problem) throw new Error(`${scenario.id}: ${problem}`);
 
-      const load = { title: scenario.id, url, method: scenario.method, headers: scenario.headers, body: scenario.body, connections };
+      const load = { title: scenario.id, url, method: scenario.method, headers: scenario.headers, body: scenario.body, variants: scenario.variants, connections };
       if (warmup > 0) await loader.run({ ...load, duration: warmup, record: false });
 
       const loadsBefore = app.services.authenticator.loads;
@@ -632,23 +799,26 @@ async function main(): Promise<number> {
         serverCpuMicrosPerRequest: (cpu.user + cpu.system) / responses,
         serverCpuCores: serverCores,
         cpu: cpuSplit,
+        note: scenario.note ? scenario.note(check.body) : null,
       };
       results.push(result);
       progress(
         `  ${scenario.id.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50.toFixed(2)} ms  ` +
-          `p99 ${result.latency.p99.toFixed(2)} ms  non-2xx ${result.non2xx}  errors ${result.errors}`,
+          `p95 ${result.latency.p95.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms  non-2xx ${result.non2xx}  errors ${result.errors}` +
+          (result.note ? `  (${result.note})` : ''),
       );
       await sleep(500);
     }
 
     // 5. report -------------------------------------------------------------------------------
     const pgVersion = (await baselinePool.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '?';
-    const header = ['scenario', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'non-2xx', 'vs baseline', 'cred loads/req', 'pg queries/req', 'server CPU µs/req'];
+    const header = ['scenario', 'req/s', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'errors', 'non-2xx', 'vs baseline', 'cred loads/req', 'pg queries/req', 'server CPU µs/req'];
     const rows = results.map((r) => [
       r.scenario,
       r.requestsPerSecond.toFixed(0),
       r.latency.p50.toFixed(2),
       r.latency.p90.toFixed(2),
+      r.latency.p95.toFixed(2),
       r.latency.p99.toFixed(2),
       String(r.errors + r.timeouts),
       String(r.non2xx),
@@ -677,6 +847,22 @@ async function main(): Promise<number> {
     report(cpuLine(cpuHeader));
     report(`|${cpuWidths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of cpuRows) report(cpuLine(row));
+    if (seeded) {
+      report('');
+      report(
+        `records: ${seeded.records} seeded into collection ${seeded.dataCollectionSimplyId} in ${seeded.insertSeconds.toFixed(1)} s, VACUUM (ANALYZE) ${seeded.analyzeSeconds.toFixed(1)} s`,
+      );
+      for (const r of results) if (r.note) report(`  ${r.scenario}: ${r.note}`);
+    }
+    const targets = TARGETS.flatMap((t) => {
+      const r = results.find((x) => x.scenario === t.scenario);
+      return r ? [{ scenario: t.scenario, target: t.label, value: t.value(r), met: t.met(r) }] : [];
+    });
+    if (targets.length > 0) {
+      report('');
+      report(`targets (latencies at ${connections} connection${connections === 1 ? '' : 's'}):`);
+      for (const t of targets) report(`  ${t.met === null ? '?   ' : t.met ? 'met ' : 'MISS'} ${t.target}: ${t.value}`);
+    }
     const busiest = Math.max(0, ...results.map((r) => r.cpu.other ?? 0));
     if (busiest > 0.25) {
       report(`warning: other processes used up to ${busiest.toFixed(2)} cores during the runs; the figures are not from a quiet machine`);
@@ -707,6 +893,8 @@ async function main(): Promise<number> {
               dbPoolSize: config.DB_POOL_SIZE,
             },
             settings: { durationSeconds: duration, warmupSeconds: warmup, connections, loadGenerator: 'autocannon 9, forked child process' },
+            seed: seeded,
+            targets,
             results,
           },
           null,
