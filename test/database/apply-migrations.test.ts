@@ -114,4 +114,23 @@ describe('the committed migrations', () => {
     const sql = await diffMigrationsToSchema({ databaseUrl: serverUrl });
     expect(isEmptyMigrationScript(sql), `schema.prisma has changes without a migration:\n${sql}`).toBe(true);
   });
+
+  // Objects schema.prisma cannot model live only in migrations: a later generated migration must
+  // not drop them (and the diff above must not see them).
+  it('keep the partial filter-key indexes and the extended statistics the record search relies on', async () => {
+    const db = await createThrowawayDatabase(serverUrl, 'objects');
+    try {
+      await applyPendingMigrations({ databaseUrl: db.url });
+      const indexes = await query<{ indexname: string; indexdef: string }>(
+        db.url,
+        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'DataRecordKey' AND indexname IN ('DataRecordKey_prefix_key', 'DataRecordKey_numKey_key') ORDER BY indexname`,
+      );
+      expect(indexes.map((i) => i.indexname)).toEqual(['DataRecordKey_numKey_key', 'DataRecordKey_prefix_key']);
+      for (const index of indexes) expect(index.indexdef).toMatch(/WHERE \(.+ IS NOT NULL\)$/);
+      const statistics = await query<{ stxname: string }>(db.url, `SELECT stxname FROM pg_statistic_ext ORDER BY stxname`);
+      expect(statistics.map((s) => s.stxname)).toEqual(['DataRecordKey_numKey_stats', 'DataRecordKey_prefix_stats', 'DataRecordMembership_stats']);
+    } finally {
+      await db.drop();
+    }
+  });
 });
