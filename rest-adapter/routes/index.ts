@@ -8,5 +8,10 @@ import { dataViewRoutes } from './data-views.ts';
 import { teamSchemaRoutes } from './team-schema.ts';
 import { teamRoleRoutes } from './team-roles.ts';
 import { userRoutes } from './users.ts';
+import { mailRoutes } from './mail.ts';
+import { webhookRoutes } from './webhooks.ts';
+import { automationRoutes } from './automations.ts';
+import { dataWizardRoutes } from './data-wizards.ts';
 
-export const routes = [...authRoutes, ...credentialRoutes, ...teamRoleRoutes, ...userRoutes, ...dataRecordRoutes, ...dataViewRoutes, ...teamSchemaRoutes, ...auditLogRoutes, ...dataCollectionRoutes];
+export const routes = [...authRoutes, ...credentialRoutes, ...teamRoleRoutes, ...userRoutes, ...dataRecordRoutes, ...dataViewRoutes, ...teamSchemaRoutes, ...auditLogRoutes, ...dataCollectionRoutes,
+  ...mailRoutes, ...webhookRoutes, ...automationRoutes, ...dataWizardRoutes];

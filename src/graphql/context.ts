@@ -11,6 +11,7 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import type { PgNotifier } from '../realtime/pg-notifier.ts';
 import type { SchemaCache } from '../data/schema/schema-cache.ts';
 import type { DomainEventOutbox } from '../data/events/outbox.ts';
+import type { Mailer } from '../mail/mailer.ts';
 
 export interface Services {
   config: Config;
@@ -26,6 +27,8 @@ export interface Services {
   schemas: SchemaCache;
   /** record-change events waiting for webhooks and automations */
   outbox: DomainEventOutbox;
+  /** outgoing mail: stored, then sent by a job over SMTP (or kept in the outbox table) */
+  mail: Mailer;
 }
 
 /** Which face a request came through; recorded in the audit log. */

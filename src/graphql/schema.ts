@@ -11,6 +11,10 @@ import '../data/collections/collection.schema.ts';
 import '../data/views/view.schema.ts';
 import '../data/team-schema/team-schema.schema.ts';
 import '../data/audit/audit-log.schema.ts';
+import '../mail/mail.schema.ts';
+import '../webhooks/webhook.schema.ts';
+import '../automations/automation.schema.ts';
+import '../wizards/wizard.schema.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -19,6 +19,10 @@ import { Jobs } from '../jobs/jobs.ts';
 import { SchemaCache } from '../data/schema/schema-cache.ts';
 import { defineDataJobs } from '../data/data.jobs.ts';
 import { DomainEventOutbox } from '../data/events/outbox.ts';
+import { createMailer } from '../mail/create-mailer.ts';
+import { defineMailJobs } from '../mail/mail.jobs.ts';
+import { defineWebhookJobs } from '../webhooks/webhook.jobs.ts';
+import { defineAutomationJobs } from '../automations/automation.jobs.ts';
 import { defineMaintenanceJobs } from '../maintenance/purge-expired-credentials.job.ts';
 import { EventBus } from '../realtime/event-bus.ts';
 import { PgNotifier } from '../realtime/pg-notifier.ts';
@@ -75,9 +79,13 @@ export async function createServices(options: StartOptions): Promise<Services> {
   await schemas.listen(notifier);
   const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds });
   const outbox = new DomainEventOutbox(pool, jobs);
-  const services: Services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, schemas, outbox };
+  const base = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, schemas, outbox };
+  const services: Services = { ...base, mail: createMailer(base) };
   defineMaintenanceJobs(jobs, prisma);
   defineDataJobs(services);
+  defineMailJobs(services);
+  defineWebhookJobs(services);
+  defineAutomationJobs(services);
   return services;
 }
 

@@ -32,6 +32,18 @@ export const ID_PREFIXES = {
   membership: 'tul',
   dataField: 'fld',
   dataView: 'view',
+  mail: 'mail',
+  notification: 'ntf',
+  webhook: 'whk',
+  webhookDelivery: 'dlv',
+  automation: 'aut',
+  automationAction: 'act',
+  automationExecution: 'exe',
+  payment: 'pay',
+  dataWizard: 'wiz',
+  dataWizardStep: 'wst',
+  dataWizardStepTask: 'wtk',
+  dataWizardInstance: 'wri',
 } as const;
 
 export type PrefixedResource = keyof typeof ID_PREFIXES;
@@ -57,6 +69,18 @@ const RESOURCE_LABELS: Record<PrefixedResource, string> = {
   membership: 'team membership',
   dataField: 'data field',
   dataView: 'data view',
+  mail: 'mail message',
+  notification: 'notification',
+  webhook: 'webhook subscription',
+  webhookDelivery: 'webhook delivery',
+  automation: 'automation',
+  automationAction: 'automation action',
+  automationExecution: 'automation execution',
+  payment: 'payment charge',
+  dataWizard: 'data wizard',
+  dataWizardStep: 'data wizard step',
+  dataWizardStepTask: 'data wizard step task',
+  dataWizardInstance: 'data wizard instance',
 };
 
 /** Rejects anything but the resource's simplyId (numeric internal ids included) with a 400 naming the field. */

@@ -25,11 +25,44 @@ export interface RecordChangeEvent {
   actor: { kind: string; id: string | null };
 }
 
+/** An automation execution was queued, started or finished (src/automations). */
+export interface AutomationExecutionEvent {
+  automationSimplyId: string;
+  executionSimplyId: string;
+  triggerType: string;
+  status: string;
+  recordsProcessed: number;
+  recordsFailed: number;
+  startedAt: string | null;
+  completedAt: string | null;
+  executionDurationMs: number | null;
+  errorDetails: unknown;
+}
+
+/** One webhook delivery attempt finished (src/webhooks). */
+export interface WebhookDeliveryAttemptEvent {
+  webhookSimplyId: string;
+  deliverySimplyId: string;
+  eventId: string;
+  eventType: string;
+  attemptNumber: number;
+  deliveryStatus: string;
+  success: boolean;
+  responseStatus: number | null;
+  responseTimeMs: number | null;
+  errorMessage: string | null;
+  attemptedAt: string;
+}
+
 export type Topics = {
   /** team simplyId → administrative events of that team */
   teamEvents: [string, TeamEvent];
   /** `<team simplyId>:<collection simplyId>` → record changes in that collection */
   dataRecordChanges: [string, RecordChangeEvent];
+  /** team simplyId → automation execution updates of that team */
+  automationExecutions: [string, AutomationExecutionEvent];
+  /** team simplyId → webhook delivery attempts of that team */
+  webhookDeliveryAttempts: [string, WebhookDeliveryAttemptEvent];
 };
 
 class PgEventTarget extends EventTarget {

@@ -66,6 +66,30 @@ const DOCUMENTED = [
   'PATCH /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
   'DELETE /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
   'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder',
+  // Document 1 §4.8 webhooks
+  'POST /v1/webhooks',
+  'GET /v1/webhooks',
+  'GET /v1/webhooks/{webhookSimplyId}',
+  'PUT /v1/webhooks/{webhookSimplyId}',
+  'DELETE /v1/webhooks/{webhookSimplyId}',
+  'GET /v1/webhooks/{webhookSimplyId}/deliveries',
+  // Document 1 §4.6 automations
+  'GET /v1/automations',
+  'GET /v1/automations/{automationSimplyId}',
+  'POST /v1/automations',
+  'PUT /v1/automations/{automationSimplyId}',
+  'DELETE /v1/automations/{automationSimplyId}',
+  'POST /v1/automations/{automationSimplyId}/actions',
+  'PUT /v1/automations/{automationSimplyId}/actions/{automationActionSimplyId}',
+  'DELETE /v1/automations/{automationSimplyId}/actions/{automationActionSimplyId}',
+  'PUT /v1/automations/{automationSimplyId}/actions/reorder',
+  'GET /v1/automations/{automationSimplyId}/executions',
+  // Document 1 §4.5 data wizards
+  'GET /v1/data-wizards',
+  'GET /v1/data-wizards/{dataWizardSimplyId}',
+  'GET /v1/data-wizards/{dataWizardSimplyId}/schema',
+  'POST /v1/data-wizards/{dataWizardSimplyId}/execute',
+  'GET /v1/data-wizards/{dataWizardSimplyId}/run-access',
 ];
 
 describe('REST route table', () => {

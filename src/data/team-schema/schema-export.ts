@@ -2,6 +2,8 @@
 // automations, every reference by simplyId (Document 1 §9 rule 3), never an internal id. The same
 // document is the snapshot stored with each schema version, so versions compare structurally.
 import type { Tx } from '../../graphql/team-write.ts';
+import { exportAutomations } from '../../automations/automation-export.ts';
+import { exportWizards } from '../../wizards/wizard-export.ts';
 
 export interface ExportedField {
   dataFieldSimplyId: string;
@@ -41,13 +43,13 @@ export interface TeamSchemaDocument {
   formatVersion: 1;
   collections: ExportedCollection[];
   views: ExportedView[];
-  /** filled by the wizards capability */
+  /** src/wizards/wizard-export.ts */
   wizards: unknown[];
-  /** filled by the automations capability */
+  /** src/automations/automation-export.ts */
   automations: unknown[];
 }
 
-/** Reads the whole schema of a team in three queries, inside the caller's transaction. */
+/** Reads the whole schema of a team in a few queries, inside the caller's transaction. */
 export async function exportTeamSchema(tx: Tx, teamId: bigint): Promise<TeamSchemaDocument> {
   const [collections, fields, views] = await Promise.all([
     tx.dataCollection.findMany({ where: { teamId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
@@ -55,6 +57,7 @@ export async function exportTeamSchema(tx: Tx, teamId: bigint): Promise<TeamSche
     tx.dataView.findMany({ where: { teamId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
   ]);
   const simplyIdOf = new Map(collections.map((c) => [String(c.id), c.simplyId]));
+  const [wizards, automations] = await Promise.all([exportWizards(tx, teamId, simplyIdOf), exportAutomations(tx, teamId, simplyIdOf)]);
   const fieldsOf = new Map<string, ExportedField[]>();
   for (const f of fields) {
     const list = fieldsOf.get(String(f.collectionId)) ?? [];
@@ -85,7 +88,7 @@ export async function exportTeamSchema(tx: Tx, teamId: bigint): Promise<TeamSche
       isPublished: v.isPublished,
       config: v.config,
     })),
-    wizards: [],
-    automations: [],
+    wizards,
+    automations,
   };
 }

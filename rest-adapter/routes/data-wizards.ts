@@ -1,0 +1,4 @@
+// Filled in by its capability (issue 4).
+import { defineRoutes } from '../route.ts';
+
+export const dataWizardRoutes = defineRoutes([]);
