@@ -35,6 +35,15 @@ const envSchema = z.object({
   IDP_AUDIENCE: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  // outgoing mail: smtp:// or smtps:// URL (credentials in it); unset keeps mail in the outbox table
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('svc platform <no-reply@svc.invalid>'),
+  // AES-256-GCM key for secrets that must be read back (webhook signing secrets); created on first start
+  SECRETS_KEY_FILE: z.string().optional(),
+  // tests only: let webhooks target loopback addresses (everything else stays refused)
+  WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  // automation-caused record writes may trigger automations this many levels deep (loop guard)
+  AUTOMATION_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -42,6 +51,7 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   dataDir: string;
   jwtSigningKeyFile: string;
+  secretsKeyFile: string;
   graphiql: boolean;
 }
 
@@ -62,6 +72,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     ...env,
     dataDir,
     jwtSigningKeyFile: path.resolve(env.JWT_SIGNING_KEY_FILE ?? path.join(dataDir, 'jwt-signing-key.json')),
+    secretsKeyFile: path.resolve(env.SECRETS_KEY_FILE ?? path.join(dataDir, 'secrets-key')),
     graphiql: env.GRAPHIQL ?? env.NODE_ENV === 'development',
   };
 }
