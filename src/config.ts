@@ -42,6 +42,8 @@ const envSchema = z.object({
   SECRETS_KEY_FILE: z.string().optional(),
   // tests only: let webhooks target loopback addresses (everything else stays refused)
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  // PEM certificate(s) webhook deliveries trust besides the system roots (tests' self-signed receivers)
+  WEBHOOK_CA_FILE: z.string().optional(),
   // automation-caused record writes may trigger automations this many levels deep (loop guard)
   AUTOMATION_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
 });

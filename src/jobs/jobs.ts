@@ -9,6 +9,8 @@ export interface JobDefinition<T extends object = object> {
   /** cron expression (UTC) for recurring jobs */
   schedule?: string;
   retryLimit?: number;
+  /** handlers this process runs at once for the queue (default 1) */
+  localConcurrency?: number;
   handler: (jobs: Job<T>[]) => Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export class Jobs {
     if (!options.work) return;
     this.working = true;
     for (const d of this.definitions) {
-      await this.boss.work(d.name, { pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
+      await this.boss.work(d.name, { pollingIntervalSeconds: this.pollingIntervalSeconds, localConcurrency: d.localConcurrency }, async (jobs) => {
         await d.handler(jobs as never);
       });
     }
