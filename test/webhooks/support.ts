@@ -1,0 +1,162 @@
+// Webhook test helpers: a real HTTPS receiver on 127.0.0.1 with a self-signed certificate (the
+// platform trusts it through WEBHOOK_CA_FILE) that verifies every signature with the documented
+// helper, and servers on a database of the test file's own. The outbox and the delivery queue are
+// global to a database, so a worker of another test file (without the loopback opt-in or the CA)
+// must never pick up these files' events or jobs.
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { inject } from 'vitest';
+import { loadConfig, type Env } from '../../src/config.ts';
+import { startApp } from '../../src/platform/app.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { verifyWebhookSignature } from '../../src/webhooks/verify-signature.ts';
+import type { GraphQLResponse, RequestOptions, TestResponse, TestServer } from '../support/server.ts';
+
+export interface ReceivedDelivery {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  body: any;
+  /** the signature checked with verifyWebhookSignature against the secret registered for the path */
+  signatureValid: boolean | null;
+  receivedAt: number;
+}
+
+export interface Reply {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  /** answer after this many ms */
+  delayMs?: number;
+  /** never answer (until the receiver closes) */
+  stall?: boolean;
+}
+
+export interface Receiver {
+  /** https://127.0.0.1:<port> */
+  origin: string;
+  certFile: string;
+  received: ReceivedDelivery[];
+  /** how the receiver answers requests to `path` (default 200 "ok") */
+  reply(path: string, answer: Reply | ((count: number) => Reply)): void;
+  /** the secret the receiver verifies signatures on `path` with */
+  secret(path: string, secret: string): void;
+  on(path: string): ReceivedDelivery[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(dir: string): Promise<Receiver> {
+  fs.mkdirSync(dir, { recursive: true });
+  const pems = await generate([{ name: 'commonName', value: 'webhook receiver' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+    ],
+  });
+  const certFile = path.join(dir, `receiver-${randomBytes(3).toString('hex')}.pem`);
+  fs.writeFileSync(certFile, pems.cert);
+  const received: ReceivedDelivery[] = [];
+  const replies = new Map<string, Reply | ((count: number) => Reply)>();
+  const secrets = new Map<string, string>();
+  const stalled = new Set<import('node:http').ServerResponse>();
+  const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = req.url ?? '/';
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = null;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        body = null;
+      }
+      const secret = secrets.get(url);
+      received.push({
+        path: url,
+        headers: req.headers,
+        rawBody,
+        body,
+        signatureValid: secret ? verifyWebhookSignature(rawBody, req.headers['x-svc-signature'] as string | undefined, secret) : null,
+        receivedAt: Date.now(),
+      });
+      const count = received.filter((r) => r.path === url).length;
+      const configured = replies.get(url);
+      const answer = (typeof configured === 'function' ? configured(count) : configured) ?? {};
+      if (answer.stall) {
+        stalled.add(res);
+        return;
+      }
+      setTimeout(() => {
+        res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(answer.body ?? 'ok');
+      }, answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    certFile,
+    received,
+    reply: (p, answer) => void replies.set(p, answer),
+    secret: (p, s) => void secrets.set(p, s),
+    on: (p) => received.filter((r) => r.path === p),
+    close: async () => {
+      for (const res of stalled) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** test/support/server.ts's startTestServer, on a given database and with extra settings. */
+export async function startServerOn(databaseUrl: string, options: { runJobs: boolean; dataDir?: string; env?: Partial<Env> }): Promise<TestServer> {
+  const dataDir = options.dataDir ?? path.join(inject('testDataDir'), `webhooks-${randomBytes(4).toString('hex')}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const config = loadConfig(
+    { NODE_ENV: 'test' },
+    { DATA_DIR: dataDir, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 2000, ...options.env },
+  );
+  const app = await startApp({ config, databaseUrl, migrate: false, runJobs: options.runJobs, jobPollingIntervalSeconds: 0.5, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const dispatcher = new Agent({ connect: { ca: app.tls?.cert || undefined } });
+  const request = async (method: string, urlPath: string, o: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.teamId) headers['x-team-id'] = o.teamId;
+    const body = o.body === undefined ? o.rawBody : JSON.stringify(o.body);
+    if (o.body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await undiciFetch(`${app.baseUrl}${urlPath}`, { method, headers, body, dispatcher });
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, headers: response.headers as unknown as Headers, body: parsed, text };
+  };
+  return {
+    app,
+    baseUrl: app.baseUrl,
+    ca: app.tls?.cert ?? '',
+    dataDir,
+    request,
+    graphql: async <T,>(query: string, variables?: Record<string, unknown>, o: Omit<RequestOptions, 'body'> = {}): Promise<GraphQLResponse<T>> => {
+      const response = await request('POST', '/graphql', { ...o, body: { query, variables } });
+      return { status: response.status, data: response.body?.data ?? null, errors: response.body?.errors };
+    },
+    close: async () => {
+      await app.close();
+      await dispatcher.close();
+    },
+  };
+}

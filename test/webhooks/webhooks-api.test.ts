@@ -1,0 +1,266 @@
+// Webhook subscriptions over REST (Document 1 §4.8) and GraphQL: create (secret once, stored
+// sealed), list, get, update (pause, deactivate, re-point, re-filter), delete; input limits;
+// TEAM_SETTINGS, tier and data permissions; other teams' ids are 404. Deliveries: webhook-delivery.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { expectError, expectOk } from '../support/expect-envelope.ts';
+import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import type { TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let team: TeamFixture;
+let people: CollectionFixture;
+let places: CollectionFixture;
+const TARGET = 'https://127.0.0.1:9/hooks/in';
+
+beforeAll(async () => {
+  ({ server, team } = await startServerWithTeam({ env: { WEBHOOK_ALLOW_LOOPBACK: true } }));
+  people = await createCollection(server, team, { name: 'People', fields: [{ columnName: 'name', dataType: 'PLAIN_TEXT' }] });
+  places = await createCollection(server, team, { name: 'Places', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+});
+afterAll(() => server?.close());
+
+const call = (method: string, path: string, body?: unknown, token = team.apiKey, teamId?: string) =>
+  server.request(method, path, { token, body, teamId });
+
+async function create(body: Record<string, unknown>, token = team.apiKey) {
+  return expectOk(await call('POST', '/v1/webhooks', body, token), 201);
+}
+
+describe('create, read, update, delete', () => {
+  it('creates with defaults and returns the secret once; reads never show it', async () => {
+    const created = await create({ eventType: 'DATA_RECORD_CREATED', targetUrl: TARGET });
+    expect(created).toMatchObject({
+      eventType: 'DATA_RECORD_CREATED',
+      targetUrl: TARGET,
+      filterCriteria: null,
+      signatureHeader: 'X-SVC-Signature',
+      isActive: true,
+      isPaused: false,
+      retryCount: 3,
+      retryDelaySeconds: 60,
+      timeoutSeconds: 30,
+      totalDeliveries: 0,
+      successfulDeliveries: 0,
+      failedDeliveries: 0,
+      lastDeliveryStatus: null,
+      lastDeliveryAt: null,
+    });
+    expect(created.id).toMatch(/^whk-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+
+    const got = expectOk(await call('GET', `/v1/webhooks/${created.id}`));
+    expect(got).not.toHaveProperty('secret');
+    expect(got).toEqual(Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'secret')));
+    const list = await call('GET', '/v1/webhooks');
+    expect(expectOk(list).map((w: any) => w.id)).toContain(created.id);
+    expect(list.body.meta.pagination).toMatchObject({ limit: 25, offset: 0 });
+    expect(JSON.stringify(list.body)).not.toContain(created.secret);
+
+    // stored sealed: neither the row nor any column holds the secret's text
+    const row = await server.app.services.prisma.webhookSubscription.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: created.id } } });
+    expect(Buffer.from(row.secretCiphertext).includes(Buffer.from(created.secret))).toBe(false);
+    expect(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(created.secret);
+
+    // GraphQL has no field that reads it back either
+    const gql = await server.graphql(`query($id: String!) { webhook(webhookSimplyId: $id) { secret } }`, { id: created.id }, { token: team.apiKey });
+    expect(gql.errors?.[0]?.message).toMatch(/Cannot query field "secret"/);
+  });
+
+  it('takes filter and retry settings, and updates them (fields left out stay)', async () => {
+    const created = await create({
+      eventType: 'DATA_RECORD_UPDATED',
+      targetUrl: TARGET,
+      filterCriteria: { dataCollectionIds: [people.id, places.id] },
+      retryCount: 0,
+      retryDelaySeconds: 1,
+      timeoutSeconds: 5,
+    });
+    expect(created).toMatchObject({ filterCriteria: { dataCollectionIds: [people.id, places.id] }, retryCount: 0, retryDelaySeconds: 1, timeoutSeconds: 5 });
+
+    const paused = expectOk(await call('PUT', `/v1/webhooks/${created.id}`, { isPaused: true }));
+    expect(paused).toMatchObject({ isPaused: true, isActive: true, retryCount: 0, filterCriteria: { dataCollectionIds: [people.id, places.id] } });
+    const changed = expectOk(
+      await call('PUT', `/v1/webhooks/${created.id}`, {
+        isPaused: false,
+        isActive: false,
+        retryCount: 10,
+        retryDelaySeconds: 3600,
+        timeoutSeconds: 60,
+        targetUrl: 'https://[::1]:9/other',
+        filterCriteria: { dataCollectionIds: [places.id] },
+      }),
+    );
+    expect(changed).toMatchObject({ isPaused: false, isActive: false, retryCount: 10, retryDelaySeconds: 3600, timeoutSeconds: 60, targetUrl: 'https://[::1]:9/other', filterCriteria: { dataCollectionIds: [places.id] } });
+    const unfiltered = expectOk(await call('PUT', `/v1/webhooks/${created.id}`, { filterCriteria: null }));
+    expect(unfiltered.filterCriteria).toBeNull();
+    expect(expectOk(await call('GET', `/v1/webhooks/${created.id}`))).toEqual(unfiltered);
+  });
+
+  it('deletes; the id is then 404 everywhere', async () => {
+    const { id } = await create({ eventType: 'DATA_RECORD_DELETED', targetUrl: TARGET });
+    expect(expectOk(await call('DELETE', `/v1/webhooks/${id}`))).toEqual({ id, deleted: true });
+    for (const [method, path, body] of [
+      ['GET', `/v1/webhooks/${id}`],
+      ['PUT', `/v1/webhooks/${id}`, { isPaused: true }],
+      ['DELETE', `/v1/webhooks/${id}`],
+      ['GET', `/v1/webhooks/${id}/deliveries`],
+    ] as const) {
+      expectError(await call(method, path, body), 404, 'NOT_FOUND', `${method} ${path}`);
+    }
+  });
+
+  it('an empty delivery log pages like every list', async () => {
+    const { id } = await create({ eventType: 'DATA_RECORDS_BULK_SYNCED', targetUrl: TARGET });
+    const response = await call('GET', `/v1/webhooks/${id}/deliveries?limit=5&offset=0`);
+    expect(expectOk(response)).toEqual([]);
+    expect(response.body.meta.pagination).toEqual({ total: 0, limit: 5, offset: 0, hasMore: false });
+    expectError(await call('GET', `/v1/webhooks/${id}/deliveries?limit=101`), 400, 'VALIDATION_ERROR');
+    expectError(await call('GET', `/v1/webhooks/${id}/deliveries?offset=-1`), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('validation', () => {
+  const base = { eventType: 'DATA_RECORD_CREATED', targetUrl: TARGET };
+
+  it.each([
+    [{ ...base, eventType: 'RECORD_CREATED' }, 'eventType'],
+    [{ ...base, eventType: 'ACTION_TAG_CREATED' }, 'eventType'],
+    [{ eventType: 'DATA_RECORD_CREATED' }, undefined],
+    [{ ...base, retryCount: -1 }, 'retryCount'],
+    [{ ...base, retryCount: 11 }, 'retryCount'],
+    [{ ...base, retryDelaySeconds: 0 }, 'retryDelaySeconds'],
+    [{ ...base, retryDelaySeconds: 3601 }, 'retryDelaySeconds'],
+    [{ ...base, timeoutSeconds: 0 }, 'timeoutSeconds'],
+    [{ ...base, timeoutSeconds: 61 }, 'timeoutSeconds'],
+    [{ ...base, filterCriteria: { dataCollectionIds: [] } }, 'filterCriteria.dataCollectionIds'],
+    [{ ...base, filterCriteria: { dataCollectionIds: 'ABCD-EFGH-JKMN' } }, 'filterCriteria.dataCollectionIds'],
+    [{ ...base, filterCriteria: { collections: [] } }, 'filterCriteria.collections'],
+    [{ ...base, filterCriteria: ['x'] }, 'filterCriteria'],
+    [{ ...base, filterCriteria: { dataCollectionIds: ['12'] } }, 'filterCriteria.dataCollectionIds[0]'],
+  ])('%j → 400 naming %s', async (body, field) => {
+    const error = expectError(await call('POST', '/v1/webhooks', body), 400, 'VALIDATION_ERROR');
+    if (field) expect(error.details?.map((d) => d.field)).toContain(field);
+  });
+
+  it('a repeated or unknown collection is a 400 naming its index (another team\'s collection too)', async () => {
+    const other = await createTeam(server);
+    const theirs = await createCollection(server, other, { name: 'Theirs', fields: [] });
+    let error = expectError(await call('POST', '/v1/webhooks', { ...base, filterCriteria: { dataCollectionIds: [people.id, people.id] } }), 400, 'VALIDATION_ERROR');
+    expect(error.details).toEqual([{ field: 'filterCriteria.dataCollectionIds[1]', message: `${people.id} is listed more than once` }]);
+    error = expectError(await call('POST', '/v1/webhooks', { ...base, filterCriteria: { dataCollectionIds: [people.id, 'ABCD-EFGH-JKMN', theirs.id] } }), 400, 'VALIDATION_ERROR');
+    expect(error.details).toEqual([
+      { field: 'filterCriteria.dataCollectionIds[1]', message: 'no collection ABCD-EFGH-JKMN in this team' },
+      { field: 'filterCriteria.dataCollectionIds[2]', message: `no collection ${theirs.id} in this team` },
+    ]);
+  });
+
+  it.each([
+    ['http://127.0.0.1:9/hook', /https/],
+    ['https://10.0.0.1/hook', /private/],
+    ['https://192.168.0.10/hook', /private/],
+    ['https://169.254.169.254/latest/meta-data', /linkLocal/],
+    ['https://100.64.1.1/', /carrierGradeNat/],
+    ['https://0.0.0.0/', /unspecified/],
+    ['https://224.0.0.1/', /multicast/],
+    ['https://192.0.2.1/', /reserved/],
+    ['https://[fd00::1]/', /uniqueLocal/],
+    ['https://[fe80::1]/', /linkLocal/],
+    ['https://[::ffff:10.0.0.1]/', /private/],
+    ['https://[2001:db8::1]/', /reserved/],
+    ['https://nothing.invalid/', /could not be resolved/],
+    ['https://user:pw@127.0.0.1/', /credentials/],
+    ['not a url', /absolute/],
+  ])('targetUrl %s → 400', async (targetUrl, message) => {
+    const error = expectError(await call('POST', '/v1/webhooks', { ...base, targetUrl }), 400, 'VALIDATION_ERROR');
+    expect(error.details?.[0]).toMatchObject({ field: 'targetUrl', message: expect.stringMatching(message) });
+  });
+
+  it('updates are checked the same way; eventType cannot be changed', async () => {
+    const { id } = await create(base);
+    expectError(await call('PUT', `/v1/webhooks/${id}`, { targetUrl: 'https://10.1.1.1/' }), 400, 'VALIDATION_ERROR');
+    expectError(await call('PUT', `/v1/webhooks/${id}`, { retryCount: 99 }), 400, 'VALIDATION_ERROR');
+    expectError(await call('PUT', `/v1/webhooks/${id}`, { eventType: 'DATA_RECORD_DELETED' }), 400, 'VALIDATION_ERROR');
+    expectError(await call('PUT', `/v1/webhooks/${id}`, { filterCriteria: { dataCollectionIds: ['ABCD-EFGH-JKMN'] } }), 400, 'VALIDATION_ERROR');
+    expectError(await call('PUT', `/v1/webhooks/${id}`, { isPaused: 'yes' }), 400, 'VALIDATION_ERROR');
+    expect(expectOk(await call('GET', `/v1/webhooks/${id}`))).toMatchObject({ targetUrl: TARGET, retryCount: 3, eventType: 'DATA_RECORD_CREATED', filterCriteria: null, isPaused: false });
+  });
+
+  it('malformed ids are 400, other teams\' ids 404', async () => {
+    expectError(await call('GET', '/v1/webhooks/12'), 400, 'VALIDATION_ERROR');
+    expectError(await call('GET', '/v1/webhooks/dlv-ABCD-EFGH-JKMN'), 400, 'VALIDATION_ERROR');
+    const other = await createTeam(server);
+    const theirs = expectOk(await call('POST', '/v1/webhooks', base, other.apiKey), 201);
+    for (const [method, path, body] of [
+      ['GET', `/v1/webhooks/${theirs.id}`],
+      ['PUT', `/v1/webhooks/${theirs.id}`, { isPaused: true }],
+      ['DELETE', `/v1/webhooks/${theirs.id}`],
+      ['GET', `/v1/webhooks/${theirs.id}/deliveries`],
+    ] as const) {
+      expectError(await call(method, path, body), 404, 'NOT_FOUND', `${method} ${path}`);
+    }
+    expect(expectOk(await call('GET', '/v1/webhooks')).map((w: any) => w.id)).not.toContain(theirs.id);
+    expect(expectOk(await call('GET', `/v1/webhooks/${theirs.id}`, undefined, other.apiKey)).isPaused).toBe(false);
+  });
+});
+
+describe('permissions', () => {
+  const base = { eventType: 'DATA_RECORD_CREATED', targetUrl: TARGET };
+  let peopleReader: string; // TEAM_SETTINGS edit, READ on people only
+  let viewer: string; // TEAM_SETTINGS view, full data access
+  let noSettings: string; // full data access, no TEAM_SETTINGS
+  let existing: string;
+  let peopleHook: string;
+
+  beforeAll(async () => {
+    const readsPeople = await createRole(server, team, { name: 'Reads people', dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'READ' }] });
+    const readsAll = await createRole(server, team, { name: 'Reads all', dataFullAccess: 'READ' });
+    peopleReader = (await createApiKey(server, team, { name: 'people', teamRoleSimplyId: readsPeople, featurePermissions: ['TEAM_SETTINGS'] })).key;
+    viewer = (await createApiKey(server, team, { name: 'viewer', teamRoleSimplyId: readsAll, featurePermissions: ['TEAM_SETTINGS:VIEW'] })).key;
+    noSettings = (await createApiKey(server, team, { name: 'no settings', teamRoleSimplyId: readsAll, featurePermissions: [] })).key;
+    existing = (await create(base)).id;
+    peopleHook = (await create({ ...base, filterCriteria: { dataCollectionIds: [people.id] } })).id;
+  });
+
+  it('TEAM_SETTINGS view reads; edit is needed to write', async () => {
+    expectOk(await call('GET', '/v1/webhooks', undefined, viewer));
+    expectOk(await call('GET', `/v1/webhooks/${existing}`, undefined, viewer));
+    expectOk(await call('GET', `/v1/webhooks/${existing}/deliveries`, undefined, viewer));
+    expectError(await call('POST', '/v1/webhooks', base, viewer), 403, 'PERMISSION_DENIED');
+    expectError(await call('PUT', `/v1/webhooks/${existing}`, { isPaused: true }, viewer), 403, 'PERMISSION_DENIED');
+    expectError(await call('DELETE', `/v1/webhooks/${existing}`, undefined, viewer), 403, 'PERMISSION_DENIED');
+    for (const [method, path, body] of [
+      ['GET', '/v1/webhooks'],
+      ['GET', `/v1/webhooks/${existing}`],
+      ['GET', `/v1/webhooks/${existing}/deliveries`],
+      ['POST', '/v1/webhooks', base],
+    ] as const) {
+      expectError(await call(method, path, body, noSettings), 403, 'PERMISSION_DENIED', `${method} ${path}`);
+    }
+    expectError(await call('GET', '/v1/webhooks', undefined, 'svc_live_nope'), 401, 'UNAUTHENTICATED');
+  });
+
+  it('without full data access: only filtered subscriptions, on collections the credential reads', async () => {
+    expectError(await call('POST', '/v1/webhooks', base, peopleReader), 403, 'PERMISSION_DENIED');
+    expectError(await call('POST', '/v1/webhooks', { ...base, filterCriteria: { dataCollectionIds: [people.id, places.id] } }, peopleReader), 403, 'PERMISSION_DENIED');
+    const mine = expectOk(await call('POST', '/v1/webhooks', { ...base, filterCriteria: { dataCollectionIds: [people.id] } }, peopleReader), 201);
+    // it may not widen one, nor re-point or pause one that carries what it cannot read
+    expectError(await call('PUT', `/v1/webhooks/${mine.id}`, { filterCriteria: null }, peopleReader), 403, 'PERMISSION_DENIED');
+    expectError(await call('PUT', `/v1/webhooks/${mine.id}`, { filterCriteria: { dataCollectionIds: [places.id] } }, peopleReader), 403, 'PERMISSION_DENIED');
+    expectError(await call('PUT', `/v1/webhooks/${existing}`, { targetUrl: 'https://127.0.0.2/steal' }, peopleReader), 403, 'PERMISSION_DENIED');
+    expect(expectOk(await call('PUT', `/v1/webhooks/${peopleHook}`, { isPaused: true }, peopleReader)).isPaused).toBe(true);
+    expect(expectOk(await call('PUT', `/v1/webhooks/${mine.id}`, { retryCount: 1 }, peopleReader)).retryCount).toBe(1);
+    // deleting needs only TEAM_SETTINGS edit
+    expectOk(await call('DELETE', `/v1/webhooks/${mine.id}`, undefined, peopleReader));
+  });
+
+  it('team admins pass; members need the feature; scoped session tokens never reach the routes', async () => {
+    expectOk(await call('GET', '/v1/webhooks', undefined, team.userToken, team.teamSimplyId));
+    expectOk(await call('POST', '/v1/webhooks', base, team.userToken, team.teamSimplyId), 201);
+    const plain = await addMember(server, team);
+    expectError(await call('GET', '/v1/webhooks', undefined, plain.token, team.teamSimplyId), 403, 'PERMISSION_DENIED');
+    expectError(await call('GET', '/v1/webhooks', undefined, team.userToken), 400, 'VALIDATION_ERROR');
+    const minted = expectOk(await call('POST', '/v1/session-tokens', { expiresInMinutes: 5 }), 201);
+    expectError(await call('GET', '/v1/webhooks', undefined, minted.sessionToken ?? minted.token), 403, 'PERMISSION_DENIED');
+  });
+});
