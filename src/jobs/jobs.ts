@@ -46,7 +46,7 @@ export class Jobs {
     if (!options.work) return;
     this.working = true;
     for (const d of this.definitions) {
-      await this.boss.work(d.name, { pollingIntervalSeconds: this.pollingIntervalSeconds, localConcurrency: d.localConcurrency }, async (jobs) => {
+      await this.boss.work(d.name, { pollingIntervalSeconds: this.pollingIntervalSeconds, localConcurrency: d.localConcurrency ?? 1 }, async (jobs) => {
         await d.handler(jobs as never);
       });
     }
