@@ -261,6 +261,7 @@ describe('permissions', () => {
     expectError(await call('GET', '/v1/webhooks', undefined, plain.token, team.teamSimplyId), 403, 'PERMISSION_DENIED');
     expectError(await call('GET', '/v1/webhooks', undefined, team.userToken), 400, 'VALIDATION_ERROR');
     const minted = expectOk(await call('POST', '/v1/session-tokens', { expiresInMinutes: 5 }), 201);
-    expectError(await call('GET', '/v1/webhooks', undefined, minted.sessionToken ?? minted.token), 403, 'PERMISSION_DENIED');
+    expect(minted.token).toMatch(/^svc_sess_/);
+    expectError(await call('GET', '/v1/webhooks', undefined, minted.token), 403, 'PERMISSION_DENIED');
   });
 });

@@ -1,0 +1,117 @@
+// At least once (Document 1 §6 rule 6): a worker process killed (SIGKILL) while its delivery is in
+// flight (the receiver stalls) leaves the job claimed; pg-boss notices the missing heartbeat, and
+// a worker started afterwards delivers the same signed body. The killed attempt has no outcome, so
+// it is not logged and does not count against retryCount.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PgBoss } from 'pg-boss';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
+import { DELIVER_WEBHOOK } from '../../src/webhooks/webhook-delivery.ts';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../database/helpers.ts';
+import { createCollection } from '../support/data-fixtures.ts';
+import { expectOk } from '../support/expect-envelope.ts';
+import { createTeam } from '../support/fixtures.ts';
+import type { TestServer } from '../support/server.ts';
+import { untilWith } from '../support/until.ts';
+import { startReceiver, startServerOn, type Receiver } from './support.ts';
+
+const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
+const cleanups: (() => Promise<unknown>)[] = [];
+let db: ThrowawayDatabase;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  db = await createThrowawayDatabase(inject('databaseUrl'), 'webhook_crash');
+  await applyPendingMigrations({ databaseUrl: db.url });
+  receiver = await startReceiver(path.join(inject('testDataDir'), 'webhook-crash-receiver'));
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  await receiver?.close();
+  await db?.drop();
+});
+
+it('a delivery whose worker dies mid-request is delivered after restart', { timeout: 90_000 }, async () => {
+  // one data folder for every instance: they share the secrets key the signing secret is sealed with
+  const dataDir = path.join(inject('testDataDir'), `webhook-crash-${randomBytes(4).toString('hex')}`);
+  const env = { WEBHOOK_ALLOW_LOOPBACK: true, WEBHOOK_CA_FILE: receiver.certFile };
+  // the API server runs no workers: only the child dispatches and delivers at first
+  const server: TestServer = await startServerOn(db.url, { runJobs: false, dataDir, env });
+  cleanups.push(() => server.close());
+  const team = await createTeam(server);
+  const people = await createCollection(server, team, { name: 'People', formula: '{name}', fields: [{ columnName: 'name', dataType: 'PLAIN_TEXT' }] });
+  const hookPath = `/hooks/crash-${randomBytes(3).toString('hex')}`;
+  const hook = expectOk(
+    await server.request('POST', '/v1/webhooks', { token: team.apiKey, body: { eventType: 'DATA_RECORD_CREATED', targetUrl: `${receiver.origin}${hookPath}`, retryCount: 0 } }),
+    201,
+  );
+  receiver.secret(hookPath, hook.secret);
+  // the first request stalls for good (the worker will die holding it); later ones succeed
+  receiver.reply(hookPath, (n) => (n === 1 ? { stall: true } : { status: 200, body: 'got it' }));
+
+  const root = path.dirname(fileURLToPath(new URL('../../package.json', import.meta.url)));
+  const script = `
+    import { loadConfig } from ${JSON.stringify(new URL('../../src/config.ts', import.meta.url).href)};
+    import { createServices } from ${JSON.stringify(new URL('../../src/platform/app.ts', import.meta.url).href)};
+    import { createLogger } from ${JSON.stringify(new URL('../../src/platform/logger.ts', import.meta.url).href)};
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: process.env.CA_FILE, LOG_LEVEL: 'silent' });
+    const services = await createServices({ config, databaseUrl: process.env.DATABASE_URL, migrate: false, logger: createLogger('silent'), jobPollingIntervalSeconds: 0.5 });
+    await services.jobs.start({ work: true });
+    process.stdout.write('working\\n');
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, CA_FILE: receiver.certFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  await until('the worker process to start', () => stdout.includes('working') || child.exitCode !== null, 30_000);
+  expect(stderr).toBe('');
+
+  const field = people.fields.name!;
+  const record = expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: people.id, fields: { [field]: 'Ada' } } }), 201);
+  await until('the stalled first request', () => receiver.on(hookPath).length === 1);
+  child.kill('SIGKILL');
+  expect(await exited).toBe('SIGKILL');
+
+  const delivery = await server.app.services.prisma.webhookDelivery.findFirstOrThrow({ where: { teamId: team.teamId } });
+  expect(delivery).toMatchObject({ deliveryStatus: 'PENDING', attemptCount: 0 });
+  const job = await server.app.services.pool.query(`SELECT id, state FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`, [DELIVER_WEBHOOK, String(delivery.id)]);
+  expect(job.rows).toEqual([{ id: expect.any(String), state: 'active' }]); // nobody settled it
+
+  // the restart: a server instance with workers, plus pg-boss's supervisor at a test-friendly pace
+  // (every instance runs it, every 60 s by default) to notice the dead worker's missing heartbeat
+  const restarted = await startServerOn(db.url, { runJobs: true, dataDir, env });
+  cleanups.push(() => restarted.close());
+  const supervisor = new PgBoss({ connectionString: db.url, schema: 'pgboss', superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, schedule: false, max: 2 });
+  supervisor.on('error', () => {});
+  await supervisor.start();
+  cleanups.push(() => supervisor.stop({ graceful: false, close: true }));
+
+  await until('the redelivery', () => receiver.on(hookPath).length === 2, 60_000);
+  const [first, second] = receiver.on(hookPath);
+  expect(second!.rawBody).toBe(first!.rawBody);
+  expect(second!.headers['x-service-event-id']).toBe(first!.headers['x-service-event-id']);
+  expect(second!.signatureValid).toBe(true);
+  expect(second!.body.data.id).toBe(record.id);
+
+  const entry = await until('the delivery to be logged', async () => {
+    const list = expectOk(await server.request('GET', `/v1/webhooks/${hook.id}/deliveries`, { token: team.apiKey }));
+    return list[0]?.deliveryStatus === 'SUCCEEDED' && list[0];
+  });
+  expect(entry).toMatchObject({ attemptNumber: 1, responseStatus: 200, responseBody: 'got it' });
+  expect(entry.attempts).toHaveLength(1);
+  const settled = await server.app.services.jobs.boss.getJobById(DELIVER_WEBHOOK, job.rows[0].id);
+  expect(settled).toMatchObject({ state: 'completed', retryCount: 1 });
+});
