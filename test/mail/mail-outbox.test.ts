@@ -7,6 +7,7 @@ import { ValidationError } from '../../src/platform/errors.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
+import { countSql } from '../support/sql-counter.ts';
 
 const MAIL_ID = /^mail-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 const SUMMARY_KEYS = ['attempts', 'bcc', 'cc', 'createdAt', 'errorMessage', 'from', 'id', 'messageId', 'replyTo', 'sentAt', 'source', 'sourceId', 'status', 'subject', 'to', 'transport'];
@@ -117,6 +118,18 @@ describe('listing', () => {
       nodes: [{ mailSimplyId: ids[2], status: 'SENT', messageId: '<x@y>', sentAt: expect.any(String) }],
       pagination: { total: 1 },
     });
+  });
+
+  it('reads the bodies only for the detail: one statement for a short list page', async () => {
+    const sql = countSql(server.app.services.pool);
+    sql.reset();
+    await get('/v1/mail-messages?limit=10', listTeam.apiKey);
+    const list = sql.statements.filter((s) => s.includes('"MailMessage"'));
+    expect(list).toHaveLength(1);
+    expect(list[0]).not.toMatch(/textBody|htmlBody/);
+    sql.reset();
+    await get(`/v1/mail-messages/${ids[0]}`, listTeam.apiKey);
+    expect(sql.statements.filter((s) => s.includes('"MailMessage"'))[0]).toMatch(/textBody.*htmlBody|htmlBody.*textBody/s);
   });
 
   it('refuses bad paging, an unknown status and a malformed id with 400 naming the field', async () => {
