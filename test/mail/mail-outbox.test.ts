@@ -2,7 +2,11 @@
 // as STORED, team admins (or OUTGOING_MESSAGES_VIEW) read it over REST and GraphQL, nothing else
 // does; enqueue validates its input and follows the caller's transaction. docs/api/mail.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverMail } from '../../src/mail/mail-delivery.ts';
+import type { SendMailJob } from '../../src/mail/mail-queue.ts';
 import type { OutgoingMail } from '../../src/mail/mailer.ts';
+import { newSimplyId } from '../../src/platform/ids.ts';
+import type { Job } from 'pg-boss';
 import { ValidationError } from '../../src/platform/errors.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
@@ -75,6 +79,17 @@ describe('outbox transport (no SMTP_URL)', () => {
     const { simplyId } = await enqueue(mail({ from: '"Team A" <News@Example.TEST>', to: [' bob@EXAMPLE.test '], text: '', html: '<b>hi</b>' }));
     const detail = expectOk(await get(`/v1/mail-messages/${simplyId}`));
     expect(detail).toMatchObject({ from: 'Team A <News@example.test>', to: ['bob@example.test'], text: '', html: '<b>hi</b>' });
+  });
+
+  it('keeps a message queued for SMTP when the worker that picks it up has no SMTP_URL (STORED, with the reason)', async () => {
+    const simplyId = newSimplyId('mail');
+    await server.app.services.prisma.mailMessage.create({
+      data: { simplyId, teamId: team.teamId, fromAddress: 'no-reply@svc.invalid', toAddresses: ['ada@example.test'], subject: 'Queued', textBody: 'x', transport: 'SMTP', source: 'SYSTEM' },
+    });
+    const job = { id: 'job', name: 'mail.send', retryCount: 0, data: { teamId: team.teamId.toString(), mailSimplyId: simplyId, attempts: 6 } } as Job<SendMailJob>;
+    await deliverMail(server.app.services, null, job);
+    const detail = expectOk(await get(`/v1/mail-messages/${simplyId}`));
+    expect(detail).toMatchObject({ status: 'STORED', transport: 'OUTBOX', attempts: 0, errorMessage: expect.stringContaining('no SMTP_URL') });
   });
 });
 
