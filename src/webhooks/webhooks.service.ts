@@ -49,8 +49,12 @@ async function checkTargetUrl(ctx: GraphQLContext, raw: string): Promise<string>
   }
 }
 
-/** The caller may subscribe to what the filter lets through (null: every collection). */
-async function checkFilterAccess(ctx: GraphQLContext, collections: string[] | null): Promise<void> {
+/**
+ * The caller may subscribe to what the filter lets through (null: every collection). A stored
+ * filter may name collections deleted since (`ignoreMissing`): they deliver nothing, so they
+ * must not block e.g. pausing the subscription.
+ */
+async function checkFilterAccess(ctx: GraphQLContext, collections: string[] | null, ignoreMissing = false): Promise<void> {
   const p: Principal = ctx.principal;
   if (collections === null) {
     if (!hasFullDataAccess(p, 'READ')) {
@@ -63,8 +67,9 @@ async function checkFilterAccess(ctx: GraphQLContext, collections: string[] | nu
   const unreadable: string[] = [];
   collections.forEach((id, i) => {
     const collection = schema.collectionsBySimplyId.get(id);
-    if (!collection) unknown.push({ field: `filterCriteria.dataCollectionIds[${i}]`, message: `no collection ${id} in this team` });
-    else if (!canReadCollection(p, collection)) unreadable.push(id);
+    if (!collection) {
+      if (!ignoreMissing) unknown.push({ field: `filterCriteria.dataCollectionIds[${i}]`, message: `no collection ${id} in this team` });
+    } else if (!canReadCollection(p, collection)) unreadable.push(id);
   });
   if (unknown.length > 0) throw new ValidationError('filterCriteria names unknown collections', unknown);
   if (unreadable.length > 0) throw new PermissionDeniedError(`The credential's team role cannot read collection(s) ${unreadable.join(', ')}, so it cannot subscribe to them`);
@@ -125,7 +130,7 @@ export async function updateWebhook(ctx: GraphQLContext, simplyId: string, raw: 
     data.filterCriteria = collections ? { dataCollectionIds: collections } : (null as never);
   }
   if (input.targetUrl !== undefined) data.targetUrl = await checkTargetUrl(ctx, input.targetUrl);
-  await checkFilterAccess(ctx, collections);
+  await checkFilterAccess(ctx, collections, input.filterCriteria === undefined);
   for (const key of ['isActive', 'isPaused', 'retryCount', 'retryDelaySeconds', 'timeoutSeconds'] as const) {
     if (input[key] !== undefined) (data as Record<string, unknown>)[key] = input[key];
   }

@@ -186,6 +186,25 @@ describe('validation', () => {
     expect(expectOk(await call('GET', `/v1/webhooks/${id}`))).toMatchObject({ targetUrl: TARGET, retryCount: 3, eventType: 'DATA_RECORD_CREATED', filterCriteria: null, isPaused: false });
   });
 
+  it('a filtered collection deleted since does not block other updates', async () => {
+    const gone = await createCollection(server, team, { name: 'Gone', fields: [] });
+    const { id } = await create({ ...base, filterCriteria: { dataCollectionIds: [gone.id, people.id] } });
+    await server.app.services.prisma.dataCollection.delete({ where: { id: gone.internalId } });
+    server.app.services.schemas.invalidate(team.teamId);
+    expect(expectOk(await call('PUT', `/v1/webhooks/${id}`, { isPaused: true })).isPaused).toBe(true);
+    // naming it again is a 400, like any unknown collection
+    const error = expectError(await call('PUT', `/v1/webhooks/${id}`, { filterCriteria: { dataCollectionIds: [gone.id] } }), 400, 'VALIDATION_ERROR');
+    expect(error.details).toEqual([{ field: 'filterCriteria.dataCollectionIds[0]', message: `no collection ${gone.id} in this team` }]);
+  });
+
+  it('a team holds at most 100 subscriptions', async () => {
+    const crowded = await createTeam(server);
+    const { prisma } = server.app.services;
+    const existing = await prisma.webhookSubscription.count({ where: { teamId: crowded.teamId } });
+    for (let i = existing; i < 100; i++) expectOk(await call('POST', '/v1/webhooks', base, crowded.apiKey), 201);
+    expectError(await call('POST', '/v1/webhooks', base, crowded.apiKey), 409, 'CONFLICT');
+  });
+
   it('malformed ids are 400, other teams\' ids 404', async () => {
     expectError(await call('GET', '/v1/webhooks/12'), 400, 'VALIDATION_ERROR');
     expectError(await call('GET', '/v1/webhooks/dlv-ABCD-EFGH-JKMN'), 400, 'VALIDATION_ERROR');
