@@ -4,7 +4,8 @@ import type { ApiError } from '../platform/errors.ts';
 import { levelSatisfies, type FeatureLevel } from './feature-permissions.ts';
 import type { OauthScope } from './oauth-scopes.ts';
 
-export type CredentialKind = 'API_KEY' | 'SESSION_TOKEN' | 'USER' | 'OAUTH' | 'CONSTITUENT' | 'PUBLIC_LINK';
+/** AUTOMATION: no credential at all; the acting principal of an automation execution (src/automations). */
+export type CredentialKind = 'API_KEY' | 'SESSION_TOKEN' | 'USER' | 'OAUTH' | 'CONSTITUENT' | 'PUBLIC_LINK' | 'AUTOMATION';
 export type DataLevel = 'READ' | 'EDIT' | 'RUN';
 
 export interface DataGrants {
@@ -43,6 +44,8 @@ export interface Principal {
   data: DataGrants | null;
   teamRoleSimplyId: string | null;
   expiresAt: Date | null;
+  /** AUTOMATION principals: which automation acts, and the loop-guard depth its writes carry */
+  automation?: { automationSimplyId: string; executionSimplyId: string; depth: number };
 }
 
 export const ANONYMOUS: Principal = Object.freeze({

@@ -86,6 +86,9 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
   const credentialId = p.credentialId;
   const occurredAt = new Date().toISOString();
   const eventIds = changes.map(() => newEventId());
+  // automation loop guard (src/automations): writes made by an automation execution carry the
+  // depth the next execution would run at; the automations consumer refuses to go deeper
+  const eventActor = { kind: actorKind, id: credentialId, userSimplyId: p.userSimplyId, ...(p.automation ? { automationDepth: p.automation.depth } : {}) };
   const payloads = changes.map((change, i) => ({
     eventType: RECORD_EVENT_TYPES[change.kind],
     eventId: eventIds[i],
@@ -99,7 +102,7 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
           }
         : {}),
     },
-    actor: { kind: actorKind, id: credentialId, userSimplyId: p.userSimplyId },
+    actor: eventActor,
   }));
   if (changes.length > 0) {
     await db.query(
@@ -141,7 +144,7 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
           failed: bulk.failed,
           dataRecordSimplyIds: changes.map((c) => c.record.simplyId),
         },
-        actor: { kind: actorKind, id: credentialId, userSimplyId: p.userSimplyId },
+        actor: eventActor,
       },
     });
   }

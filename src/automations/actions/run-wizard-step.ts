@@ -1,0 +1,21 @@
+// RUN_WIZARD_STEP: the wizard (or one of its steps) on the run's record, as the automation, through
+// the wizard runner (src/wizards/wizard-runner.ts); an unsuccessful run fails the action.
+import { runWizard } from '../../wizards/wizard-runner.ts';
+import { ActionError, type ActionHandler, requireRecord } from './action-run.ts';
+
+export const runWizardStep: ActionHandler = async (run) => {
+  const record = requireRecord(run, 'RUN_WIZARD_STEP');
+  const config = run.config as { dataWizardSimplyId: string; dataWizardStepSimplyId?: string; formData?: Record<string, unknown> };
+  const result = await runWizard(run.services, {
+    teamId: run.team.id,
+    dataWizardSimplyId: config.dataWizardSimplyId,
+    dataRecordSimplyId: record.simplyId,
+    ...(config.formData ? { formData: config.formData } : {}),
+    ...(config.dataWizardStepSimplyId ? { dataWizardStepSimplyId: config.dataWizardStepSimplyId } : {}),
+    principal: run.ctx.principal,
+    source: 'JOB',
+    requestId: run.executionSimplyId,
+    automationDepth: run.depth,
+  });
+  if (!result.success) throw new ActionError('WIZARD_FAILED', `Wizard ${config.dataWizardSimplyId} did not complete: ${result.message}`);
+};
