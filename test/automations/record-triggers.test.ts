@@ -58,6 +58,20 @@ async function finished(automationId: string, count = 1): Promise<any[]> {
   });
 }
 
+/** a fresh collection per test, so one test's automations never see another's records */
+async function collection(name: string): Promise<CollectionFixture> {
+  return createCollection(server, team, {
+    name,
+    formula: '{first_name}',
+    fields: [
+      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
+      { columnName: 'status', dataType: 'PLAIN_TEXT' },
+      { columnName: 'age', dataType: 'NUMBER' },
+      { columnName: 'note', dataType: 'PLAIN_TEXT' },
+    ],
+  });
+}
+
 async function record(id: string): Promise<any> {
   return expectOk(await call('GET', `/v1/data-records/${id}`));
 }
@@ -100,5 +114,124 @@ describe('RECORD_CREATED → UPDATE_FIELDS', () => {
     await server.app.services.outbox.dispatchPending();
     expect(await executions(automation.id)).toHaveLength(1);
     await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+  });
+});
+
+describe('RECORD_UPDATED and FIELD_VALUE_CHANGED', () => {
+  it('RECORD_UPDATED fires on any update, not on create; FIELD_VALUE_CHANGED only when a watched field changes', async () => {
+    const c = await collection('Updates');
+    const updated = await createAutomation({
+      name: 'On update',
+      triggerType: 'RECORD_UPDATED',
+      dataCollectionSimplyId: c.id,
+      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.note!]: 'touched' } } }],
+    });
+    const watched = await createAutomation({
+      name: 'On age change',
+      triggerType: 'FIELD_VALUE_CHANGED',
+      dataCollectionSimplyId: c.id,
+      triggerConfig: { dataFieldSimplyIds: [c.fields.age] },
+      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'age changed' } } }],
+    });
+    const id = await createRecord({ [c.fields.first_name!]: 'Grace', [c.fields.age!]: 40 }, c.id);
+    await server.app.services.outbox.dispatchPending();
+    expect(await executions(updated.id)).toHaveLength(0);
+    expect(await executions(watched.id)).toHaveLength(0);
+
+    // a change of an unwatched field: RECORD_UPDATED only
+    expectOk(await call('PATCH', `/v1/data-records/${id}`, { fields: { [c.fields.first_name!]: 'Grace H.' } }));
+    await finished(updated.id, 1);
+    expect((await record(id)).fields[c.fields.note!]).toBe('touched');
+    // the record update made by "On update" (note) is not an age change, and never re-runs "On update" itself
+    await server.app.services.outbox.dispatchPending();
+    expect(await executions(watched.id)).toHaveLength(0);
+    expect(await executions(updated.id)).toHaveLength(1);
+
+    // a change of the watched field: both
+    expectOk(await call('PATCH', `/v1/data-records/${id}`, { fields: { [c.fields.age!]: 41 } }));
+    const [run] = await finished(watched.id, 1);
+    expect(run).toMatchObject({ triggerType: 'FIELD_VALUE_CHANGED', status: 'SUCCEEDED', recordsProcessed: 1 });
+    await finished(updated.id, 2);
+    expect((await record(id)).fields[c.fields.status!]).toBe('age changed');
+    // "On age change" wrote status: an update, so "On update" runs for it (depth 1), and stops there
+    const runs = await finished(updated.id, 3);
+    expect(runs.map((r) => r.depth).sort()).toEqual([0, 0, 1]);
+    await call('PUT', `/v1/automations/${updated.id}`, { isEnabled: false });
+    await call('PUT', `/v1/automations/${watched.id}`, { isEnabled: false });
+  });
+
+  it('a disabled automation is not triggered', async () => {
+    const c = await collection('Disabled');
+    const automation = await createAutomation({ name: 'Off', triggerType: 'RECORD_CREATED', dataCollectionSimplyId: c.id, isEnabled: false, actions: [] });
+    await createRecord({ [c.fields.first_name!]: 'Nobody' }, c.id);
+    await server.app.services.outbox.dispatchPending();
+    expect(await executions(automation.id)).toEqual([]);
+  });
+});
+
+describe('filterConditions', () => {
+  it('runs the actions only for records meeting the conditions now; others are logged SKIPPED', async () => {
+    const c = await collection('Filtered');
+    const automation = await createAutomation({
+      name: 'Adults only',
+      triggerType: 'RECORD_CREATED',
+      dataCollectionSimplyId: c.id,
+      filterConditions: [
+        { field: c.fields.age, operator: 'gte', value: 18 },
+        { field: 'calculatedName', operator: 'startsWith', value: 'a' },
+      ],
+      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'adult' } } }],
+    });
+    const adult = await createRecord({ [c.fields.first_name!]: 'Alan', [c.fields.age!]: 41 }, c.id);
+    const child = await createRecord({ [c.fields.first_name!]: 'Amy', [c.fields.age!]: 9 }, c.id);
+    const other = await createRecord({ [c.fields.first_name!]: 'Bob', [c.fields.age!]: 50 }, c.id);
+    const runs = await finished(automation.id, 3);
+    expect(runs.filter((r) => r.status === 'SUCCEEDED')).toHaveLength(1);
+    const skipped = runs.filter((r) => r.status === 'SKIPPED');
+    expect(skipped).toHaveLength(2);
+    for (const s of skipped) expect(s.errorDetails).toMatchObject({ code: 'CONDITIONS_NOT_MET' });
+    expect((await record(adult)).fields[c.fields.status!]).toBe('adult');
+    expect((await record(child)).fields[c.fields.status!]).toBeUndefined();
+    expect((await record(other)).fields[c.fields.status!]).toBeUndefined();
+    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+  });
+});
+
+describe('loop guard', () => {
+  it('two automations creating records for each other stop at AUTOMATION_MAX_DEPTH, the stop logged as SKIPPED', async () => {
+    const ping = await collection('Ping');
+    const pong = await collection('Pong');
+    const a = await createAutomation({
+      name: 'ping → pong',
+      triggerType: 'RECORD_CREATED',
+      dataCollectionSimplyId: ping.id,
+      actions: [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: pong.id, fields: { [pong.fields.first_name!]: 'pong' } } }],
+    });
+    const b = await createAutomation({
+      name: 'pong → ping',
+      triggerType: 'RECORD_CREATED',
+      dataCollectionSimplyId: pong.id,
+      actions: [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: ping.id, fields: { [ping.fields.first_name!]: 'ping' } } }],
+    });
+    await createRecord({ [ping.fields.first_name!]: 'start' }, ping.id);
+    const max = server.app.services.config.AUTOMATION_MAX_DEPTH;
+    // depths 0..max run (alternating a, b); the event at depth max + 1 is refused
+    const all = await until('the chain to stop', async () => {
+      const runs = [...(await executions(a.id)), ...(await executions(b.id))];
+      return runs.some((r) => r.status === 'SKIPPED') && runs.every((r) => !['QUEUED', 'RUNNING'].includes(r.status)) ? runs : null;
+    });
+    const ran = all.filter((r) => r.status === 'SUCCEEDED').map((r) => r.depth).sort();
+    expect(ran).toEqual([...Array(max + 1).keys()]);
+    const stop = all.filter((r) => r.status === 'SKIPPED');
+    expect(stop).toHaveLength(1);
+    expect(stop[0]).toMatchObject({ depth: max + 1, recordsProcessed: 0, errorDetails: { code: 'AUTOMATION_DEPTH_EXCEEDED', depth: max + 1, maxDepth: max } });
+    // and nothing more happens afterwards
+    await new Promise((r) => setTimeout(r, 1500));
+    await server.app.services.outbox.dispatchPending();
+    expect([...(await executions(a.id)), ...(await executions(b.id))]).toHaveLength(all.length);
+    const records = await server.app.services.prisma.dataRecord.count({ where: { teamId: team.teamId, collectionId: { in: [ping.internalId, pong.internalId] } } });
+    expect(records).toBe(max + 2);
+    await call('PUT', `/v1/automations/${a.id}`, { isEnabled: false });
+    await call('PUT', `/v1/automations/${b.id}`, { isEnabled: false });
   });
 });

@@ -3,6 +3,9 @@
 // action's idempotency key: a repeated run finds the message and does not send it again.
 import { decodeValue } from '../../data/values/index.ts';
 import { renderTags } from '../merge-tags.ts';
+
+/** the mailer's subject limit (src/mail/mail.input.ts): a long merged value is cut, not refused */
+const MAX_SUBJECT = 255;
 import { ActionError, type ActionHandler, fieldsOf } from './action-run.ts';
 
 export const sendEmail: ActionHandler = async (run) => {
@@ -22,7 +25,7 @@ export const sendEmail: ActionHandler = async (run) => {
   await run.services.mail.enqueue({
     teamId: run.team.id,
     to,
-    subject: renderTags(config.subject, fields, run.record).replace(/[\r\n]+/g, ' '),
+    subject: [...renderTags(config.subject, fields, run.record).replace(/[\r\n]+/g, ' ')].slice(0, MAX_SUBJECT).join(''),
     text: renderTags(config.text, fields, run.record),
     ...(config.html ? { html: renderTags(config.html, fields, run.record, { html: true }) } : {}),
     source: 'AUTOMATION',
