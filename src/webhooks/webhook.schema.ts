@@ -6,6 +6,7 @@ import { filter, pipe } from 'graphql-yoga';
 import { hasFeature, isScopedToken } from '../auth/principal.ts';
 import type { WebhookSubscription } from '../generated/prisma/client.ts';
 import { builder, type BuilderTypes } from '../graphql/builder.ts';
+import { givenFields } from '../graphql/input-fields.ts';
 import { pageType } from '../graphql/page.ts';
 import { requireTeam } from '../graphql/require-team.ts';
 import { privileged } from '../graphql/scope-presets.ts';
@@ -165,11 +166,6 @@ const UpdateWebhookInput = builder.inputType('UpdateWebhookInput', {
   }),
 });
 
-/** GraphQL: an absent optional input is undefined, an explicit null is null; zod sees the difference. */
-function given(input: Record<string, unknown>, keepNull: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && (v !== null || keepNull.includes(k))));
-}
-
 builder.queryFields((t) => ({
   webhooks: t.field({
     type: WebhookPageRef,
@@ -202,14 +198,14 @@ builder.mutationFields((t) => ({
     description: 'TEAM_SETTINGS edit. Returns the signing secret once.',
     authScopes: write,
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: async (_root, args, ctx): Promise<CreatedWebhook> => createWebhook(ctx, given(args.input, [])),
+    resolve: async (_root, args, ctx): Promise<CreatedWebhook> => createWebhook(ctx, givenFields(args.input)),
   }),
   updateWebhook: t.field({
     type: WebhookRef,
     description: 'TEAM_SETTINGS edit. Pause (isPaused), deactivate (isActive), re-point or re-filter a subscription.',
     authScopes: write,
     args: { webhookSimplyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: async (_root, args, ctx) => ({ row: await updateWebhook(ctx, args.webhookSimplyId, given(args.input, ['filterCriteria'])) }),
+    resolve: async (_root, args, ctx) => ({ row: await updateWebhook(ctx, args.webhookSimplyId, givenFields(args.input, ['filterCriteria'])) }),
   }),
   deleteWebhook: t.boolean({
     description: 'TEAM_SETTINGS edit. Deletes the subscription and its delivery log.',
