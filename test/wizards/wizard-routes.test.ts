@@ -203,3 +203,32 @@ describe('GET /v1/data-wizards/{id}/run-access', () => {
     });
   });
 });
+
+describe('a linked field removed from the collection', () => {
+  it('drops out of the wizard configuration, the schema and the export; formData naming it is refused', async () => {
+    const temp = await createCollection(server, team, {
+      name: 'Temp',
+      fields: [
+        { columnName: 'keep', dataType: 'PLAIN_TEXT' },
+        { columnName: 'drop', dataType: 'PLAIN_TEXT' },
+      ],
+    });
+    const w = await createWizard(server, team.apiKey, {
+      name: 'Temp wizard',
+      dataCollectionSimplyId: temp.id,
+      steps: [{ title: 'S', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'T', fields: [{ dataFieldSimplyId: temp.fields.keep! }, { dataFieldSimplyId: temp.fields.drop! }] }] }],
+    });
+    expectOk(await server.request('DELETE', `/v1/data-collections/${temp.id}/fields/${temp.fields.drop}`, { token: team.apiKey }));
+    const schema = expectOk(await get(`/v1/data-wizards/${w.dataWizardSimplyId}/schema`));
+    expect(schema.steps[0].tasks[0].fields.map((f: any) => f.dataFieldSimplyId)).toEqual([temp.fields.keep]);
+    const doc = expectOk(await get('/v1/team-schema/export'));
+    expect(doc.wizards.find((x: any) => x.dataWizardSimplyId === w.dataWizardSimplyId).steps[0].tasks[0].fields).toEqual([{ dataFieldSimplyId: temp.fields.keep, isRequired: false }]);
+    const record = expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: temp.id, fields: {} } }), 201).id;
+    const error = expectError(
+      await server.request('POST', `/v1/data-wizards/${w.dataWizardSimplyId}/execute`, { token: team.userToken, teamId: team.teamSimplyId, body: { dataRecordSimplyId: record, formData: { [temp.fields.drop!]: 'x' } } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(error.details).toEqual([{ field: `formData.${temp.fields.drop}`, message: 'is not a field that an UPDATE_DATA_RECORD task of this run collects' }]);
+  });
+});
