@@ -66,6 +66,9 @@ const DOCUMENTED = [
   'PATCH /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
   'DELETE /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
   'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder',
+  // outgoing mail (ours: docs/api/mail.md)
+  'GET /v1/mail-messages',
+  'GET /v1/mail-messages/{mailSimplyId}',
   // Document 1 §4.8 webhooks
   'POST /v1/webhooks',
   'GET /v1/webhooks',
