@@ -39,6 +39,11 @@ import {
   updateWizardInput,
 } from './wizard.input.ts';
 
+/** An update that names nothing to change would only record an empty schema version. */
+function requireSomething(input: object, keys: string): void {
+  if (Object.values(input).every((v) => v === undefined)) throw new ValidationError(`Give at least one of ${keys}`, [{ field: 'input', message: `give at least one of ${keys}` }]);
+}
+
 function throwIfDetails(message: string, details: ErrorDetail[]): void {
   if (details.length > 0) throw new ValidationError(message, details);
 }
@@ -90,19 +95,20 @@ function checkTask(schema: TeamSchema, collection: CollectionDefinition, input: 
   return { input, config, links: checkLinks(schema, collection, input.fields, `${path}fields`, details) };
 }
 
-async function insertTask(tx: Tx, teamId: bigint, stepId: bigint, rank: number, task: CheckedTask): Promise<void> {
+async function insertTask(tx: Tx, teamId: bigint, stepId: bigint, rank: number, task: CheckedTask): Promise<{ id: bigint; simplyId: string }> {
   const row = await tx.dataWizardStepTask.create({
     data: { teamId, stepId, simplyId: newSimplyId('dataWizardStepTask'), type: task.input.type, title: task.input.title, rank, config: task.config as never },
   });
   if (task.links.length > 0) {
     await tx.dataWizardTaskField.createMany({ data: task.links.map((l, i) => ({ teamId, taskId: row.id, fieldId: l.fieldId, rank: i, isRequired: l.isRequired })) });
   }
+  return row;
 }
 
-async function insertStep(tx: Tx, teamId: bigint, wizardId: bigint, rank: number, title: unknown, tasks: CheckedTask[]): Promise<bigint> {
+async function insertStep(tx: Tx, teamId: bigint, wizardId: bigint, rank: number, title: unknown, tasks: CheckedTask[]): Promise<{ id: bigint; simplyId: string }> {
   const step = await tx.dataWizardStep.create({ data: { teamId, wizardId, simplyId: newSimplyId('dataWizardStep'), title: title as never, rank } });
   for (const [i, task] of tasks.entries()) await insertTask(tx, teamId, step.id, i, task);
-  return step.id;
+  return step;
 }
 
 /** Ranks 0..n-1 in the given order; the wizard's first step follows. */
@@ -216,7 +222,7 @@ export async function createWizard(ctx: GraphQLContext, raw: unknown): Promise<W
     }
     const wizard = await tx.dataWizard.create({ data: { teamId: team.id, simplyId, name: input.name, description: input.description, collectionId: collection.id } });
     const stepIds: { id: bigint; rank: number }[] = [];
-    for (const [rank, step] of steps.entries()) stepIds.push({ id: await insertStep(tx, team.id, wizard.id, rank, step.title, step.tasks), rank });
+    for (const [rank, step] of steps.entries()) stepIds.push({ id: (await insertStep(tx, team.id, wizard.id, rank, step.title, step.tasks)).id, rank });
     await renumberSteps(tx, team.id, wizard.id, stepIds);
   });
   return reload(ctx, simplyId);
@@ -226,6 +232,7 @@ export async function updateWizard(ctx: GraphQLContext, simplyId: string, raw: u
   const team = requireTeam(ctx);
   assertSimplyId(simplyId, 'dataWizard', 'dataWizardSimplyId');
   const input = parseInput(updateWizardInput, raw, 'Invalid data wizard');
+  requireSomething(input, 'name, description');
   await schemaWrite(ctx, `wizard updated: ${simplyId}`, async (tx) => {
     const row = await tx.dataWizard.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } }, select: { id: true } });
     if (!row) throw new NotFoundError('Data wizard', simplyId);
@@ -263,10 +270,10 @@ export async function createStep(ctx: GraphQLContext, wizardSimplyId: string, ra
     const details: ErrorDetail[] = [];
     const tasks = input.tasks.map((task, t) => checkTask(schema, collection, task, `tasks.${t}.`, details));
     throwIfDetails('Invalid data wizard step', details);
-    const id = await insertStep(tx, team.id, config.row.id, config.steps.length, input.title, tasks);
-    const ordered = insertAt(config.steps.map((s) => ({ id: s.row.id, rank: s.row.rank })), at, { id, rank: config.steps.length });
+    const step = await insertStep(tx, team.id, config.row.id, config.steps.length, input.title, tasks);
+    const ordered = insertAt(config.steps.map((s) => ({ id: s.row.id, rank: s.row.rank })), at, { id: step.id, rank: config.steps.length });
     await renumberSteps(tx, team.id, config.row.id, ordered);
-    return (await tx.dataWizardStep.findUniqueOrThrow({ where: { id }, select: { simplyId: true } })).simplyId;
+    return step.simplyId;
   });
   return stepOf(await reload(ctx, wizardSimplyId), created);
 }
@@ -275,6 +282,7 @@ export async function updateStep(ctx: GraphQLContext, stepSimplyId: string, raw:
   const team = requireTeam(ctx);
   assertSimplyId(stepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
   const input = parseInput(updateStepInput, raw, 'Invalid data wizard step');
+  requireSomething(input, 'title');
   const wizard = await schemaWrite(ctx, `wizard step updated: ${stepSimplyId}`, async (tx) => {
     const { config, step } = await locateStep(tx, team.id, stepSimplyId);
     if (input.title !== undefined) await tx.dataWizardStep.update({ where: { id: step.row.id }, data: { title: input.title } });
@@ -333,8 +341,7 @@ export async function createTask(ctx: GraphQLContext, stepSimplyId: string, raw:
     const details: ErrorDetail[] = [];
     const task = checkTask(schema, collection, input, '', details);
     throwIfDetails('Invalid data wizard step task', details);
-    await insertTask(tx, team.id, step.row.id, step.tasks.length, task);
-    const row = await tx.dataWizardStepTask.findFirstOrThrow({ where: { teamId: team.id, stepId: step.row.id }, orderBy: { id: 'desc' }, select: { id: true, simplyId: true } });
+    const row = await insertTask(tx, team.id, step.row.id, step.tasks.length, task);
     await renumberTasks(tx, insertAt(step.tasks.map((t) => ({ id: t.row.id, rank: t.row.rank })), at, { id: row.id, rank: step.tasks.length }));
     return { wizard: config.row.simplyId, task: row.simplyId };
   });
@@ -345,6 +352,7 @@ export async function updateTask(ctx: GraphQLContext, taskSimplyId: string, raw:
   const team = requireTeam(ctx);
   assertSimplyId(taskSimplyId, 'dataWizardStepTask', 'dataWizardStepTaskSimplyId');
   const input = parseInput(updateTaskInput, raw, 'Invalid data wizard step task');
+  requireSomething(input, 'type, title, config');
   const wizard = await schemaWrite(ctx, `wizard task updated: ${taskSimplyId}`, async (tx) => {
     const { config, task } = await locateTask(tx, team.id, taskSimplyId);
     const type = input.type ?? (task.row.type as TaskInput['type']);

@@ -261,6 +261,8 @@ describe('steps, tasks and field links', () => {
     expect(gqlData(await gql(UPDATE, { id, input: { name: 'New' } })).updateDataWizard).toMatchObject({ name: 'New', description: 'keep' });
     expect(gqlData(await gql(UPDATE, { id, input: { description: null } })).updateDataWizard).toMatchObject({ name: 'New', description: null });
     expectGqlError(await gql(UPDATE, { id, input: { name: ' ' } }), 'VALIDATION_ERROR', 400);
+    // nothing to change is a 400, not an empty schema version
+    expectGqlError(await gql(UPDATE, { id, input: {} }), 'VALIDATION_ERROR', 400);
     // another team cannot see it
     expectGqlError(await gql(UPDATE, { id, input: { name: 'Mine' } }, other.apiKey), 'NOT_FOUND', 404);
     expectGqlError(await gql(DELETE, { id }, other.apiKey), 'NOT_FOUND', 404);
