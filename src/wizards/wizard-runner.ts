@@ -205,16 +205,10 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
     dataCollectionSimplyId: collection.simplyId,
     ...(input.dataWizardStepSimplyId !== undefined ? { dataWizardStepSimplyId: input.dataWizardStepSimplyId } : {}),
   };
-  const completionActor = { principal: p, automationDepth: input.automationDepth };
-  // automationDepth rides along for the record events once record-changes.ts carries it
-  const actor: ChangeActor & { automationDepth?: number } = {
-    teamId: input.teamId,
-    teamSimplyId,
-    principal: p,
-    source: WIZARD_AUDIT_SOURCE,
-    requestId: input.requestId ?? null,
-    ...(input.automationDepth !== undefined ? { automationDepth: input.automationDepth } : {}),
-  };
+  // the record events take the loop-guard depth from an automation principal (record-changes.ts);
+  // the completion event carries the same depth
+  const completionActor = { principal: p, automationDepth: input.automationDepth ?? p.automation?.depth };
+  const actor: ChangeActor = { teamId: input.teamId, teamSimplyId, principal: p, source: WIZARD_AUDIT_SOURCE, requestId: input.requestId ?? null };
   const complete = async (db: Parameters<typeof insertCompletionEvent>[0], success: boolean, message: string, errors: RunErrorDetail[]) => {
     await db.query(
       `UPDATE "DataWizardInstance" SET status = $3::"DataWizardInstanceStatus", "completedAt" = now(), "errorDetails" = $4::jsonb WHERE "teamId" = $1 AND id = $2`,
