@@ -130,9 +130,11 @@ async function resolveDefinition(
   return { env, definition: { collection: env.collection, triggerConfig: trigger.triggerConfig, filterConditions: filters } };
 }
 
+/** Actions without executionRank keep the body's order; each ranked one is then put at its rank. */
 function rankedInput(actions: ValidatedAction[]): ValidatedAction[] {
-  // a given executionRank orders the initial actions; ties and the rest keep the body's order
-  return actions.map((a, i) => ({ a, i })).sort((x, y) => (x.a.executionRank ?? x.i + 1) - (y.a.executionRank ?? y.i + 1) || x.i - y.i).map(({ a }) => a);
+  let ordered = actions.filter((a) => a.executionRank === undefined);
+  for (const action of actions) if (action.executionRank !== undefined) ordered = insertAt(ordered, action, action.executionRank);
+  return ordered;
 }
 
 function actionData(teamId: bigint, automationId: bigint, action: ValidatedAction, rank: number) {
