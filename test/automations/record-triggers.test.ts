@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
-import { createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { type GraphQLErrorShape, serverGraphqlWsClient } from '../support/realtime.ts';
 import { untilWith } from '../support/until.ts';
 import { type AutomationTestServer, startAutomationServer } from './automation-server.ts';
 
@@ -233,5 +234,76 @@ describe('loop guard', () => {
     expect(records).toBe(max + 2);
     await call('PUT', `/v1/automations/${a.id}`, { isEnabled: false });
     await call('PUT', `/v1/automations/${b.id}`, { isEnabled: false });
+  });
+});
+
+describe('automationExecutions subscription', () => {
+  const SUBSCRIPTION = `subscription ($a: String) { automationExecutions(automationSimplyId: $a) {
+    automationSimplyId executionSimplyId triggerType status recordsProcessed recordsFailed startedAt completedAt executionDurationMs errorDetails } }`;
+
+  function subscribe(token: string, automation?: string) {
+    const state = { events: [] as any[], graphqlErrors: [] as GraphQLErrorShape[], done: false };
+    const client = serverGraphqlWsClient(server, { connectionParams: { authorization: `Bearer ${token}` } });
+    client.subscribe<{ automationExecutions: any }>(
+      { query: SUBSCRIPTION, variables: { a: automation ?? null } },
+      {
+        next: (result) => {
+          if (result.errors) state.graphqlErrors.push(...(result.errors as GraphQLErrorShape[]));
+          if (result.data?.automationExecutions) state.events.push(result.data.automationExecutions);
+        },
+        error: (error) => {
+          if (Array.isArray(error)) state.graphqlErrors.push(...(error as GraphQLErrorShape[]));
+          state.done = true;
+        },
+        complete: () => (state.done = true),
+      },
+    );
+    return { state, close: () => client.dispose() };
+  }
+
+  it('streams queued, started and finished updates of the team’s executions over graphql-ws; other teams and unprivileged keys see nothing', async () => {
+    const c = await collection('Streamed');
+    const automation = await createAutomation({
+      name: 'Streamed',
+      triggerType: 'RECORD_CREATED',
+      dataCollectionSimplyId: c.id,
+      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'seen' } } }],
+    });
+    const sub = subscribe(team.apiKey, automation.id);
+    const all = subscribe(team.apiKey);
+    const other = await createTeam(server);
+    const stranger = subscribe(other.apiKey);
+    const plainKey = (await createApiKey(server, team, { name: 'no automations', featurePermissions: ['TEAM_SETTINGS'] })).key;
+    const refused = subscribe(plainKey);
+    try {
+      // the protocol does not say when a subscription is live: write until one run has been seen
+      await until('the subscription to go live', async () => {
+        await createRecord({ [c.fields.first_name!]: 'warm-up' }, c.id);
+        return untilWith({ timeoutMs: 3000, everyMs: 50 })('an event', () => sub.state.events.length > 0).catch(() => false);
+      });
+      const seen = new Set(sub.state.events.map((e) => e.executionSimplyId));
+      await createRecord({ [c.fields.first_name!]: 'watched' }, c.id);
+      const events = await until('queued, running and succeeded of a new execution', () => {
+        const fresh = sub.state.events.filter((e) => !seen.has(e.executionSimplyId));
+        const statuses = fresh.map((e) => e.status);
+        return statuses.includes('QUEUED') && statuses.includes('RUNNING') && statuses.includes('SUCCEEDED') ? fresh : null;
+      });
+      expect(new Set(events.map((e) => e.executionSimplyId)).size).toBe(1);
+      expect(events.map((e) => e.status)).toEqual(['QUEUED', 'RUNNING', 'SUCCEEDED']);
+      const done = events[2];
+      expect(done).toMatchObject({ automationSimplyId: automation.id, triggerType: 'RECORD_CREATED', recordsProcessed: 1, recordsFailed: 0, errorDetails: null });
+      expect(done.executionDurationMs).toBeGreaterThanOrEqual(0);
+      expect(new Date(done.completedAt).getTime()).toBeGreaterThanOrEqual(new Date(done.startedAt).getTime());
+      expect(events[0]).toMatchObject({ startedAt: null, completedAt: null });
+      await until('the team-wide subscriber', () => all.state.events.some((e) => e.executionSimplyId === done.executionSimplyId && e.status === 'SUCCEEDED'));
+      expect(stranger.state.events).toEqual([]);
+      expect(stranger.state.graphqlErrors).toEqual([]);
+      await until('the refusal', () => refused.state.graphqlErrors.length > 0);
+      expect(refused.state.graphqlErrors[0]?.extensions?.code).toBe('PERMISSION_DENIED');
+      expect(refused.state.events).toEqual([]);
+    } finally {
+      for (const s of [sub, all, stranger, refused]) s.close();
+      await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+    }
   });
 });
