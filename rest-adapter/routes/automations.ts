@@ -63,7 +63,7 @@ export const automationRoutes = defineRoutes([
     method: 'PUT',
     path: '/v1/automations/{automationSimplyId}/actions/reorder',
     summary: 'Reorder the actions: { orderedActionSimplyIds: [every action, once] }',
-    operation: `mutation ReorderAutomationActions($id: String!, $ids: JSON!) { reorderAutomationActions(automationSimplyId: $id, orderedActionSimplyIds: $ids) { ${DETAIL} } }`,
+    operation: `mutation ReorderAutomationActions($id: String!, $ids: [String!]!) { reorderAutomationActions(automationSimplyId: $id, orderedActionSimplyIds: $ids) { ${DETAIL} } }`,
     body: 'required',
     variables: (req) => ({ id: req.params.automationSimplyId, ids: bodyObject(req).orderedActionSimplyIds ?? null }),
   },

@@ -254,7 +254,7 @@ builder.mutationFields((t) => ({
     type: AutomationRef,
     description: 'orderedActionSimplyIds lists every action of the automation once, in the new order.',
     authScopes: writeScope,
-    args: { automationSimplyId: t.arg.string({ required: true }), orderedActionSimplyIds: t.arg({ type: 'JSON', required: true }) },
+    args: { automationSimplyId: t.arg.string({ required: true }), orderedActionSimplyIds: t.arg.stringList({ required: true }) },
     resolve: (_root, args, ctx) => reorderActions(ctx, args.automationSimplyId, args.orderedActionSimplyIds),
   }),
   reconcileAutomationExecution: t.field({

@@ -170,6 +170,47 @@ describe('RECORD_UPDATED and FIELD_VALUE_CHANGED', () => {
   });
 });
 
+describe('SMART collections and stale configurations', () => {
+  it('an automation on a SMART collection fires for its source records and runs for current members only', async () => {
+    const c = await collection('Source');
+    const smart = expectOk(
+      await call('POST', '/v1/data-collections', { name: 'Adults', type: 'SMART', parentDataCollectionSimplyId: c.id, filterCriteria: [{ field: c.fields.age, operator: 'gte', value: 18 }] }),
+      201,
+    );
+    const automation = await createAutomation({
+      name: 'New adult',
+      triggerType: 'RECORD_CREATED',
+      dataCollectionSimplyId: smart.id,
+      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'adult' } } }],
+    });
+    const adult = await createRecord({ [c.fields.first_name!]: 'Ann', [c.fields.age!]: 30 }, c.id);
+    const child = await createRecord({ [c.fields.first_name!]: 'Tim', [c.fields.age!]: 8 }, c.id);
+    const runs = await finished(automation.id, 2);
+    expect(runs.map((r) => r.status).sort()).toEqual(['SKIPPED', 'SUCCEEDED']);
+    expect((await record(adult)).fields[c.fields.status!]).toBe('adult');
+    expect((await record(child)).fields[c.fields.status!]).toBeUndefined();
+    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+  });
+
+  it('an action writing a field that was since removed fails with a clear error instead of writing nothing', async () => {
+    const c = await collection('Stale');
+    const automation = await createAutomation({
+      name: 'Stale',
+      triggerType: 'RECORD_CREATED',
+      dataCollectionSimplyId: c.id,
+      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.note!]: 'x' } } }],
+    });
+    const { prisma } = server.app.services;
+    await prisma.dataField.deleteMany({ where: { teamId: team.teamId, simplyId: c.fields.note! } });
+    server.app.services.schemas.invalidate(team.teamId);
+    await createRecord({ [c.fields.first_name!]: 'Zed' }, c.id);
+    const [run] = await finished(automation.id);
+    expect(run).toMatchObject({ status: 'FAILED', recordsFailed: 1 });
+    expect(run.errorDetails.failures[0]).toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining(c.fields.note!) });
+    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+  });
+});
+
 describe('filterConditions', () => {
   it('runs the actions only for records meeting the conditions now; others are logged SKIPPED', async () => {
     const c = await collection('Filtered');
