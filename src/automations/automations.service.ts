@@ -13,6 +13,7 @@ import { type ErrorDetail, NotFoundError, ValidationError } from '../platform/er
 import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../platform/ids.ts';
 import { parseInput } from '../platform/validate.ts';
 import {
+  actionCreateInput,
   actionUpdateInput,
   automationCreateInput,
   automationUpdateInput,
@@ -27,7 +28,6 @@ import {
   type ValidatedAction,
   type ValidationEnv,
   zodDetails,
-  actionCreateInput,
 } from './automation.input.ts';
 
 export interface AutomationItem {
@@ -61,7 +61,9 @@ function collectionOf(schema: TeamSchema, simplyId: string | null): CollectionDe
   return collection;
 }
 
-async function findAutomation(db: Tx | GraphQLContext['services']['prisma'], teamId: bigint, simplyId: string): Promise<Automation> {
+type Db = Tx | GraphQLContext['services']['prisma'];
+
+async function findAutomation(db: Db, teamId: bigint, simplyId: string): Promise<Automation> {
   const row = await db.automation.findUnique({ where: { teamId_simplyId: { teamId, simplyId } } });
   if (!row) throw new NotFoundError('Automation', simplyId);
   return row;
@@ -287,7 +289,7 @@ export async function createAction(ctx: GraphQLContext, automationSimplyId: stri
   });
 }
 
-async function findAction(tx: Tx, teamId: bigint, automation: Automation, simplyId: string): Promise<AutomationAction> {
+async function findAction(tx: Db, teamId: bigint, automation: Automation, simplyId: string): Promise<AutomationAction> {
   const row = await tx.automationAction.findUnique({ where: { teamId_simplyId: { teamId, simplyId } } });
   if (!row || row.automationId !== automation.id) throw new NotFoundError('Automation action', simplyId);
   return row;
@@ -299,7 +301,7 @@ export async function updateAction(ctx: GraphQLContext, automationSimplyId: stri
   assertSimplyId(actionSimplyId, 'automationAction', 'automationActionSimplyId');
   const input = parseInput(actionUpdateInput, raw, 'Invalid automation action');
   const automation = await findAutomation(ctx.services.prisma, team.id, automationSimplyId);
-  const current = await findAction(ctx.services.prisma as unknown as Tx, team.id, automation, actionSimplyId);
+  const current = await findAction(ctx.services.prisma, team.id, automation, actionSimplyId);
   const env = await envForAutomation(ctx, automation);
   const details: ErrorDetail[] = [];
   // the merged action is checked as a whole: a new type needs a config of its own
@@ -318,7 +320,8 @@ export async function updateAction(ctx: GraphQLContext, automationSimplyId: stri
   );
   if (!merged.ok) details.push(...merged.details);
   throwIfAny(details, 'Invalid automation action');
-  const action = await validateParsedAction(env, merged.ok ? merged.value : (null as never), '', details);
+  if (!merged.ok) return Promise.reject(new ValidationError('Invalid automation action', merged.details));
+  const action = await validateParsedAction(env, merged.value, '', details);
   throwIfAny(details, 'Invalid automation action');
   requireEmailPermission(env, [action]);
   return schemaWrite(ctx, `automation action updated: ${actionSimplyId} of ${automationSimplyId}`, async (tx) => {
