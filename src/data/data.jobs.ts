@@ -9,7 +9,13 @@ const OUTBOX_RETENTION_DAYS = 7;
 
 export async function purgeDispatchedEvents(services: Services, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - OUTBOX_RETENTION_DAYS * 86_400_000);
-  const { rowCount } = await services.pool.query(`DELETE FROM "DomainEvent" WHERE "dispatchedAt" < $1`, [cutoff]);
+  // an event a consumer has not yet taken stays, with its failure row, until it is resolved
+  const { rowCount } = await services.pool.query(
+    `DELETE FROM "DomainEvent" e WHERE e."dispatchedAt" < $1
+        AND NOT EXISTS (SELECT 1 FROM "DomainEventFailure" f WHERE f."eventRowId" = e.id AND f."resolvedAt" IS NULL)`,
+    [cutoff],
+  );
+  await services.pool.query(`DELETE FROM "DomainEventFailure" WHERE "resolvedAt" < $1`, [cutoff]);
   return rowCount ?? 0;
 }
 

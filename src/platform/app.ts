@@ -78,7 +78,12 @@ export async function createServices(options: StartOptions): Promise<Services> {
   const schemas = new SchemaCache(pool);
   await schemas.listen(notifier);
   const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds });
-  const outbox = new DomainEventOutbox(pool, jobs);
+  const outbox = new DomainEventOutbox(pool, jobs, ({ consumer, event, error, attempts, dead }) =>
+    logger[dead ? 'error' : 'warn'](
+      { err: error, consumer, eventId: event.eventId, eventType: event.eventType, attempts },
+      dead ? 'domain event consumer gave up on an event (DomainEventFailure kept)' : 'domain event consumer failed; retrying later',
+    ),
+  );
   const base = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, schemas, outbox };
   const services: Services = { ...base, mail: createMailer(base) };
   defineMaintenanceJobs(jobs, prisma);

@@ -13,7 +13,8 @@ import pg from 'pg';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
-import { DomainEventOutbox, type DomainEventRow } from '../../../src/data/events/outbox.ts';
+import { purgeDispatchedEvents } from '../../../src/data/data.jobs.ts';
+import { DomainEventOutbox, MAX_FAILURE_ATTEMPTS, type DomainEventRow } from '../../../src/data/events/outbox.ts';
 import { applyPendingMigrations } from '../../../src/db/schema-engine/migrations.ts';
 import { startApp } from '../../../src/platform/app.ts';
 import { createLogger } from '../../../src/platform/logger.ts';
@@ -451,31 +452,79 @@ describe('dispatchPending', () => {
     calls.flaky.length = 0;
   });
 
-  it('a consumer that throws rolls the whole dispatch back; once it is fixed the events go out (at least once)', async () => {
+  const failures = (ids: string[]) =>
+    sql<{ eventId: string; consumer: string; attempts: number; nextAttemptAt: Date | null; resolvedAt: Date | null; lastError: string }>(
+      `SELECT "eventId", consumer, attempts, "nextAttemptAt", "resolvedAt", "lastError" FROM "DomainEventFailure" WHERE "eventId" = ANY($1) ORDER BY id`,
+      [ids],
+    );
+
+  it('a consumer that throws holds back nothing: its events become failures, retried with backoff until it takes them (exactly once committed)', async () => {
     flaky.broken = true;
     const since = await lastEventId();
     await create({ [f.first_name!]: 'Flaky 1' });
     await create({ [f.first_name!]: 'Flaky 2' });
     const first = (await eventsAfter(since)).map((e) => e.eventId);
 
-    await expect(server.app.services.outbox.dispatchPending()).rejects.toThrow('consumer is down');
-    expect(calls.flaky.map((c) => c.map((e) => e.eventId))).toEqual([first]);
-    expect(await pending()).toEqual(first);
-    // the other consumer's writes went with the failed transaction
-    expect(await consumed(first)).toEqual([]);
-
-    await create({ [f.first_name!]: 'Flaky 3' });
-    const all = (await eventsAfter(since)).map((e) => e.eventId);
-    await expect(server.app.services.outbox.dispatchPending()).rejects.toThrow('consumer is down');
-    expect(await pending()).toEqual(all);
-
-    flaky.broken = false;
-    expect(await server.app.services.outbox.dispatchPending()).toBe(3);
+    const before = Date.now();
+    expect(await server.app.services.outbox.dispatchPending()).toBe(2);
+    // the batch, then each event alone under its own savepoint
+    expect(calls.flaky.map((c) => c.map((e) => e.eventId))).toEqual([first, [first[0]], [first[1]]]);
     expect(await pending()).toEqual([]);
-    expect(calls.flaky.map((c) => c.map((e) => e.eventId))).toEqual([first, all, all]); // handed on again and again until it succeeded
-    expect((await consumed(all)).map((r) => [r.event_id, r.n]).sort()).toEqual(all.map((id) => [id, 1]).sort()); // committed exactly once
+    // the other consumer took them, once
+    expect((await consumed(first)).map((r) => [r.event_id, r.n]).sort()).toEqual(first.map((id) => [id, 1]).sort());
+    let failed = await failures(first);
+    expect(failed.map((x) => [x.eventId, x.consumer, x.attempts, x.resolvedAt, x.lastError])).toEqual(first.map((id) => [id, 'test-flaky', 1, null, 'consumer is down']));
+    for (const x of failed) expect(x.nextAttemptAt!.getTime() - before).toBeGreaterThanOrEqual(29_000);
+
+    // not due yet: untouched
+    calls.flaky.length = 0;
+    expect(await server.app.services.outbox.retryFailures(new Date(before + 10_000))).toBe(0);
+    expect(calls.flaky).toEqual([]);
+    // due, still broken: the next try waits twice as long
+    const due = new Date(before + 31_000);
+    expect(await server.app.services.outbox.retryFailures(due)).toBe(0);
+    failed = await failures(first);
+    expect(failed.map((x) => x.attempts)).toEqual([2, 2]);
+    for (const x of failed) expect(x.nextAttemptAt!.getTime()).toBe(due.getTime() + 60_000);
+
+    // fixed: each event handed on to that consumer alone, once, and the failures resolved
+    flaky.broken = false;
+    calls.flaky.length = 0;
+    calls.ledger.length = 0;
+    expect(await server.app.services.outbox.retryFailures(new Date(before + 3_600_000))).toBe(2);
+    expect(calls.flaky.map((c) => c.map((e) => e.eventId))).toEqual([[first[0]], [first[1]]]);
+    expect(calls.ledger).toEqual([]);
+    expect((await failures(first)).every((x) => x.resolvedAt !== null)).toBe(true);
+    expect(await server.app.services.outbox.retryFailures(new Date(before + 7_200_000))).toBe(0);
     calls.ledger.length = 0;
     calls.flaky.length = 0;
+  });
+
+  it('after MAX_FAILURE_ATTEMPTS a failure is a dead letter: kept with its event (not purged), never retried on its own', async () => {
+    flaky.broken = true;
+    const since = await lastEventId();
+    await create({ [f.first_name!]: 'Dead letter' });
+    const ids = (await eventsAfter(since)).map((e) => e.eventId);
+    expect(await server.app.services.outbox.dispatchPending()).toBe(1);
+    await sql(`UPDATE "DomainEventFailure" SET attempts = $2 WHERE "eventId" = ANY($1)`, [ids, MAX_FAILURE_ATTEMPTS - 1]);
+    expect(await server.app.services.outbox.retryFailures(new Date(Date.now() + 86_400_000))).toBe(0);
+    const [dead] = await failures(ids);
+    expect([dead!.attempts, dead!.nextAttemptAt, dead!.resolvedAt]).toEqual([MAX_FAILURE_ATTEMPTS, null, null]);
+    calls.flaky.length = 0;
+    expect(await server.app.services.outbox.retryFailures(new Date(Date.now() + 10 * 86_400_000))).toBe(0);
+    expect(calls.flaky).toEqual([]);
+
+    // the retention purge keeps an event a consumer still owes, and drops it once resolved
+    const later = new Date(Date.now() + 30 * 86_400_000);
+    await purgeDispatchedEvents(server.app.services, later);
+    expect(await sql(`SELECT 1 FROM "DomainEvent" WHERE "eventId" = ANY($1)`, [ids])).toHaveLength(1);
+    await sql(`UPDATE "DomainEventFailure" SET "resolvedAt" = now() WHERE "eventId" = ANY($1)`, [ids]);
+    await purgeDispatchedEvents(server.app.services, later);
+    expect(await sql(`SELECT 1 FROM "DomainEvent" WHERE "eventId" = ANY($1)`, [ids])).toHaveLength(0);
+    expect(await failures(ids)).toEqual([]);
+    flaky.broken = false;
+    calls.flaky.length = 0;
+    calls.ledger.length = 0;
   });
 
   it('a dispatcher that dies mid-dispatch holds its events only until its connection goes; then another dispatches them', async () => {
@@ -579,13 +628,14 @@ describe('an instance running jobs', () => {
     }
   });
 
-  it('a dispatch job that fails is retried until the events are out', async () => {
+  it('a consumer that fails once in the dispatch job gets the event again at once, event by event', async () => {
     failOnce.armed = true;
     const since = await lastEventId();
     await create({ [f.first_name!]: 'Retried' });
     const ids = (await eventsAfter(since)).map((e) => e.eventId);
-    await until('the retried job to dispatch the event', async () => (await dispatchedAt(ids)).every((d) => d !== null), 30_000, 100);
+    await until('the job to dispatch the event', async () => (await dispatchedAt(ids)).every((d) => d !== null), 10_000, 100);
     expect(failOnce.armed).toBe(false);
     expect(handed.filter((e) => e.eventId === ids[0])).toHaveLength(1);
+    expect(await sql(`SELECT 1 FROM "DomainEventFailure" WHERE "eventId" = ANY($1)`, [ids])).toEqual([]);
   });
 });
