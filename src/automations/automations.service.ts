@@ -12,6 +12,7 @@ import { schemaWrite } from '../data/team-schema/schema-write.ts';
 import { type ErrorDetail, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../platform/ids.ts';
 import { parseInput } from '../platform/validate.ts';
+import { requireDataReach } from './author-reach.ts';
 import {
   actionCreateInput,
   actionUpdateInput,
@@ -165,6 +166,7 @@ export async function createAutomation(ctx: GraphQLContext, raw: unknown): Promi
   }
   throwIfAny(details, 'Invalid automation');
   requireEmailPermission(env, actions);
+  requireDataReach(env, actions);
   const simplyId = newSimplyId('automation');
   const { row, created } = await schemaWrite(ctx, `automation created: ${input.name} (${simplyId})`, async (tx) => {
     const row = await tx.automation.create({
@@ -211,13 +213,16 @@ export async function updateAutomation(ctx: GraphQLContext, simplyId: string, ra
     const details: ErrorDetail[] = [];
     const resolved = await resolveDefinition(ctx, triggerType, collectionChanged ? (input.dataCollectionSimplyId ?? null) : currentCollection, triggerConfig, filterConditions, details);
     // actions read the collection's fields: a new collection re-checks every one of them
+    const checked: ValidatedAction[] = [];
     if (collectionChanged || (resolved.definition.collection?.id ?? null) !== current.collectionId) {
       const actions = await ctx.services.prisma.automationAction.findMany({ where: { teamId: team.id, automationId: current.id }, orderBy: ORDER_ACTIONS });
       for (const [i, action] of actions.entries()) {
-        await validateAction(resolved.env, { actionType: action.actionType, actionConfig: action.actionConfig, continueOnError: action.continueOnError, retryConfig: action.retryConfig, onFailureActions: action.onFailureActions }, `actions[${i}].`, details);
+        const valid = await validateAction(resolved.env, { actionType: action.actionType, actionConfig: action.actionConfig, continueOnError: action.continueOnError, retryConfig: action.retryConfig, onFailureActions: action.onFailureActions }, `actions[${i}].`, details);
+        if (valid) checked.push(valid);
       }
     }
     throwIfAny(details, 'Invalid automation');
+    requireDataReach(resolved.env, checked);
     Object.assign(data, {
       triggerType,
       collectionId: resolved.definition.collection?.id ?? null,
@@ -279,6 +284,7 @@ export async function createAction(ctx: GraphQLContext, automationSimplyId: stri
   const action = await validateAction(env, raw, '', details);
   throwIfAny(details, 'Invalid automation action');
   requireEmailPermission(env, [action!]);
+  requireDataReach(env, [action!]);
   return schemaWrite(ctx, `automation action added: ${action!.actionType} to ${automationSimplyId}`, async (tx) => {
     const fresh = await findAutomation(tx, team.id, automationSimplyId);
     const existing = await tx.automationAction.findMany({ where: { teamId: team.id, automationId: fresh.id }, orderBy: ORDER_ACTIONS });
@@ -324,6 +330,7 @@ export async function updateAction(ctx: GraphQLContext, automationSimplyId: stri
   const action = await validateParsedAction(env, merged.value, '', details);
   throwIfAny(details, 'Invalid automation action');
   requireEmailPermission(env, [action]);
+  requireDataReach(env, [action]);
   return schemaWrite(ctx, `automation action updated: ${actionSimplyId} of ${automationSimplyId}`, async (tx) => {
     const fresh = await findAutomation(tx, team.id, automationSimplyId);
     const row = await findAction(tx, team.id, fresh, actionSimplyId);

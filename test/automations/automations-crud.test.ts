@@ -305,6 +305,9 @@ describe('who may call', () => {
   });
 
   it('SEND_EMAIL to fixed addresses also needs OUTGOING_MESSAGES_SEND; a recipient field does not', async () => {
+    // the authors reach the collection (see the next test); what differs is the mail permission
+    const editorRole = await createRole(server, team, { name: 'People editors', dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'EDIT' }] });
+    const editKey = (await createApiKey(server, team, { name: 'automation editor on people', teamRoleSimplyId: editorRole, featurePermissions: ['TEAM_ADMIN_DATA_WIZARDS'] })).key;
     const fixed = { actionType: 'SEND_EMAIL', actionConfig: { to: ['boss@example.test'], subject: 'New person', text: '{{first_name}} joined' } };
     const fromRecord = { actionType: 'SEND_EMAIL', actionConfig: { toFieldSimplyId: f.email, subject: 'Welcome', text: 'Hello {{first_name}}' } };
     const body = { name: 'Mailer', triggerType: 'RECORD_CREATED', dataCollectionSimplyId: people.id };
@@ -314,8 +317,55 @@ describe('who may call', () => {
     expectError(await call('PUT', `/v1/automations/${ok.id}/actions/${ok.actions[0].id}`, { actionConfig: fixed.actionConfig }, editKey), 403, 'PERMISSION_DENIED');
     // also as a follow-up of a failed action
     expectError(await call('POST', `/v1/automations/${ok.id}/actions`, { ...setStatus('x'), onFailureActions: [fixed] }, editKey), 403, 'PERMISSION_DENIED');
-    const mailer = (await createApiKey(server, team, { name: 'mailer', featurePermissions: ['TEAM_ADMIN_DATA_WIZARDS', 'OUTGOING_MESSAGES_SEND'] })).key;
+    const mailer = (await createApiKey(server, team, { name: 'mailer', teamRoleSimplyId: editorRole, featurePermissions: ['TEAM_ADMIN_DATA_WIZARDS', 'OUTGOING_MESSAGES_SEND'] })).key;
     expectOk(await call('POST', `/v1/automations/${ok.id}/actions`, fixed, mailer), 201);
+  });
+
+  it('an author must reach what the automation touches: read its collection, edit what its actions write, RUN for a wizard step', async () => {
+    const readerRole = await createRole(server, team, {
+      name: 'People readers, pet editors',
+      dataPermissions: [
+        { dataCollectionSimplyId: people.id, level: 'READ' },
+        { dataCollectionSimplyId: pets.id, level: 'EDIT' },
+      ],
+    });
+    const narrowRole = await createRole(server, team, {
+      name: 'People editors without status',
+      dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'EDIT' }],
+      fieldPermissions: [{ dataFieldSimplyId: f.status, level: 'READ' }],
+    });
+    const keyFor = async (name: string, role?: string) =>
+      (await createApiKey(server, team, { name, ...(role ? { teamRoleSimplyId: role } : {}), featurePermissions: ['TEAM_ADMIN_DATA_WIZARDS'] })).key;
+    const noData = await keyFor('automations, no team role');
+    const reader = await keyFor('automations, reads people', readerRole);
+    const narrow = await keyFor('automations, people without status', narrowRole);
+    const body = { name: 'Reach', triggerType: 'RECORD_CREATED', dataCollectionSimplyId: people.id };
+    const createPet = { actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: pets.id, fields: { [pets.fields.species!]: 'cat' } } };
+    const notify = { actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: team.userSimplyId, title: 'New: {{first_name}}' } };
+
+    // no read on the collection: nothing, not even an automation without actions
+    const denied = expectError(await call('POST', '/v1/automations', body, noData), 403, 'PERMISSION_DENIED');
+    expect(denied.message).toMatch(/read access/);
+    // reading people is enough to notify about them and to create pets it may edit ...
+    const ok = expectOk(await call('POST', '/v1/automations', { ...body, actions: [notify, createPet] }, reader), 201);
+    // ... not to write people, directly or as a follow-up
+    expectError(await call('POST', `/v1/automations/${ok.id}/actions`, setStatus('x'), reader), 403, 'PERMISSION_DENIED');
+    expectError(await call('POST', `/v1/automations/${ok.id}/actions`, { ...notify, onFailureActions: [setStatus('x')] }, reader), 403, 'PERMISSION_DENIED');
+    expectError(await call('PUT', `/v1/automations/${ok.id}/actions/${ok.actions[0].id}`, { actionType: 'UPDATE_FIELDS', actionConfig: setStatus('x').actionConfig }, reader), 403, 'PERMISSION_DENIED');
+    // edit on the collection, but a field its role may only read
+    const narrowed = expectError(await call('POST', '/v1/automations', { ...body, actions: [setStatus('x')] }, narrow), 403, 'PERMISSION_DENIED');
+    expect(narrowed.message).toContain(f.status!);
+    expectOk(await call('POST', '/v1/automations', { ...body, actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [f.age!]: 1 } } }] }, narrow), 201);
+    // moving an automation to a collection its author cannot read is refused too
+    const petsOnly = await createRole(server, team, { name: 'Pet editors', dataPermissions: [{ dataCollectionSimplyId: pets.id, level: 'EDIT' }] });
+    const petKeeper = await keyFor('automations, pets only', petsOnly);
+    const onPets = expectOk(await call('POST', '/v1/automations', { name: 'Pets', triggerType: 'RECORD_CREATED', dataCollectionSimplyId: pets.id }, petKeeper), 201);
+    expectError(await call('PUT', `/v1/automations/${onPets.id}`, { dataCollectionSimplyId: people.id }, petKeeper), 403, 'PERMISSION_DENIED');
+    // a wizard step writes the record: RUN (or EDIT) on the collection
+    const wizard = (await createWizard(server, team.apiKey, { name: 'Reach', dataCollectionSimplyId: people.id, steps: [{ title: 'One', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Age', fields: [{ dataFieldSimplyId: f.age! }] }] }] })).dataWizardSimplyId;
+    const runStep = { actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: wizard } };
+    expectError(await call('POST', `/v1/automations/${ok.id}/actions`, runStep, reader), 403, 'PERMISSION_DENIED');
+    expectOk(await call('POST', '/v1/automations', { ...body, actions: [runStep] }, narrow), 201);
   });
 });
 
