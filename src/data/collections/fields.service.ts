@@ -12,6 +12,7 @@ import { formulaFields } from '../records/calculated-name.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../schema/team-schema.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';
 import { columnNameBase, type FieldInput, fieldInput, MAX_FIELDS_PER_COLLECTION, reorderFieldsInput, uniqueColumnName, updateFieldInput } from './collection.input.ts';
+import { refuseIfAutomationsUse, releaseFieldReferences } from './field-references.ts';
 import { dropFieldKeys, recomputeRecordNames } from './recompute.ts';
 import { assertOwnsFields, checkFieldConfig, criteriaFields, findCollection, findOwnField, loadSchemaTx, smartOver, throwIfDetails } from './schema-admin.ts';
 
@@ -232,6 +233,8 @@ export async function removeField(ctx: GraphQLContext, collectionSimplyId: strin
     if (users.length > 0) {
       throw new ConflictError(`Field ${fieldSimplyId} is used by the criteria of SMART collection(s) ${users.map((s) => s.simplyId).join(', ')}; change their filterCriteria first`);
     }
+    await refuseIfAutomationsUse(tx, team.id, field.dataFieldSimplyId);
+    await releaseFieldReferences(tx, team.id, field, [collection.id, ...smartOver(schema, collection).map((c) => c.id)]);
     await tx.dataField.delete({ where: { id: field.id } });
     return { fieldId: field.id, recompute: formula ? null : collection.id };
   });

@@ -9,6 +9,7 @@ import { insertRecords } from '../../../src/data/records/record-writes.ts';
 import { inTransaction } from '../../../src/data/records/sql.ts';
 import { loadTeamSchema } from '../../../src/data/schema/team-schema.ts';
 import { newSimplyId } from '../../../src/platform/ids.ts';
+import { createWizard } from '../../wizards/wizard-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -192,6 +193,45 @@ describe('add, update, reorder, remove', () => {
     expectError(await call('GET', `/v1/data-collections/${c.id}/fields/${ids.drop}`), 404, 'NOT_FOUND');
     expect(gqlData(await server.graphql(`mutation($c: String!, $f: String!) { removeDataField(dataCollectionSimplyId: $c, dataFieldSimplyId: $f) }`, { c: c.id, f: ids.keep }, { token: team.apiKey })).removeDataField).toBe(true);
     expect(expectOk(await call('GET', `/v1/data-collections/${c.id}`)).fieldCount).toBe(0);
+  });
+
+  it('is refused (409) while an automation names the field; otherwise takes it out of role grants, wizard links and view configs', async () => {
+    const c = await create({ name: 'Referenced', fields: [{ title: 'Keep', dataType: 'PLAIN_TEXT' }, { title: 'Drop', dataType: 'PLAIN_TEXT' }] });
+    const ids = idsOf(c);
+    const role = expectOk(
+      await call('POST', '/v1/team-roles', {
+        name: `Narrow ${c.id}`,
+        dataPermissions: [{ dataCollectionSimplyId: c.id, level: 'EDIT' }],
+        fieldPermissions: [{ dataFieldSimplyId: ids.drop, level: 'READ' }, { dataFieldSimplyId: ids.keep, level: 'READ' }],
+      }),
+      201,
+    );
+    const view = expectOk(
+      await call('POST', '/v1/data-views', {
+        dataCollectionSimplyId: c.id,
+        name: 'Both',
+        enumDataViewTypeId: 'TABLE',
+        config: { columns: [ids.keep, ids.drop], filters: [{ field: ids.drop, operator: 'eq', value: 'x' }], sortOrder: [{ field: ids.drop, direction: 'asc' }, { field: ids.keep, direction: 'desc' }] },
+      }),
+      201,
+    );
+    const wizard = await createWizard(server, team.apiKey, { name: 'Both', dataCollectionSimplyId: c.id, steps: [{ title: 'One', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Fill', fields: [{ dataFieldSimplyId: ids.keep }, { dataFieldSimplyId: ids.drop }] }] }] });
+    const automation = expectOk(
+      await call('POST', '/v1/automations', { name: 'Watcher', triggerType: 'FIELD_VALUE_CHANGED', dataCollectionSimplyId: c.id, triggerConfig: { dataFieldSimplyIds: [ids.drop] } }),
+      201,
+    );
+
+    const conflict = expectError(await call('DELETE', `/v1/data-collections/${c.id}/fields/${ids.drop}`), 409, 'CONFLICT');
+    expect(conflict.message).toContain(automation.id);
+    expectOk(await call('DELETE', `/v1/automations/${automation.id}`));
+
+    expectOk(await call('DELETE', `/v1/data-collections/${c.id}/fields/${ids.drop}`));
+    const grants = expectOk(await call('GET', `/v1/team-roles/${role.id}`)).fieldPermissions.map((g: { dataFieldSimplyId: string }) => g.dataFieldSimplyId);
+    expect(grants).toEqual([ids.keep]);
+    expect(expectOk(await call('GET', `/v1/data-views/${view.id}`)).config).toEqual({ columns: [ids.keep], filters: [], sortOrder: [{ field: ids.keep, direction: 'desc' }] });
+    const schema = expectOk(await call('GET', `/v1/data-wizards/${wizard.dataWizardSimplyId}/schema`));
+    expect(schema.steps[0].tasks[0].fields.map((t: { dataFieldSimplyId: string }) => t.dataFieldSimplyId)).toEqual([ids.keep]);
+    expect(await server.app.services.prisma.dataWizardTaskField.count({ where: { teamId: team.teamId, task: { step: { wizard: { simplyId: wizard.dataWizardSimplyId } } } } })).toBe(1);
   });
 });
 
