@@ -44,13 +44,15 @@ export interface GraphQLResponse<T> {
 
 export interface StartOptions {
   env?: Partial<Env>;
+  /** a database of the test file's own (migrated); default: the shared test database */
+  databaseUrl?: string;
   /** share the data folder (signing key, TLS certificate) with another instance */
   dataDir?: string;
   runJobs?: boolean;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
-  const databaseUrl = inject('databaseUrl');
+  const databaseUrl = options.databaseUrl ?? inject('databaseUrl');
   const dataDir = options.dataDir ?? path.join(inject('testDataDir'), `app-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const config = loadConfig(

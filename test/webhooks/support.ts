@@ -9,13 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
-import { Agent, fetch as undiciFetch } from 'undici';
-import { inject } from 'vitest';
-import { loadConfig, type Env } from '../../src/config.ts';
-import { startApp } from '../../src/platform/app.ts';
-import { createLogger } from '../../src/platform/logger.ts';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-signature.ts';
-import type { GraphQLResponse, RequestOptions, TestResponse, TestServer } from '../support/server.ts';
 
 export interface ReceivedDelivery {
   path: string;
@@ -118,45 +112,3 @@ export async function startReceiver(dir: string): Promise<Receiver> {
   };
 }
 
-/** test/support/server.ts's startTestServer, on a given database and with extra settings. */
-export async function startServerOn(databaseUrl: string, options: { runJobs: boolean; dataDir?: string; env?: Partial<Env> }): Promise<TestServer> {
-  const dataDir = options.dataDir ?? path.join(inject('testDataDir'), `webhooks-${randomBytes(4).toString('hex')}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig(
-    { NODE_ENV: 'test' },
-    { DATA_DIR: dataDir, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 2000, ...options.env },
-  );
-  const app = await startApp({ config, databaseUrl, migrate: false, runJobs: options.runJobs, jobPollingIntervalSeconds: 0.5, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
-  const dispatcher = new Agent({ connect: { ca: app.tls?.cert || undefined } });
-  const request = async (method: string, urlPath: string, o: RequestOptions = {}): Promise<TestResponse> => {
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.teamId) headers['x-team-id'] = o.teamId;
-    const body = o.body === undefined ? o.rawBody : JSON.stringify(o.body);
-    if (o.body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await undiciFetch(`${app.baseUrl}${urlPath}`, { method, headers, body, dispatcher });
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status: response.status, headers: response.headers as unknown as Headers, body: parsed, text };
-  };
-  return {
-    app,
-    baseUrl: app.baseUrl,
-    ca: app.tls?.cert ?? '',
-    dataDir,
-    request,
-    graphql: async <T,>(query: string, variables?: Record<string, unknown>, o: Omit<RequestOptions, 'body'> = {}): Promise<GraphQLResponse<T>> => {
-      const response = await request('POST', '/graphql', { ...o, body: { query, variables } });
-      return { status: response.status, data: response.body?.data ?? null, errors: response.body?.errors };
-    },
-    close: async () => {
-      await app.close();
-      await dispatcher.close();
-    },
-  };
-}

@@ -14,9 +14,9 @@ import { createThrowawayDatabase, type ThrowawayDatabase } from '../database/hel
 import { createCollection } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createTeam } from '../support/fixtures.ts';
-import type { TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
-import { startReceiver, startServerOn, type Receiver } from './support.ts';
+import { startReceiver, type Receiver } from './support.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -39,7 +39,7 @@ it('a delivery whose worker dies mid-request is delivered after restart', { time
   const dataDir = path.join(inject('testDataDir'), `webhook-crash-${randomBytes(4).toString('hex')}`);
   const env = { WEBHOOK_ALLOW_LOOPBACK: true, WEBHOOK_CA_FILE: receiver.certFile };
   // the API server runs no workers: only the child dispatches and delivers at first
-  const server: TestServer = await startServerOn(db.url, { runJobs: false, dataDir, env });
+  const server: TestServer = await startTestServer({ databaseUrl: db.url, runJobs: false, dataDir, env });
   cleanups.push(() => server.close());
   const team = await createTeam(server);
   const people = await createCollection(server, team, { name: 'People', formula: '{name}', fields: [{ columnName: 'name', dataType: 'PLAIN_TEXT' }] });
@@ -92,7 +92,7 @@ it('a delivery whose worker dies mid-request is delivered after restart', { time
 
   // the restart: a server instance with workers, plus pg-boss's supervisor at a test-friendly pace
   // (every instance runs it, every 60 s by default) to notice the dead worker's missing heartbeat
-  const restarted = await startServerOn(db.url, { runJobs: true, dataDir, env });
+  const restarted = await startTestServer({ databaseUrl: db.url, runJobs: true, dataDir, env });
   cleanups.push(() => restarted.close());
   const supervisor = new PgBoss({ connectionString: db.url, schema: 'pgboss', superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, schedule: false, max: 2 });
   supervisor.on('error', () => {});

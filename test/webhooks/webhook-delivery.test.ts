@@ -15,9 +15,9 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectOk } from '../support/expect-envelope.ts';
 import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { serverGraphqlWsClient } from '../support/realtime.ts';
-import type { TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
-import { startReceiver, startServerOn, type Receiver } from './support.ts';
+import { startReceiver, type Receiver } from './support.ts';
 
 const until = untilWith({ timeoutMs: 15_000, everyMs: 50 });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   db = await createThrowawayDatabase(inject('databaseUrl'), 'webhooks');
   await applyPendingMigrations({ databaseUrl: db.url });
   receiver = await startReceiver(path.join(inject('testDataDir'), 'webhook-receiver'));
-  server = await startServerOn(db.url, { runJobs: true, env: { WEBHOOK_ALLOW_LOOPBACK: true, WEBHOOK_CA_FILE: receiver.certFile } });
+  server = await startTestServer({ databaseUrl: db.url, runJobs: true, env: { WEBHOOK_ALLOW_LOOPBACK: true, WEBHOOK_CA_FILE: receiver.certFile } });
 });
 afterAll(async () => {
   await server?.close();

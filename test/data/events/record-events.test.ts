@@ -6,69 +6,24 @@
 // The outbox is global (every team's events, one table), and any instance that runs jobs on a
 // database dispatches it, so this file uses a database of its own: no other file's worker can
 // dispatch (or fail to dispatch) its events, and what the outbox holds is exactly what it wrote.
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
 import { purgeDispatchedEvents } from '../../../src/data/data.jobs.ts';
 import { DomainEventOutbox, MAX_FAILURE_ATTEMPTS, type DomainEventRow } from '../../../src/data/events/outbox.ts';
 import { applyPendingMigrations } from '../../../src/db/schema-engine/migrations.ts';
-import { startApp } from '../../../src/platform/app.ts';
-import { createLogger } from '../../../src/platform/logger.ts';
 import { newSimplyId } from '../../../src/platform/ids.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../../database/helpers.ts';
 import { createCollection, type CollectionFixture } from '../../support/data-fixtures.ts';
 import { expectError, expectOk, gqlData } from '../../support/expect-envelope.ts';
 import { createApiKey, createTeam, type TeamFixture } from '../../support/fixtures.ts';
-import type { GraphQLResponse, RequestOptions, TestResponse, TestServer } from '../../support/server.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
 import { untilWith } from '../../support/until.ts';
 
 const until = untilWith({ timeoutMs: 10_000, everyMs: 50 });
 const EVENT_ID = /^[0-9a-z]{14}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** test/support/server.ts's startTestServer, on a database of this file's own. */
-async function startServerOn(databaseUrl: string, options: { runJobs: boolean; dataDir?: string }): Promise<TestServer> {
-  const dataDir = options.dataDir ?? path.join(inject('testDataDir'), `events-${randomBytes(4).toString('hex')}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig({ NODE_ENV: 'test' }, { DATA_DIR: dataDir, PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 2000 });
-  const app = await startApp({ config, databaseUrl, migrate: false, runJobs: options.runJobs, jobPollingIntervalSeconds: 0.5, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
-  const dispatcher = new Agent({ connect: { ca: app.tls?.cert || undefined } });
-  const request = async (method: string, urlPath: string, o: RequestOptions = {}): Promise<TestResponse> => {
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.teamId) headers['x-team-id'] = o.teamId;
-    const body = o.body === undefined ? o.rawBody : JSON.stringify(o.body);
-    if (o.body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await undiciFetch(`${app.baseUrl}${urlPath}`, { method, headers, body, dispatcher });
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status: response.status, headers: response.headers as unknown as Headers, body: parsed, text };
-  };
-  return {
-    app,
-    baseUrl: app.baseUrl,
-    ca: app.tls?.cert ?? '',
-    dataDir,
-    request,
-    graphql: async <T,>(query: string, variables?: Record<string, unknown>, o: Omit<RequestOptions, 'body'> = {}): Promise<GraphQLResponse<T>> => {
-      const response = await request('POST', '/graphql', { ...o, body: { query, variables } });
-      return { status: response.status, data: response.body?.data ?? null, errors: response.body?.errors };
-    },
-    close: async () => {
-      await app.close();
-      await dispatcher.close();
-    },
-  };
-}
 
 interface EventRow {
   id: bigint;
@@ -90,7 +45,7 @@ let f: Record<string, string>;
 beforeAll(async () => {
   db = await createThrowawayDatabase(inject('databaseUrl'), 'events');
   await applyPendingMigrations({ databaseUrl: db.url });
-  server = await startServerOn(db.url, { runJobs: false });
+  server = await startTestServer({ databaseUrl: db.url, runJobs: false });
   team = await createTeam(server);
   people = await createCollection(server, team, {
     name: 'People',
@@ -600,7 +555,7 @@ describe('an instance running jobs', () => {
   beforeAll(async () => {
     await server.app.services.outbox.dispatchPending();
     // same database; this instance runs the pg-boss workers (the first one only sends jobs)
-    worker = await startServerOn(db.url, { runJobs: true, dataDir: server.dataDir });
+    worker = await startTestServer({ databaseUrl: db.url, runJobs: true, dataDir: server.dataDir });
     worker.app.services.outbox.register('test-worker', async (events) => {
       if (failOnce.armed) {
         failOnce.armed = false;
