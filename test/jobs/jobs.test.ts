@@ -1,9 +1,7 @@
 // pg-boss jobs: the credential purge, a worker process separate from the server, and
 // at-least-once delivery when a worker dies holding a job.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PgBoss, type Job } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -16,6 +14,7 @@ import { createLogger } from '../../src/platform/logger.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
+import { startWorkerProcess } from '../support/worker-process.ts';
 
 const DAY = 86_400_000;
 const logger = createLogger('silent');
@@ -142,26 +141,12 @@ describe('at-least-once delivery', () => {
       await jobs.start({ work: true });
       process.stdout.write('working\\n');
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: path.dirname(fileURLToPath(new URL('../../package.json', import.meta.url))),
-      env: { ...process.env, DATABASE_URL: databaseUrl, QUEUE: queue },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-    cleanups.push(async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    await until('worker 1 to start', () => stdout.includes('working') || child.exitCode !== null, 15_000);
-    expect(stderr).toBe('');
+    const worker1 = await startWorkerProcess(script, { DATABASE_URL: databaseUrl, QUEUE: queue }, cleanups);
+    const { child, exited } = worker1;
 
     // a short expiry so the test need not wait pg-boss's default 15 minutes
     const id = (await boss.send(queue, { attempt: 'first' }, { expireInSeconds: 2, retryBackoff: false, retryDelay: 0 }))!;
-    await until('worker 1 to claim the job', () => stdout.includes(`claimed ${id}`));
+    await until('worker 1 to claim the job', () => worker1.stdout().includes(`claimed ${id}`));
     expect(await jobState(boss, queue, id)).toBe('active');
 
     child.kill('SIGKILL');

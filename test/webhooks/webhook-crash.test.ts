@@ -2,10 +2,8 @@
 // flight (the receiver stalls) leaves the job claimed; pg-boss notices the missing heartbeat, and
 // a worker started afterwards delivers the same signed body. The killed attempt has no outcome, so
 // it is not logged and does not count against retryCount.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
@@ -16,6 +14,7 @@ import { expectOk } from '../support/expect-envelope.ts';
 import { createTeam } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
+import { startWorkerProcess } from '../support/worker-process.ts';
 import { startReceiver, type Receiver } from './support.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
@@ -52,7 +51,6 @@ it('a delivery whose worker dies mid-request is delivered after restart', { time
   // the first request stalls for good (the worker will die holding it); later ones succeed
   receiver.reply(hookPath, (n) => (n === 1 ? { stall: true } : { status: 200, body: 'got it' }));
 
-  const root = path.dirname(fileURLToPath(new URL('../../package.json', import.meta.url)));
   const script = `
     import { loadConfig } from ${JSON.stringify(new URL('../../src/config.ts', import.meta.url).href)};
     import { createServices } from ${JSON.stringify(new URL('../../src/platform/app.ts', import.meta.url).href)};
@@ -62,22 +60,7 @@ it('a delivery whose worker dies mid-request is delivered after restart', { time
     await services.jobs.start({ work: true });
     process.stdout.write('working\\n');
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, CA_FILE: receiver.certFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  await until('the worker process to start', () => stdout.includes('working') || child.exitCode !== null, 30_000);
-  expect(stderr).toBe('');
+  const { child, exited } = await startWorkerProcess(script, { DATABASE_URL: db.url, DATA_DIR: dataDir, CA_FILE: receiver.certFile }, cleanups);
 
   const field = people.fields.name!;
   const record = expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: people.id, fields: { [field]: 'Ada' } } }), 201);
