@@ -1,6 +1,7 @@
 // Queues of the data core: the outbox dispatcher (nudged after each record write, and swept every
 // minute so nothing waits long after a missed nudge or a crash), and a daily purge of events that
 // were dispatched more than OUTBOX_RETENTION_DAYS ago (consumers keep their own logs).
+import type { Job } from 'pg-boss';
 import type { Services } from '../graphql/context.ts';
 import { DISPATCH_DOMAIN_EVENTS } from './events/outbox.ts';
 
@@ -23,8 +24,13 @@ export function defineDataJobs(services: Services): void {
   services.jobs.define({
     name: DISPATCH_DOMAIN_EVENTS,
     schedule: '* * * * *',
-    handler: async () => {
+    // one queued nudge at a time however many writes ask (policy short + singletonKey), and one
+    // queued sweep: a burst of writes costs one dispatch, not one job each
+    policy: 'short',
+    handler: async (jobs: Job<{ nudge?: boolean }>[]) => {
       await services.outbox.dispatchPending();
+      // consumer failures wait for the minute sweep: a nudge follows every record write
+      if (jobs.some((job) => !job.data?.nudge)) await services.outbox.retryFailures();
     },
   });
   services.jobs.define({

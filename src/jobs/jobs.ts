@@ -11,6 +11,8 @@ export interface JobDefinition<T extends object = object> {
   retryLimit?: number;
   /** handlers this process runs at once for the queue (default 1) */
   localConcurrency?: number;
+  /** pg-boss queue policy (default standard); `short` keeps at most one job per singletonKey queued */
+  policy?: 'standard' | 'short' | 'singleton' | 'stately';
   handler: (jobs: Job<T>[]) => Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export class Jobs {
     await this.boss.start();
     this.started = true;
     for (const d of this.definitions) {
-      await this.boss.createQueue(d.name, { retryLimit: d.retryLimit ?? 3, retryBackoff: true });
+      await this.boss.createQueue(d.name, { policy: d.policy ?? 'standard', retryLimit: d.retryLimit ?? 3, retryBackoff: true });
       if (d.schedule) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC' });
     }
     if (!options.work) return;

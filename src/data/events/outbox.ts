@@ -7,14 +7,17 @@
 // Each consumer runs under a savepoint, so one event a consumer cannot take does not hold back
 // every later event of every team. When a consumer fails on a batch it is run again event by
 // event; an event it still fails on becomes a DomainEventFailure row (in the same transaction),
-// the other consumers and events go on, and the sweep retries that consumer alone with backoff
-// until it succeeds or MAX_FAILURE_ATTEMPTS are used up (a dead letter, kept and logged). A failed
-// connection aborts the whole transaction instead, and the batch is dispatched again later.
+// the other consumers and events go on. The minute sweep (not the per-write nudge: see
+// data.jobs.ts) retries that consumer alone with backoff until it succeeds or
+// MAX_FAILURE_ATTEMPTS are used up (a dead letter, kept and logged). A failed connection aborts
+// the whole transaction instead, and the batch is dispatched again later.
 import type pg from 'pg';
 import type { Jobs } from '../../jobs/jobs.ts';
 import { inTransaction } from '../records/sql.ts';
 
-export const DISPATCH_DOMAIN_EVENTS = 'data.dispatch-domain-events';
+// (renamed from data.dispatch-domain-events when the queue became `short`: pg-boss keeps a
+// queue's policy from its creation)
+export const DISPATCH_DOMAIN_EVENTS = 'data.outbox-dispatch';
 const BATCH = 500;
 export const MAX_FAILURE_ATTEMPTS = 10;
 const FIRST_RETRY_SECONDS = 30;
@@ -66,7 +69,7 @@ export class DomainEventOutbox {
 
   /** Asks a worker to dispatch soon; a failed nudge is harmless (the scheduled sweep picks it up). */
   async nudge(): Promise<void> {
-    await this.jobs.send(DISPATCH_DOMAIN_EVENTS, {}, { singletonKey: 'dispatch' }).catch(() => null);
+    await this.jobs.send(DISPATCH_DOMAIN_EVENTS, { nudge: true }, { singletonKey: 'dispatch' }).catch(() => null);
   }
 
   /** Dispatches until the outbox is empty; returns how many events were handed on. */
@@ -85,10 +88,8 @@ export class DomainEventOutbox {
         return events.length;
       });
       total += count;
-      if (count < BATCH) break;
+      if (count < BATCH) return total;
     }
-    await this.retryFailures();
-    return total;
   }
 
   /** Gives each consumer the events it failed on whose next try is due; returns how many succeeded. */

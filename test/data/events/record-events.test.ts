@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { purgeDispatchedEvents } from '../../../src/data/data.jobs.ts';
-import { DomainEventOutbox, MAX_FAILURE_ATTEMPTS, type DomainEventRow } from '../../../src/data/events/outbox.ts';
+import { DISPATCH_DOMAIN_EVENTS, DomainEventOutbox, MAX_FAILURE_ATTEMPTS, type DomainEventRow } from '../../../src/data/events/outbox.ts';
 import { applyPendingMigrations } from '../../../src/db/schema-engine/migrations.ts';
 import { newSimplyId } from '../../../src/platform/ids.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../../database/helpers.ts';
@@ -550,13 +550,17 @@ describe('dispatchPending', () => {
 describe('an instance running jobs', () => {
   let worker: TestServer;
   const handed: DomainEventRow[] = [];
-  const failOnce = { armed: false };
+  const failOnce = { armed: false, times: 0 };
 
   beforeAll(async () => {
     await server.app.services.outbox.dispatchPending();
     // same database; this instance runs the pg-boss workers (the first one only sends jobs)
     worker = await startTestServer({ databaseUrl: db.url, runJobs: true, dataDir: server.dataDir });
     worker.app.services.outbox.register('test-worker', async (events) => {
+      if (failOnce.times > 0) {
+        failOnce.times--;
+        throw new Error('still failing');
+      }
       if (failOnce.armed) {
         failOnce.armed = false;
         throw new Error('first attempt fails');
@@ -592,5 +596,25 @@ describe('an instance running jobs', () => {
     expect(failOnce.armed).toBe(false);
     expect(handed.filter((e) => e.eventId === ids[0])).toHaveLength(1);
     expect(await sql(`SELECT 1 FROM "DomainEventFailure" WHERE "eventId" = ANY($1)`, [ids])).toEqual([]);
+  });
+
+  it('the scheduled sweep (a dispatch job that is not a nudge) retries an event a consumer failed on', async () => {
+    failOnce.times = 2; // the batch and the event alone
+    const since = await lastEventId();
+    await create({ [f.first_name!]: 'Swept' });
+    const ids = (await eventsAfter(since)).map((e) => e.eventId);
+    const failure = () => sql<{ attempts: number; resolvedAt: Date | null }>(`SELECT attempts, "resolvedAt" FROM "DomainEventFailure" WHERE "eventId" = ANY($1)`, [ids]);
+    await until('the consumer to fail on the event', async () => (await failure()).length === 1, 10_000, 100);
+    expect(handed.filter((e) => e.eventId === ids[0])).toHaveLength(0);
+    await sql(`UPDATE "DomainEventFailure" SET "nextAttemptAt" = now() - interval '1 second' WHERE "eventId" = ANY($1)`, [ids]);
+    await worker.app.services.jobs.send(DISPATCH_DOMAIN_EVENTS, {}); // what the minute schedule sends
+    await until('the sweep to resolve the failure', async () => (await failure())[0]?.resolvedAt != null, 10_000, 100);
+    expect(handed.filter((e) => e.eventId === ids[0])).toHaveLength(1);
+  });
+
+  it('a burst of writes queues at most one dispatch nudge', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => create({ [f.first_name!]: `Burst ${i}` })));
+    const queued = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'created' AND data->>'nudge' = 'true'`, [DISPATCH_DOMAIN_EVENTS]);
+    expect(queued[0]!.n).toBeLessThanOrEqual(1);
   });
 });
