@@ -3,7 +3,7 @@
 // TEAM_SETTINGS, tier and data permissions; other teams' ids are 404. Deliveries: webhook-delivery.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
-import { expectError, expectOk } from '../support/expect-envelope.ts';
+import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
 
@@ -282,5 +282,63 @@ describe('permissions', () => {
     const minted = expectOk(await call('POST', '/v1/session-tokens', { expiresInMinutes: 5 }), 201);
     expect(minted.token).toMatch(/^svc_sess_/);
     expectError(await call('GET', '/v1/webhooks', undefined, minted.token), 403, 'PERMISSION_DENIED');
+  });
+});
+
+describe('the GraphQL face (the same service as the REST routes)', () => {
+  const FIELDS = 'id eventType targetUrl filterCriteria isActive isPaused retryCount retryDelaySeconds timeoutSeconds totalDeliveries lastDeliveryStatus';
+  const gql = (query: string, variables: Record<string, unknown> = {}, token = team.apiKey) => server.graphql(query, variables, { token });
+
+  it('createWebhook, webhooks, webhook, updateWebhook, webhookDeliveries, deleteWebhook', async () => {
+    const created = gqlData(
+      await gql(`mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { ${FIELDS} secret } }`, {
+        input: { eventType: 'DATA_RECORD_UPDATED', targetUrl: TARGET, filterCriteria: { dataCollectionIds: [people.id] }, retryCount: 1 },
+      }),
+    ).createWebhook;
+    expect(created).toMatchObject({ eventType: 'DATA_RECORD_UPDATED', targetUrl: TARGET, filterCriteria: { dataCollectionIds: [people.id] }, isActive: true, isPaused: false, retryCount: 1, retryDelaySeconds: 60, timeoutSeconds: 30, totalDeliveries: 0, lastDeliveryStatus: null });
+    expect(created.secret).toMatch(/^whsec_/);
+    // the REST face sees the same subscription, without the secret
+    const rest = expectOk(await call('GET', `/v1/webhooks/${created.id}`));
+    expect(rest.id).toBe(created.id);
+    expect(rest.secret).toBeUndefined();
+
+    const list = gqlData(await gql(`{ webhooks(limit: 100) { nodes { id } pagination { total limit offset hasMore } } }`)).webhooks;
+    expect(list.nodes.map((w: { id: string }) => w.id)).toContain(created.id);
+    expect(list.pagination).toMatchObject({ limit: 100, offset: 0, hasMore: false });
+    expect(gqlData(await gql(`query($id: String!) { webhook(webhookSimplyId: $id) { ${FIELDS} } }`, { id: created.id })).webhook).toEqual(
+      Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'secret')),
+    );
+
+    const paused = gqlData(
+      await gql(`mutation($id: String!, $input: UpdateWebhookInput!) { updateWebhook(webhookSimplyId: $id, input: $input) { ${FIELDS} } }`, { id: created.id, input: { isPaused: true, filterCriteria: null } }),
+    ).updateWebhook;
+    expect(paused).toMatchObject({ isPaused: true, filterCriteria: null, retryCount: 1 });
+    const deliveries = gqlData(await gql(`query($id: String!) { webhookDeliveries(webhookSimplyId: $id) { nodes { id } pagination { total } } }`, { id: created.id })).webhookDeliveries;
+    expect(deliveries).toEqual({ nodes: [], pagination: { total: 0 } });
+
+    expect(gqlData(await gql(`mutation($id: String!) { deleteWebhook(webhookSimplyId: $id) }`, { id: created.id })).deleteWebhook).toBe(true);
+    expectGqlError(await gql(`query($id: String!) { webhook(webhookSimplyId: $id) { id } }`, { id: created.id }), 'NOT_FOUND', 404);
+    expectError(await call('GET', `/v1/webhooks/${created.id}`), 404, 'NOT_FOUND');
+  });
+
+  it('the documented errors: 400 naming the field, 403 without TEAM_SETTINGS, another team’s ids not found', async () => {
+    const bad = await gql(`mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { id } }`, { input: { eventType: 'DATA_RECORD_CREATED', targetUrl: 'http://example.com/hook' } });
+    expectGqlError(bad, 'VALIDATION_ERROR', 400);
+    expect(JSON.stringify(bad.errors?.[0]?.extensions?.details)).toContain('targetUrl');
+    const plain = (await createApiKey(server, team, { name: 'gql no settings', featurePermissions: [] })).key;
+    expectGqlError(await gql(`{ webhooks { nodes { id } } }`, {}, plain), 'PERMISSION_DENIED', 403);
+
+    const mine = await create({ eventType: 'DATA_RECORD_CREATED', targetUrl: TARGET, filterCriteria: { dataCollectionIds: [people.id] } });
+    const other = await createTeam(server);
+    for (const [query, variables] of [
+      [`query($id: String!) { webhook(webhookSimplyId: $id) { id } }`, { id: mine.id }],
+      [`query($id: String!) { webhookDeliveries(webhookSimplyId: $id) { nodes { id } } }`, { id: mine.id }],
+      [`mutation($id: String!) { updateWebhook(webhookSimplyId: $id, input: { isPaused: true }) { id } }`, { id: mine.id }],
+      [`mutation($id: String!) { deleteWebhook(webhookSimplyId: $id) }`, { id: mine.id }],
+    ] as const) {
+      expectGqlError(await gql(query, variables, other.apiKey), 'NOT_FOUND', 404);
+    }
+    expect(gqlData(await gql(`{ webhooks { nodes { id } } }`, {}, other.apiKey)).webhooks.nodes).toEqual([]);
+    expect(expectOk(await call('GET', `/v1/webhooks/${mine.id}`)).isPaused).toBe(false);
   });
 });
