@@ -231,8 +231,36 @@ describe('actions: add, change, remove, reorder', () => {
       ),
     );
     expect(added.createAutomationAction.executionRank).toBe(2);
+    const gql = (query: string, variables: Record<string, unknown>, token = team.apiKey) => server.graphql(query, variables, { token });
+    const actions = gqlData(await gql(`query ($id: String!) { automation(automationSimplyId: $id) { actions { automationActionSimplyId executionRank } } }`, { id })).automation.actions;
+    const [first, second] = actions.map((a: { automationActionSimplyId: string }) => a.automationActionSimplyId);
+    expect(gqlData(await gql(`mutation ($id: String!, $input: AutomationUpdateInput!) { updateAutomation(automationSimplyId: $id, input: $input) { isEnabled name } }`, { id, input: { isEnabled: false } })).updateAutomation).toEqual({
+      isEnabled: false,
+      name: 'Over GraphQL',
+    });
+    expect(
+      gqlData(await gql(`mutation ($id: String!, $a: String!, $input: AutomationActionUpdateInput!) { updateAutomationAction(automationSimplyId: $id, automationActionSimplyId: $a, input: $input) { continueOnError } }`, { id, a: first, input: { continueOnError: true } }))
+        .updateAutomationAction,
+    ).toEqual({ continueOnError: true });
+    const reordered = gqlData(await gql(`mutation ($id: String!, $o: [String!]!) { reorderAutomationActions(automationSimplyId: $id, orderedActionSimplyIds: $o) { actions { automationActionSimplyId executionRank } } }`, { id, o: [second, first] })).reorderAutomationActions;
+    expect(reordered.actions).toEqual([{ automationActionSimplyId: second, executionRank: 1 }, { automationActionSimplyId: first, executionRank: 2 }]);
+    expect(gqlData(await gql(`query ($id: String!) { automationExecutions(automationSimplyId: $id) { nodes { id } pagination { total } } }`, { id })).automationExecutions).toEqual({ nodes: [], pagination: { total: 0 } });
+    // the REST face sees what GraphQL wrote
+    expect(expectOk(await call('GET', `/v1/automations/${id}`)).actions.map((a: { id: string }) => a.id)).toEqual([second, first]);
+    // the documented errors, and another team's ids are not found
+    expectGqlError(await gql(`mutation ($id: String!, $input: AutomationUpdateInput!) { updateAutomation(automationSimplyId: $id, input: $input) { id } }`, { id, input: { maxRecordsPerExecution: 0 } }), 'VALIDATION_ERROR', 400);
+    for (const [query, variables] of [
+      [`query ($id: String!) { automation(automationSimplyId: $id) { id } }`, { id }],
+      [`query ($id: String!) { automationExecutions(automationSimplyId: $id) { nodes { id } } }`, { id }],
+      [`mutation ($id: String!, $a: String!) { deleteAutomationAction(automationSimplyId: $id, automationActionSimplyId: $a) }`, { id, a: first }],
+      [`mutation ($id: String!) { deleteAutomation(automationSimplyId: $id) }`, { id }],
+    ] as const) {
+      expectGqlError(await gql(query, variables, other.apiKey), 'NOT_FOUND', 404);
+    }
+    expect(gqlData(await gql(`mutation ($id: String!, $a: String!) { deleteAutomationAction(automationSimplyId: $id, automationActionSimplyId: $a) }`, { id, a: first })).deleteAutomationAction).toBe(true);
     const removed = gqlData(await server.graphql(`mutation ($id: String!) { deleteAutomation(automationSimplyId: $id) }`, { id }, { token: team.apiKey }));
     expect(removed.deleteAutomation).toBe(true);
+    expectGqlError(await gql(`query ($id: String!) { automation(automationSimplyId: $id) { id } }`, { id }), 'NOT_FOUND', 404);
   });
 });
 

@@ -192,6 +192,12 @@ describe('who may read', () => {
     expectError(await get(`/v1/mail-messages/${simplyId}`, other.userToken, other.teamSimplyId), 404, 'NOT_FOUND');
     const theirs = expectOk(await get('/v1/mail-messages?limit=100', other.apiKey));
     expect(theirs.map((m: { id: string }) => m.id)).not.toContain(simplyId);
+    // the GraphQL twin: the same answers
+    const one = `query($id: String!) { mailMessage(mailSimplyId: $id) { mailSimplyId } }`;
+    expect(gqlData(await server.graphql(one, { id: simplyId }, { token: team.apiKey })).mailMessage).toEqual({ mailSimplyId: simplyId });
+    expectGqlError(await server.graphql(one, { id: simplyId }, { token: other.apiKey }), 'NOT_FOUND', 404);
+    const list = gqlData(await server.graphql(`{ mailMessages(limit: 100) { nodes { mailSimplyId } } }`, {}, { token: other.apiKey })).mailMessages;
+    expect(list.nodes.map((m: { mailSimplyId: string }) => m.mailSimplyId)).not.toContain(simplyId);
   });
 });
 
