@@ -1,7 +1,7 @@
 // Runs a route's GraphQL operation in-process with the caller's context. Documents are parsed
 // and validated once, at start-up: a route whose operation does not fit the schema fails fast.
 import { execute, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { GraphQLContext } from '../src/graphql/context.ts';
+import type { RequestContext } from '../src/app/context.ts';
 import type { RestRoute } from './route.ts';
 
 export interface PreparedOperation {
@@ -14,12 +14,12 @@ export class OperationExecutor {
   private readonly prepared = new Map<RestRoute, PreparedOperation>();
   private readonly schema: GraphQLSchema;
 
-  constructor(schema: GraphQLSchema, routes: RestRoute[]) {
+  constructor(schema: GraphQLSchema, routes: readonly RestRoute[]) {
     this.schema = schema;
     for (const route of routes) this.prepared.set(route, prepare(schema, route));
   }
 
-  async run(route: RestRoute, variables: Record<string, unknown>, context: GraphQLContext) {
+  async run(route: RestRoute, variables: Record<string, unknown>, context: RequestContext) {
     const op = this.prepared.get(route)!;
     const result = await execute({ schema: this.schema, document: op.document, variableValues: variables, contextValue: context });
     return { result, field: op.field };

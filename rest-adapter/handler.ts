@@ -2,13 +2,13 @@
 // shape the envelope. Errors of every stage leave through the same error envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
-import type { Services } from '../src/graphql/context.ts';
-import { createContext } from '../src/graphql/create-context.ts';
-import { clientAddress } from '../src/platform/client-address.ts';
-import { toPublicError } from '../src/platform/error-mapping.ts';
-import { sendData, sendError } from '../src/platform/envelope.ts';
-import { ApiError, NotFoundError, ValidationError } from '../src/platform/errors.ts';
-import { readJsonBody } from '../src/platform/read-body.ts';
+import type { Services } from '../src/app/context.ts';
+import { createContext } from '../src/app/create-context.ts';
+import { clientAddress } from '../src/app/http/client-address.ts';
+import { toPublicError } from '../src/app/error-mapping.ts';
+import { sendData, sendError } from '../src/app/http/envelope.ts';
+import { ApiError, NotFoundError, ValidationError } from '../src/app/errors.ts';
+import { readJsonBody } from '../src/app/http/read-body.ts';
 import { OperationExecutor } from './executor.ts';
 import type { RestRequest, RestRoute } from './route.ts';
 import { Router, type RouteMatch } from './router.ts';
@@ -24,7 +24,7 @@ export class RestAdapter {
   private readonly executor: OperationExecutor;
   private readonly services: Services;
 
-  constructor(schema: GraphQLSchema, routes: RestRoute[], services: Services) {
+  constructor(schema: GraphQLSchema, routes: readonly RestRoute[], services: Services) {
     this.router = new Router(routes);
     this.executor = new OperationExecutor(schema, routes);
     this.services = services;

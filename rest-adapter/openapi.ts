@@ -2,7 +2,7 @@
 // cannot drift. Served at /openapi.json.
 import type { RestRoute } from './route.ts';
 
-export function openApiDocument(routes: RestRoute[], serverUrl: string): Record<string, unknown> {
+export function openApiDocument(routes: readonly RestRoute[], serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({

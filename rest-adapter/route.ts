@@ -1,6 +1,6 @@
 // A REST route is data: which GraphQL operation serves it, how the request becomes variables,
 // and how the operation's result becomes `{ data, meta }`. No business logic lives here.
-import { ValidationError } from '../src/platform/errors.ts';
+import { ValidationError } from '../src/app/errors.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,7 +31,7 @@ export interface RestRoute {
   status?: number;
 }
 
-export function defineRoutes(routes: RestRoute[]): RestRoute[] {
+export function defineRoutes(routes: readonly RestRoute[]): readonly RestRoute[] {
   return routes;
 }
 

@@ -17,7 +17,7 @@ export type RouteMatch =
 export class Router {
   private readonly compiled: CompiledRoute[];
 
-  constructor(routes: RestRoute[]) {
+  constructor(routes: readonly RestRoute[]) {
     this.compiled = routes
       .map((route) => {
         const segments = route.path.split('/').filter(Boolean);

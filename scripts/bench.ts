@@ -407,14 +407,14 @@ async function main(): Promise<number> {
     return originalQuery.apply(this, args);
   };
 
-  const { loadConfig } = await import('../src/config.ts');
+  const { loadConfig } = await import('../src/app/config.ts');
   const { startEmbeddedPostgres } = await import('../src/db/embedded-postgres.ts');
   const { applyPendingMigrations } = await import('../src/db/schema-engine/migrations.ts');
-  const { startApp } = await import('../src/platform/app.ts');
-  const { createLogger } = await import('../src/platform/logger.ts');
-  const { bootstrapTeam } = await import('../src/teams/bootstrap.service.ts');
-  const { FEATURE_PERMISSIONS } = await import('../src/auth/feature-permissions.ts');
-  const { routes } = await import('../rest-adapter/routes/index.ts');
+  const { startApp } = await import('../src/app/server.ts');
+  const { createLogger } = await import('../src/app/logger.ts');
+  const { bootstrapTeam } = await import('../src/modules/teams/bootstrap.service.ts');
+  const { FEATURE_PERMISSIONS } = await import('../src/app/auth/feature-permissions.ts');
+  const { routes } = await import('../src/app/modules.ts');
 
   type App = Awaited<ReturnType<typeof startApp>>;
   const cleanups: (() => Promise<void>)[] = [];

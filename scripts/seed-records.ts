@@ -18,13 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import type { Prisma } from '../src/db/prisma.ts';
-import { calculateName } from '../src/data/records/calculated-name.ts';
-import { insertRecords, type NewRecord } from '../src/data/records/record-writes.ts';
-import { inTransaction } from '../src/data/records/sql.ts';
-import { SCHEMA_CHANNEL } from '../src/data/schema/schema-cache.ts';
-import { loadTeamSchema } from '../src/data/schema/team-schema.ts';
-import { encodeRecordFields } from '../src/data/values/index.ts';
-import { newSimplyId } from '../src/platform/ids.ts';
+import { calculateName } from '../src/modules/records/calculated-name.ts';
+import { insertRecords, type NewRecord } from '../src/modules/records/record-writes.ts';
+import { SCHEMA_CHANNEL } from '../src/modules/collections/schema-cache.ts';
+import { loadTeamSchema } from '../src/modules/collections/team-schema.ts';
+import { encodeRecordFields } from '../src/modules/collections/values/index.ts';
+import { newSimplyId } from '../src/app/ids.ts';
+import { inTransaction } from '../src/db/transaction.ts';
 
 export const SEED_STATUSES = ['active', 'inactive', 'pending', 'churned', 'trial'] as const;
 
@@ -222,11 +222,11 @@ async function main(argv: string[]): Promise<number> {
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--records must be a positive integer (got "${values.records}")`);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError(`--batch must be 1-50000 (got "${values.batch}")`);
 
-  const { loadConfig } = await import('../src/config.ts');
+  const { loadConfig } = await import('../src/app/config.ts');
   const { resolveDatabase } = await import('../src/db/database.ts');
   const { applyPendingMigrations } = await import('../src/db/schema-engine/migrations.ts');
   const { createPool, createPrisma } = await import('../src/db/prisma.ts');
-  const { bootstrapTeam } = await import('../src/teams/bootstrap.service.ts');
+  const { bootstrapTeam } = await import('../src/modules/teams/bootstrap.service.ts');
   const log = (line: string) => process.stderr.write(`${line}\n`);
 
   const config = loadConfig(process.env);

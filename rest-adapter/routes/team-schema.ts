@@ -1,5 +1,5 @@
 // /v1/team-schema/* → src/data/team-schema/team-schema.schema.ts
-import { ValidationError, type ErrorDetail } from '../../src/platform/errors.ts';
+import { ValidationError, type ErrorDetail } from '../../src/app/errors.ts';
 import { defineRoutes, intParam, pageVariables, respondPage, type RestRequest } from '../route.ts';
 
 const CHANGE = `id dataCollectionSimplyId changedProperties before after`;

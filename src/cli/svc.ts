@@ -1,16 +1,16 @@
 // The `svc` command: start | worker | migrate | bootstrap. See README.md.
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config } from '../app/config.ts';
 import { resolveDatabase } from '../db/database.ts';
 import { leaveSignalsToTheApplication } from '../db/embedded-postgres-signals.ts';
 import { createPool, createPrisma } from '../db/prisma.ts';
 import { applyPendingMigrations, migrationStatus } from '../db/schema-engine/migrations.ts';
-import { JwtService } from '../identity/jwt-service.ts';
-import { loadOrCreateSigningKey } from '../identity/signing-key.ts';
-import { closeServices, createServices, startApp } from '../platform/app.ts';
-import { ApiError } from '../platform/errors.ts';
-import { createLogger } from '../platform/logger.ts';
-import { bootstrapTeam } from '../teams/bootstrap.service.ts';
+import { JwtService } from '../app/auth/jwt-service.ts';
+import { loadOrCreateSigningKey } from '../app/auth/signing-key.ts';
+import { closeServices, createServices, startApp } from '../app/server.ts';
+import { ApiError } from '../app/errors.ts';
+import { createLogger } from '../app/logger.ts';
+import { bootstrapTeam } from '../modules/teams/bootstrap.service.ts';
 
 const USAGE = `usage: svc <command>
 

@@ -1,6 +1,6 @@
 // Which PostgreSQL the platform uses: DATABASE_URL when set, otherwise the embedded cluster in
 // DATA_DIR (shared with a running server rather than started twice).
-import type { Config } from '../config.ts';
+import type { Config } from '../app/config.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
 export interface DatabaseHandle {

@@ -3,9 +3,9 @@
 // charge per idempotency key), CREATE_RECORD, RUN_WIZARD_STEP through the wizard runner; and how a
 // run handles failures: continueOnError, retryConfig inside the job, onFailureActions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExecution } from '../../src/automations/automation-runner.ts';
-import type { ChargeRequest, ChargeResult, PaymentProvider } from '../../src/automations/payments/payment-provider.ts';
-import { newSimplyId } from '../../src/platform/ids.ts';
+import { runExecution } from '../../src/modules/automations/automation-runner.ts';
+import type { ChargeRequest, ChargeResult, PaymentProvider } from '../../src/modules/automations/payments/payment-provider.ts';
+import { newSimplyId } from '../../src/app/ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';

@@ -3,9 +3,9 @@
 // database: on the shared one, another file's worker could dispatch (or run) this file's work
 // and stop halfway when that file ends; here every job is this file's.
 import { inject } from 'vitest';
-import type { Env } from '../../src/config.ts';
+import type { Env } from '../../src/app/config.ts';
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../database/helpers.ts';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 export interface AutomationTestServer extends TestServer {

@@ -3,7 +3,7 @@
 // validation of every part of an automation (docs/api/automations.md). Nothing here runs an
 // automation (no worker): runs are covered by the other files of this folder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSimplyId } from '../../src/platform/ids.ts';
+import { newSimplyId } from '../../src/app/ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';

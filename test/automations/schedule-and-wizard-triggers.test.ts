@@ -3,19 +3,19 @@
 // a real wizard run), with the claim semantics of Document 1 §6 rule 6: one execution per
 // automation and stable key, no redelivery by the queue, and reconciling an ambiguous claim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExecution } from '../../src/automations/automation-runner.ts';
-import { scheduleTick } from '../../src/automations/automation-schedule.ts';
-import { automationTriggerConsumer } from '../../src/automations/automation-triggers.ts';
-import { EXECUTE_AUTOMATION } from '../../src/automations/execution-claims.ts';
-import type { DomainEventRow } from '../../src/data/events/outbox.ts';
-import { inTransaction } from '../../src/data/records/sql.ts';
-import { newSimplyId } from '../../src/platform/ids.ts';
+import { runExecution } from '../../src/modules/automations/automation-runner.ts';
+import { scheduleTick } from '../../src/modules/automations/automation-schedule.ts';
+import { automationTriggerConsumer } from '../../src/modules/automations/automation-triggers.ts';
+import { EXECUTE_AUTOMATION } from '../../src/modules/automations/execution-claims.ts';
+import type { DomainEventRow } from '../../src/app/outbox.ts';
+import { newSimplyId } from '../../src/app/ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { untilWith } from '../support/until.ts';
 import { createWizard } from '../wizards/wizard-fixtures.ts';
 import { type AutomationTestServer, startAutomationServer } from './automation-server.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
 
 const until = untilWith({ timeoutMs: 15_000, everyMs: 100 });
 

@@ -2,7 +2,7 @@
 // revokeSessionToken): Document 1 §2.2, §3, §4.1, §5 rule 2, §7, §8.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURE_PERMISSIONS } from '../../src/auth/feature-permissions.ts';
+import { FEATURE_PERMISSIONS } from '../../src/app/auth/feature-permissions.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

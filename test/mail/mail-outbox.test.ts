@@ -2,12 +2,12 @@
 // as STORED, team admins (or OUTGOING_MESSAGES_VIEW) read it over REST and GraphQL, nothing else
 // does; enqueue validates its input and follows the caller's transaction. docs/api/mail.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverMail } from '../../src/mail/mail-delivery.ts';
-import type { SendMailJob } from '../../src/mail/mail-queue.ts';
-import type { OutgoingMail } from '../../src/mail/mailer.ts';
-import { newSimplyId } from '../../src/platform/ids.ts';
+import { deliverMail } from '../../src/modules/mail/mail-delivery.ts';
+import type { SendMailJob } from '../../src/modules/mail/mail-queue.ts';
+import type { OutgoingMail } from '../../src/modules/mail/mailer.ts';
+import { newSimplyId } from '../../src/app/ids.ts';
 import type { Job } from 'pg-boss';
-import { ValidationError } from '../../src/platform/errors.ts';
+import { ValidationError } from '../../src/app/errors.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';

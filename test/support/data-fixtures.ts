@@ -1,6 +1,6 @@
 // Collections and fields for record tests, written straight to the database (the schema
 // administration routes have their own tests), then the team's cached schema is dropped.
-import { newSimplyId } from '../../src/platform/ids.ts';
+import { newSimplyId } from '../../src/app/ids.ts';
 import type { TeamFixture } from './fixtures.ts';
 import type { TestServer } from './server.ts';
 

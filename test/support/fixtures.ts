@@ -1,6 +1,6 @@
 // Test fixtures: each test builds its own team(s), so test files never see each other's data.
 import { randomBytes } from 'node:crypto';
-import { bootstrapTeam, type BootstrapResult } from '../../src/teams/bootstrap.service.ts';
+import { bootstrapTeam, type BootstrapResult } from '../../src/modules/teams/bootstrap.service.ts';
 import { startTestServer, type StartOptions, type TestServer } from './server.ts';
 
 export interface TeamFixture extends BootstrapResult {
@@ -59,8 +59,8 @@ export async function addMember(
   options: { teamRoleSimplyId?: string; isTeamAdmin?: boolean; email?: string } = {},
 ): Promise<{ userSimplyId: string; token: string; email: string }> {
   const { prisma } = server.app.services;
-  const { newSimplyId } = await import('../../src/platform/ids.ts');
-  const { hashPassword } = await import('../../src/identity/passwords.ts');
+  const { newSimplyId } = await import('../../src/app/ids.ts');
+  const { hashPassword } = await import('../../src/app/auth/passwords.ts');
   const email = options.email ?? uniqueEmail('member');
   const role = options.teamRoleSimplyId
     ? await prisma.teamRole.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: options.teamRoleSimplyId } } })

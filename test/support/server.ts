@@ -5,9 +5,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { inject } from 'vitest';
-import { loadConfig, type Env } from '../../src/config.ts';
-import { startApp, type App } from '../../src/platform/app.ts';
-import { createLogger } from '../../src/platform/logger.ts';
+import { loadConfig, type Env } from '../../src/app/config.ts';
+import { startApp, type App } from '../../src/app/server.ts';
+import { createLogger } from '../../src/app/logger.ts';
 
 export interface TestServer {
   app: App;

@@ -1,7 +1,7 @@
 // Users over REST (/v1/users, /v1/users/me) and GraphQL (me, updateMe, users, user, createUser):
 // Document 2 §2.6, §4.5, §5.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSimplyId } from '../../src/platform/ids.ts';
+import { newSimplyId } from '../../src/app/ids.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadOrCreateSecretsKey, SecretBox } from '../../src/webhooks/secret-box.ts';
-import { signWebhookBody, verifyWebhookSignature } from '../../src/webhooks/verify-signature.ts';
+import { loadOrCreateSecretsKey, SecretBox } from '../../src/modules/webhooks/secret-box.ts';
+import { signWebhookBody, verifyWebhookSignature } from '../../src/modules/webhooks/verify-signature.ts';
 
 describe('verifyWebhookSignature', () => {
   const secret = 'whsec_test-secret';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
-import { verifyWebhookSignature } from '../../src/webhooks/verify-signature.ts';
+import { verifyWebhookSignature } from '../../src/modules/webhooks/verify-signature.ts';
 
 export interface ReceivedDelivery {
   path: string;

@@ -2,7 +2,7 @@
 // are judged by every address they resolve to, and the connection's lookup only answers with
 // addresses that were checked.
 import { describe, expect, it } from 'vitest';
-import { parseTargetUrl, pinnedLookup, refusedRange, resolveTarget, TargetRefused, type Lookup } from '../../src/webhooks/target-guard.ts';
+import { parseTargetUrl, pinnedLookup, refusedRange, resolveTarget, TargetRefused, type Lookup } from '../../src/modules/webhooks/target-guard.ts';
 
 describe('refusedRange', () => {
   it.each([

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
-import { DELIVER_WEBHOOK } from '../../src/webhooks/webhook-delivery.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../database/helpers.ts';
+import { DELIVER_WEBHOOK } from '../../src/modules/webhooks/webhook-delivery.ts';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
 import { createCollection } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createTeam } from '../support/fixtures.ts';
@@ -52,9 +52,9 @@ it('a delivery whose worker dies mid-request is delivered after restart', { time
   receiver.reply(hookPath, (n) => (n === 1 ? { stall: true } : { status: 200, body: 'got it' }));
 
   const script = `
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/config.ts', import.meta.url).href)};
-    import { createServices } from ${JSON.stringify(new URL('../../src/platform/app.ts', import.meta.url).href)};
-    import { createLogger } from ${JSON.stringify(new URL('../../src/platform/logger.ts', import.meta.url).href)};
+    import { loadConfig } from ${JSON.stringify(new URL('../../src/app/config.ts', import.meta.url).href)};
+    import { createServices } from ${JSON.stringify(new URL('../../src/app/server.ts', import.meta.url).href)};
+    import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: process.env.CA_FILE, LOG_LEVEL: 'silent' });
     const services = await createServices({ config, databaseUrl: process.env.DATABASE_URL, migrate: false, logger: createLogger('silent'), jobPollingIntervalSeconds: 0.5 });
     await services.jobs.start({ work: true });

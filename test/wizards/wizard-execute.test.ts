@@ -4,7 +4,7 @@
 // required task fields, task order, all-or-nothing failures, who may execute, and the
 // RUN_WIZARD_STEP contract (one step, automationDepth on the event).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWizard } from '../../src/wizards/wizard-runner.ts';
+import { runWizard } from '../../src/modules/wizards/wizard-runner.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';

@@ -1,0 +1,92 @@
+// The scope-auth vocabulary: credential kinds, tiers, feature permissions, OAuth scopes and
+// data permissions (Document 1 §1.4, §2.1, §5). Gate scopes throw the precise documented error;
+// `pickAuthError` chooses which error a denied field reports.
+import { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
+import type { FeatureLevel } from './feature-permissions.ts';
+import type { OauthScope } from './oauth-scopes.ts';
+import {
+  hasDataAccess,
+  hasFeature,
+  hasFullDataAccess,
+  hasScope,
+  isScopedToken,
+  type CredentialKind,
+  type DataLevel,
+} from './principal.ts';
+import { ApiError, IdpRequiredError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import type { RequestContext } from '../context.ts';
+
+export interface AuthScopes {
+  /** any valid credential */
+  authenticated: boolean;
+  /** a signed-in first-party user (JWT); anything else gets IDP_REQUIRED */
+  signedInUser: boolean;
+  /** one of these credential kinds */
+  credential: readonly CredentialKind[];
+  /** a usable team context: the key's team, or the user's selected team where they are an active member */
+  team: boolean;
+  /** privileged tier: never scoped tokens (session tokens, OAuth tokens) */
+  privileged: boolean;
+  feature: { name: string; level: FeatureLevel };
+  oauthScope: OauthScope;
+  data: { collection: string; level: DataLevel };
+  dataFullAccess: 'READ' | 'EDIT';
+  teamAdmin: boolean;
+  systemAdmin: boolean;
+  /** a constituent's token */
+  constituent: boolean;
+  /** anyone, with or without a credential */
+  public: boolean;
+}
+
+export function authScopes(ctx: RequestContext) {
+  const p = ctx.principal;
+  const authenticated = () => {
+    if (p.kind === 'ANONYMOUS') throw new UnauthenticatedError();
+    return true;
+  };
+  return {
+    authenticated,
+    signedInUser: () => {
+      authenticated();
+      if (p.kind !== 'USER') throw new IdpRequiredError();
+      return true;
+    },
+    credential: (kinds: readonly CredentialKind[]) => authenticated() && kinds.includes(p.kind as CredentialKind),
+    team: () => {
+      authenticated();
+      if (p.teamError) throw p.teamError;
+      return p.team !== null;
+    },
+    privileged: () => authenticated() && !isScopedToken(p),
+    feature: ({ name, level }: { name: string; level: FeatureLevel }) => hasFeature(p, name, level),
+    oauthScope: (scope: OauthScope) => hasScope(p, scope),
+    data: ({ collection, level }: { collection: string; level: DataLevel }) => hasDataAccess(p, collection, level),
+    dataFullAccess: (level: 'READ' | 'EDIT') => hasFullDataAccess(p, level),
+    // functions, not booleans: scope-auth checks plain booleans first, so an anonymous caller would get 403, not 401
+    teamAdmin: () => authenticated() && (p.isTeamAdmin || p.isSystemAdmin),
+    systemAdmin: () => authenticated() && p.isSystemAdmin,
+    constituent: () => authenticated() && p.kind === 'CONSTITUENT',
+    public: true,
+  };
+}
+
+const PRIORITY = ['UNAUTHENTICATED', 'VALIDATION_ERROR', 'IDP_REQUIRED', 'PERMISSION_DENIED'];
+
+/** The most fundamental problem wins: no credential, then no team, then wrong kind, then missing permission. */
+export function pickAuthError(failure: AuthFailure): Error {
+  const found: ApiError[] = [];
+  const walk = (f: AuthFailure) => {
+    if ('error' in f && f.error instanceof ApiError) found.push(f.error);
+    if (f.kind === AuthScopeFailureType.AnyAuthScopes || f.kind === AuthScopeFailureType.AllAuthScopes) {
+      for (const child of f.failures) walk(child);
+    }
+  };
+  walk(failure);
+  const rank = (e: ApiError) => {
+    const i = PRIORITY.indexOf(e.code);
+    return i === -1 ? PRIORITY.length : i;
+  };
+  found.sort((a, b) => rank(a) - rank(b));
+  return found[0] ?? new PermissionDeniedError();
+}

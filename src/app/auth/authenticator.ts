@@ -1,0 +1,217 @@
+// Resolves `Authorization: Bearer <token>` (plus the team selection for user credentials)
+// into a Principal. The hot path: a warm credential costs no database round trip.
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { JwtService } from './jwt-service.ts';
+import { InvalidTeamSelectionError, PermissionDeniedError, RateLimitError, UnauthenticatedError, teamContextRequired } from '../errors.ts';
+import { RateLimiter } from '../http/rate-limiter.ts';
+import { isSimplyId } from '../ids.ts';
+import { CredentialCache } from './credential-cache.ts';
+import { isAddressAllowed } from './ip-allowlist.ts';
+import {
+  apiKeyPrincipal,
+  dataGrantsOf,
+  roleFeatures,
+  sessionTokenPrincipal,
+  type ApiKeyRow,
+} from './principal-builders.ts';
+import { ANONYMOUS, type Principal } from './principal.ts';
+import { API_KEY_PREFIX, SESSION_TOKEN_PREFIX, hashToken } from './tokens.ts';
+
+export interface CredentialRequest {
+  authorization: string | null | undefined;
+  /** X-Team-Id header or teamSimplyId query parameter */
+  teamSelector: string | null | undefined;
+  clientIp: string;
+}
+
+interface CachedKey {
+  principal: Principal;
+  allowedIps: string[];
+  revokedOrExpired: Date | null;
+}
+
+interface CachedUser {
+  principal: Principal;
+}
+
+const roleInclude = {
+  dataPermissions: { select: { dataCollectionSimplyId: true, level: true } },
+  fieldPermissions: { select: { dataFieldSimplyId: true, level: true } },
+} as const;
+const teamSelect = { id: true, simplyId: true, name: true } as const;
+const apiKeyInclude = { team: { select: teamSelect }, role: { include: roleInclude } } as const;
+
+export class Authenticator {
+  readonly cache: CredentialCache<CachedKey | CachedUser>;
+  /** counts database loads, so tests and the benchmark can prove the warm path skips the database */
+  loads = 0;
+
+  private readonly prisma: PrismaClient;
+  private readonly jwt: JwtService;
+
+  /**
+   * Failed credential checks per client address. Rate limits key on the credential, so made-up
+   * tokens would each get a fresh bucket (and a database lookup): failures are counted per address
+   * instead, and an address over the limit is refused before any lookup.
+   */
+  private readonly failures: RateLimiter;
+
+  constructor(prisma: PrismaClient, jwt: JwtService, ttlSeconds: number, failuresPerMinute = 120) {
+    this.failures = new RateLimiter(failuresPerMinute);
+    this.prisma = prisma;
+    this.jwt = jwt;
+    this.cache = new CredentialCache({ ttlMs: ttlSeconds * 1000 });
+  }
+
+  async authenticate(request: CredentialRequest): Promise<Principal> {
+    const header = request.authorization?.trim();
+    if (!header) return ANONYMOUS;
+    const blocked = this.failures.wait(request.clientIp);
+    if (blocked > 0) throw new RateLimitError(blocked);
+    try {
+      return await this.check(header, request);
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) this.failures.take(request.clientIp);
+      throw error;
+    }
+  }
+
+  private async check(header: string, request: CredentialRequest): Promise<Principal> {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new UnauthenticatedError('The Authorization header must be "Bearer <token>"');
+    const token = match[1]!;
+    if (token.startsWith(API_KEY_PREFIX)) return this.apiKey(token, request.clientIp);
+    if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.sessionToken(token);
+    if (token.split('.').length === 3) return this.user(token, request.teamSelector ?? null);
+    throw new UnauthenticatedError('The credential is not recognised');
+  }
+
+  private async apiKey(token: string, clientIp: string): Promise<Principal> {
+    const cacheKey = `k:${hashToken(token)}`;
+    let entry = this.cache.get(cacheKey) as CachedKey | undefined;
+    if (!entry) {
+      const generation = this.cache.generation();
+      this.loads++;
+      const row = await this.prisma.apiKey.findUnique({
+        where: { keyHash: cacheKey.slice(2) },
+        include: apiKeyInclude,
+      });
+      if (!row || row.revokedAt) throw new UnauthenticatedError('The API key is not valid');
+      entry = {
+        principal: apiKeyPrincipal(row as ApiKeyRow),
+        allowedIps: row.allowedIpAddresses,
+        revokedOrExpired: row.expiresAt,
+      };
+      this.cache.set(cacheKey, entry, { teamId: row.teamId }, generation);
+    }
+    if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) {
+      throw new UnauthenticatedError('The API key has expired');
+    }
+    if (!isAddressAllowed(clientIp, entry.allowedIps)) {
+      throw new PermissionDeniedError('This API key may not be used from this source address');
+    }
+    return entry.principal;
+  }
+
+  private async sessionToken(token: string): Promise<Principal> {
+    const cacheKey = `s:${hashToken(token)}`;
+    let entry = this.cache.get(cacheKey) as CachedKey | undefined;
+    if (!entry) {
+      const generation = this.cache.generation();
+      this.loads++;
+      const row = await this.prisma.sessionToken.findUnique({
+        where: { tokenHash: cacheKey.slice(2) },
+        include: { apiKey: { include: apiKeyInclude } },
+      });
+      if (!row || row.revokedAt || row.apiKey.revokedAt) {
+        throw new UnauthenticatedError('The session token is not valid or has been revoked');
+      }
+      const principal = sessionTokenPrincipal({ ...row, apiKey: row.apiKey as ApiKeyRow });
+      entry = { principal, allowedIps: [], revokedOrExpired: principal.expiresAt };
+      this.cache.set(cacheKey, entry, { teamId: row.teamId }, generation);
+    }
+    if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) {
+      throw new UnauthenticatedError('The session token has expired');
+    }
+    return entry.principal;
+  }
+
+  private async user(token: string, teamSelector: string | null): Promise<Principal> {
+    const verified = await this.jwt.verify(token);
+    const cacheKey = `u:${verified.subject}|${teamSelector ?? ''}`;
+    const cached = this.cache.get(cacheKey) as CachedUser | undefined;
+    if (cached) return cached.principal;
+
+    const generation = this.cache.generation();
+    this.loads++;
+    const user = await this.findUser(verified);
+    if (!user || !user.isActive) throw new UnauthenticatedError('The user does not exist or is deactivated');
+
+    const base: Principal = {
+      ...ANONYMOUS,
+      kind: 'USER',
+      credentialId: user.simplyId,
+      userId: user.id,
+      userSimplyId: user.simplyId,
+      isSystemAdmin: user.isSystemAdmin,
+      teamError: teamContextRequired(),
+    };
+    let principal = base;
+    let teamId: bigint | null = null;
+    if (teamSelector && !isSimplyId(teamSelector, 'team')) {
+      principal = {
+        ...base,
+        teamError: new InvalidTeamSelectionError(),
+      };
+    } else if (teamSelector) {
+      const membership = isSimplyId(teamSelector, 'team')
+        ? await this.prisma.teamMembership.findFirst({
+            where: { userId: user.id, isActive: true, team: { simplyId: teamSelector } },
+            include: { team: { select: teamSelect }, role: { include: roleInclude } },
+          })
+        : null;
+      if (membership) {
+        teamId = membership.teamId;
+        principal = {
+          ...base,
+          team: membership.team,
+          teamError: null,
+          isTeamAdmin: membership.isTeamAdmin,
+          features: roleFeatures(membership.role),
+          data: dataGrantsOf(membership.role),
+          teamRoleSimplyId: membership.role?.simplyId ?? null,
+        };
+      } else if (user.isSystemAdmin && isSimplyId(teamSelector, 'team')) {
+        // system administrators may act in any team
+        const team = await this.prisma.team.findUnique({ where: { simplyId: teamSelector }, select: teamSelect });
+        if (team) {
+          teamId = team.id;
+          principal = { ...base, team, teamError: null };
+        }
+      }
+      if (!principal.team) {
+        principal = {
+          ...base,
+          teamError: new PermissionDeniedError('The user is not an active member of the selected team'),
+        };
+      }
+    }
+    this.cache.set(cacheKey, { principal }, { userId: user.id, teamId }, generation);
+    return principal;
+  }
+
+  private async findUser(verified: Awaited<ReturnType<JwtService['verify']>>) {
+    if (verified.source === 'first-party') {
+      return isSimplyId(verified.subject, 'user')
+        ? this.prisma.user.findUnique({ where: { simplyId: verified.subject } })
+        : null;
+    }
+    const linked = await this.prisma.user.findUnique({ where: { externalSubject: verified.subject } });
+    if (linked) return linked;
+    // first sign-in through the external provider: link by verified email, never create users implicitly
+    if (!verified.email || !verified.emailVerified) return null;
+    const byEmail = await this.prisma.user.findUnique({ where: { email: verified.email } });
+    if (!byEmail || byEmail.externalSubject) return null;
+    return this.prisma.user.update({ where: { id: byEmail.id }, data: { externalSubject: verified.subject } });
+  }
+}

@@ -1,0 +1,57 @@
+// The authorization tiers the interface documents name, declared once. Every schema field's
+// `authScopes` is one of these (or a documented combination of them); no area declares its own.
+// The scopes they combine are defined in auth-scopes.ts.
+import type { FeatureLevel } from './feature-permissions.ts';
+import type { OauthScope } from './oauth-scopes.ts';
+
+/** Standard: any credential with a usable team context (API key, session token, signed-in member). */
+const standard = { team: true } as const;
+
+/** Standard with an OAuth scope: scoped tokens (session, OAuth) must carry the scope; keys and users are not scope-limited. */
+const standardScoped = (scope: OauthScope) => ({ $all: { team: true, oauthScope: scope } }) as const;
+
+/** Standard with a feature permission (API keys and session tokens allowed). */
+const standardFeature = (name: string, level: FeatureLevel) => ({ $all: { team: true, feature: { name, level } } }) as const;
+
+/** Privileged: team context, never a scoped token, and the feature permission at the level (team admins hold every feature). */
+const privileged = (name: string, level: FeatureLevel) => ({ $all: { team: true, privileged: true, feature: { name, level } } }) as const;
+
+/** Team administration: a team admin, or TEAM_SETTINGS at the level; never a scoped token. */
+const teamSettings = (level: FeatureLevel) =>
+  ({ $all: { team: true, privileged: true, $any: { teamAdmin: true, feature: { name: 'TEAM_SETTINGS', level } } } }) as const;
+
+/** A signed-in first-party user (JWT); API keys and session tokens get IDP_REQUIRED. No team needed. */
+const signedInUser = { signedInUser: true } as const;
+
+/** A signed-in user acting in a selected team where they are an active member. */
+const signedInMember = { $all: { team: true, signedInUser: true } } as const;
+
+/** Only API keys of the team (e.g. minting session tokens). */
+const apiKey = { $all: { team: true, credential: ['API_KEY'] } } as const;
+
+/** Any valid credential, with or without a team (the caller's own identity). */
+const authenticated = { authenticated: true } as const;
+
+/** A platform operator. */
+const systemAdmin = { $all: { authenticated: true, systemAdmin: true } } as const;
+
+/** A constituent (an end user of a team, signed in through constituent authentication). */
+const constituent = { constituent: true } as const;
+
+/** Public: no credential (a public link, a signed URL, a login form); the operation checks its own token if any. */
+const publicLink = { public: true } as const;
+
+export const tier = {
+  standard,
+  standardScoped,
+  standardFeature,
+  privileged,
+  teamSettings,
+  signedInUser,
+  signedInMember,
+  apiKey,
+  authenticated,
+  systemAdmin,
+  constituent,
+  publicLink,
+};

@@ -1,0 +1,26 @@
+// One way to build a request's context, shared by the GraphQL HTTP endpoint, graphql-ws and
+// the REST adapter: the same credential rules apply whichever face is called.
+import type { RequestContext, Services } from './context.ts';
+
+export interface CallerFacts {
+  requestId: string;
+  authorization: string | null | undefined;
+  teamSelector: string | null | undefined;
+  clientIp: string;
+}
+
+export async function createContext(services: Services, caller: CallerFacts): Promise<RequestContext> {
+  const authenticate = () => services.authenticator.authenticate({ authorization: caller.authorization, teamSelector: caller.teamSelector, clientIp: caller.clientIp });
+  const principal = await authenticate();
+  return {
+    requestId: caller.requestId,
+    principal,
+    clientIp: caller.clientIp,
+    services,
+    logger: services.logger,
+    // long-lived contexts (subscriptions) re-check the credential as it is now: revoked keys and
+    // changed roles apply to the next event (a cache hit while nothing changed). Yoga copies the
+    // context object, so the caller stores the result on the context it holds.
+    refreshPrincipal: authenticate,
+  };
+}

@@ -1,0 +1,104 @@
+// Typed errors carrying the documented error codes. They know nothing of GraphQL or HTTP
+// framing: each edge (REST envelope, GraphQL `extensions`, graphql-ws) maps them once, in
+// error-mapping.ts. Anything that is not an ApiError is masked as INTERNAL_ERROR.
+
+export interface ErrorDetail {
+  field?: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, 'VALIDATION_ERROR', message, { details });
+  }
+}
+
+export class InvalidOauthScopesError extends ApiError {
+  constructor(unknown: string[]) {
+    super(400, 'INVALID_OAUTH_SCOPES', `Unknown OAuth scope(s): ${unknown.join(', ')}`, {
+      details: unknown.map((scope) => ({ field: 'oauthScopes', message: `unknown scope ${scope}` })),
+    });
+  }
+}
+
+export class UnauthenticatedError extends ApiError {
+  constructor(message = 'Authentication required: send a valid credential as "Authorization: Bearer <token>"') {
+    super(401, 'UNAUTHENTICATED', message);
+  }
+}
+
+export class PermissionDeniedError extends ApiError {
+  constructor(message = 'The credential lacks the permission this operation needs') {
+    super(403, 'PERMISSION_DENIED', message);
+  }
+}
+
+export class IdpRequiredError extends ApiError {
+  constructor(message = 'This operation needs a signed-in user; API keys and session tokens cannot use it') {
+    super(403, 'IDP_REQUIRED', message);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(resource: string, id?: string) {
+    super(404, 'NOT_FOUND', id ? `${resource} ${id} was not found` : `${resource} was not found`);
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(message: string) {
+    super(409, 'CONFLICT', message);
+  }
+}
+
+export class RateLimitError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'RATE_LIMIT_EXCEEDED', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+export class InternalError extends ApiError {
+  constructor() {
+    super(500, 'INTERNAL_ERROR', 'Unexpected failure');
+  }
+}
+
+/** A team was selected but the selector is not a team simplyId. */
+export class InvalidTeamSelectionError extends ValidationError {
+  constructor() {
+    super('X-Team-Id / teamSimplyId must be a team simplyId (tm-XXXX-XXXX-XXXX)', [
+      { field: 'X-Team-Id', message: 'malformed identifier' },
+    ]);
+  }
+}
+
+/** The documented error for a team context problem on a user credential. */
+export function teamContextRequired(): ValidationError {
+  return new ValidationError('Select a team with the X-Team-Id header or the teamSimplyId query parameter', [
+    { field: 'X-Team-Id', message: 'required for user credentials' },
+  ]);
+}

@@ -1,0 +1,44 @@
+// `<Thing>Page { nodes, pagination }`: the list shape every offset-paged field returns, so the
+// REST adapter can map it straight onto `data` and `meta.pagination`.
+import type { ObjectRef } from '@pothos/core';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import { builder, type BuilderTypes } from '../builder.ts';
+import type { RequestContext } from '../context.ts';
+import { PaginationRef, pagination, parsePaging, type PageInput, type PaginationShape, type Paging } from './paging.ts';
+
+export interface Page<T> {
+  nodes: T[];
+  pagination: PaginationShape;
+}
+
+export function pageType<T>(name: string, nodeRef: ObjectRef<BuilderTypes, T>) {
+  return builder.objectRef<Page<T>>(name).implement({
+    fields: (t) => ({
+      nodes: t.field({ type: [nodeRef], resolve: (page) => page.nodes }),
+      pagination: t.field({ type: PaginationRef, resolve: (page) => page.pagination }),
+    }),
+  });
+}
+
+/**
+ * Runs a page query, and its count only when the page cannot tell the total. `findMany` receives the Prisma selection Pothos
+ * derived from the GraphQL selection under `nodes`, so nested relations load in one query.
+ */
+export async function loadPage<T>(
+  ctx: RequestContext,
+  info: GraphQLResolveInfo,
+  args: PageInput,
+  run: {
+    findMany: (query: { include?: object; select?: object }, paging: Paging) => Promise<T[]>;
+    count: () => Promise<number>;
+  },
+): Promise<Page<T>> {
+  const paging = parsePaging(args);
+  const query = queryFromInfo({ context: ctx, info, path: ['nodes'] }) as { include?: object; select?: object };
+  const nodes = await run.findMany(query, paging);
+  // a short, non-empty page (or an empty first page) already tells the total: skip the COUNT
+  const knowsTotal = nodes.length < paging.limit && (nodes.length > 0 || paging.offset === 0);
+  const total = knowsTotal ? paging.offset + nodes.length : await run.count();
+  return { nodes, pagination: pagination(total, paging) };
+}

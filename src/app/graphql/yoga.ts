@@ -1,0 +1,176 @@
+// graphql-yoga over the Pothos schema: GraphQL over HTTP at /graphql and, on the same path,
+// graphql-ws subscriptions that authenticate on connection_init with the same credentials.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { useServer } from 'graphql-ws/use/ws';
+import type { WebSocketServer } from 'ws';
+import { toGraphQLError, toPublicError } from '../error-mapping.ts';
+import { clientAddress } from '../http/client-address.ts';
+import type { RequestContext, Services } from '../context.ts';
+import { createContext } from '../create-context.ts';
+import { schema } from '../schema.ts';
+
+export interface NodeServerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+}
+
+interface WsServerContext {
+  connectionParams?: Record<string, unknown>;
+  requestId: string;
+}
+
+type YogaContext = Partial<NodeServerContext> & Partial<WsServerContext> & { request?: Request };
+
+export function createGraphQLServer(services: Services): YogaServerInstance<NodeServerContext, RequestContext> {
+  const { config, logger } = services;
+  return createYoga<NodeServerContext, RequestContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: config.graphiql,
+    landingPage: false,
+    logging: false,
+    // HTTP uploads, batching and the like are not part of this API
+    batching: false,
+    plugins: [useRequestErrorCodes()],
+    // the same body limit as REST (Yoga's own default is 25 MB)
+    maxRequestBodySize: config.BODY_LIMIT_BYTES,
+    maskedErrors: {
+      maskError: (error) => {
+        const mapped = error instanceof GraphQLError ? toGraphQLError(error) : null;
+        if (mapped) return mapped;
+        logger.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected GraphQL error');
+        return new GraphQLError('Unexpected failure', { extensions: { code: 'INTERNAL_ERROR', status: 500 } });
+      },
+    },
+    context: async (initial): Promise<RequestContext> => {
+      const ctx = initial as unknown as YogaContext;
+      if (ctx.connectionParams !== undefined) {
+        const params = ctx.connectionParams ?? {};
+        return contextOrHttpError(services, {
+          requestId: ctx.requestId ?? randomUUID(),
+          authorization: stringParam(params, 'authorization') ?? stringParam(params, 'Authorization'),
+          teamSelector: stringParam(params, 'X-Team-Id') ?? stringParam(params, 'teamSimplyId'),
+          clientIp: ctx.req ? clientAddress(ctx.req, config.TRUST_PROXY) : '',
+        });
+      }
+      const request = ctx.request!;
+      return contextOrHttpError(services, {
+        requestId: ctx.requestId ?? randomUUID(),
+        authorization: request.headers.get('authorization'),
+        teamSelector: request.headers.get('x-team-id') ?? new URL(request.url).searchParams.get('teamSimplyId'),
+        clientIp: ctx.req ? clientAddress(ctx.req, config.TRUST_PROXY) : '',
+      });
+    },
+  });
+}
+
+/**
+ * GraphQL's own request errors (syntax, unknown fields, bad variables) carry no code; give them the
+ * one the REST face reports for the same mistake, so clients can branch on `extensions.code` alone.
+ */
+function useRequestErrorCodes(): Plugin {
+  const withCode = (error: GraphQLError) =>
+    error.extensions?.code
+      ? error
+      : new GraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          path: error.path,
+          originalError: error.originalError,
+          extensions: { ...error.extensions, code: 'VALIDATION_ERROR', status: 400 },
+        });
+  return {
+    onResultProcess({ result, setResult }) {
+      if (!result || typeof result !== 'object' || Symbol.asyncIterator in result || Array.isArray(result)) return;
+      const errors = (result as ExecutionResult).errors;
+      if (errors?.some((e) => !e.extensions?.code)) setResult({ ...(result as ExecutionResult), errors: errors.map(withCode) });
+    },
+  };
+}
+
+function stringParam(params: Record<string, unknown>, key: string): string | undefined {
+  const value = params[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A credential failure happens before execution: report it with its HTTP status. */
+async function contextOrHttpError(services: Services, caller: Parameters<typeof createContext>[1]): Promise<RequestContext> {
+  try {
+    return await createContext(services, caller);
+  } catch (error) {
+    const p = toPublicError(error);
+    if (p.unexpected) throw error;
+    throw new GraphQLError(p.message, { extensions: { code: p.code, status: p.status, http: { status: p.status } } });
+  }
+}
+
+/** The caller facts of a graphql-ws connection: its connection_init params and its socket's address. */
+function socketCaller(services: Services, ctx: { connectionParams?: Readonly<Record<string, unknown>>; extra: unknown }) {
+  const params = ctx.connectionParams ?? {};
+  return {
+    requestId: randomUUID(),
+    authorization: stringParam(params, 'authorization') ?? stringParam(params, 'Authorization'),
+    teamSelector: stringParam(params, 'X-Team-Id') ?? stringParam(params, 'teamSimplyId'),
+    clientIp: clientAddress((ctx.extra as { request: IncomingMessage }).request, services.config.TRUST_PROXY),
+  };
+}
+
+/** graphql-ws on the Yoga endpoint, through Yoga's envelop so the same plugins apply. */
+export function attachSubscriptions(
+  wsServer: WebSocketServer,
+  yoga: YogaServerInstance<NodeServerContext, RequestContext>,
+  services: Services,
+) {
+  return useServer(
+    {
+      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args as ExecutionArgs) as never,
+      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args as ExecutionArgs) as never,
+      onConnect: async (ctx) => {
+        // authenticate on connection_init: a bad credential closes the socket (4403) before any operation
+        try {
+          await createContext(services, socketCaller(services, ctx));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      onNext: async (ctx) => {
+        // a credential revoked, rotated or expired after connection_init must stop receiving events:
+        // re-check it before each delivery (a cache hit while it stays valid) and close the socket
+        // (4403) otherwise; the message is then not sent
+        try {
+          await createContext(services, socketCaller(services, ctx));
+        } catch {
+          (ctx.extra as unknown as { socket: { close(code: number, reason: string): void } }).socket.close(4403, 'Forbidden');
+        }
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const extra = ctx.extra as unknown as { request: IncomingMessage };
+        const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          connectionParams: ctx.connectionParams ?? {},
+          req: extra.request,
+          requestId: randomUUID(),
+          params: payload,
+        });
+        const args = {
+          schema: envelopedSchema,
+          operationName: payload.operationName,
+          document: parse(payload.query),
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        return args;
+      },
+    },
+    wsServer,
+  );
+}

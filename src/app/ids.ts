@@ -1,0 +1,148 @@
+// Public identifiers (simplyIds). Internal numeric ids never leave the server.
+// Records and collections: XXXX-XXXX-XXXX. Other resources: `<prefix>-XXXX-XXXX-XXXX`.
+// The alphabet drops 0/O, 1/I/L so ids survive being read aloud or retyped.
+import { randomBytes } from 'node:crypto';
+import { ValidationError } from './errors.ts';
+
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'; // 31 symbols, unambiguous
+const GROUP = `[${ALPHABET}]{4}`;
+
+function randomGroups(groups: number): string {
+  const out: string[] = [];
+  const bytes = randomBytes(groups * 4 * 2);
+  let i = 0;
+  for (let g = 0; g < groups; g++) {
+    let group = '';
+    while (group.length < 4) {
+      const byte = bytes[i++ % bytes.length]!;
+      // rejection sampling keeps every symbol equally likely
+      if (byte < 248) group += ALPHABET[byte % ALPHABET.length];
+      else if (i >= bytes.length) return randomGroups(groups);
+    }
+    out.push(group);
+  }
+  return out.join('-');
+}
+
+export const ID_PREFIXES = {
+  team: 'tm',
+  user: 'usr',
+  teamRole: 'role',
+  apiKey: 'key',
+  membership: 'tul',
+  dataField: 'fld',
+  dataView: 'view',
+  mail: 'mail',
+  notification: 'ntf',
+  webhook: 'whk',
+  webhookDelivery: 'dlv',
+  automation: 'aut',
+  automationAction: 'act',
+  automationExecution: 'exe',
+  payment: 'pay',
+  dataWizard: 'wiz',
+  dataWizardStep: 'wst',
+  dataWizardStepTask: 'wtk',
+  dataWizardInstance: 'wri',
+} as const;
+
+export type PrefixedResource = keyof typeof ID_PREFIXES;
+
+export function newSimplyId(resource?: PrefixedResource): string {
+  return resource ? `${ID_PREFIXES[resource]}-${randomGroups(3)}` : randomGroups(3);
+}
+
+const plainPattern = new RegExp(`^${GROUP}-${GROUP}-${GROUP}$`);
+const prefixedPatterns = Object.fromEntries(
+  Object.entries(ID_PREFIXES).map(([k, prefix]) => [k, new RegExp(`^${prefix}-${GROUP}-${GROUP}-${GROUP}$`)]),
+) as Record<PrefixedResource, RegExp>;
+
+export function isSimplyId(value: string, resource?: PrefixedResource): boolean {
+  return (resource ? prefixedPatterns[resource] : plainPattern).test(value);
+}
+
+const RESOURCE_LABELS: Record<PrefixedResource, string> = {
+  team: 'team',
+  user: 'user',
+  teamRole: 'team role',
+  apiKey: 'API key',
+  membership: 'team membership',
+  dataField: 'data field',
+  dataView: 'data view',
+  mail: 'mail message',
+  notification: 'notification',
+  webhook: 'webhook subscription',
+  webhookDelivery: 'webhook delivery',
+  automation: 'automation',
+  automationAction: 'automation action',
+  automationExecution: 'automation execution',
+  payment: 'payment charge',
+  dataWizard: 'data wizard',
+  dataWizardStep: 'data wizard step',
+  dataWizardStepTask: 'data wizard step task',
+  dataWizardInstance: 'data wizard instance',
+};
+
+/** Rejects anything but the resource's simplyId (numeric internal ids included) with a 400 naming the field. */
+export function assertSimplyId(value: string, resource: PrefixedResource, field: string): void {
+  if (!isSimplyId(value, resource)) {
+    throw new ValidationError(
+      `${field} must be a ${RESOURCE_LABELS[resource]} simplyId (${ID_PREFIXES[resource]}-XXXX-XXXX-XXXX)`,
+      [{ field, message: 'malformed identifier' }],
+    );
+  }
+}
+
+export const simplyIdPattern = (resource?: PrefixedResource): RegExp =>
+  resource ? prefixedPatterns[resource] : plainPattern;
+
+/**
+ * One kind of prefixed identifier, declared by the module that mints it (`<area>.ids.ts`):
+ * `webhookId.create()`, `webhookId.assert(value, 'webhookSimplyId')`. The module list checks that
+ * no two kinds share a prefix.
+ */
+export interface IdKind {
+  readonly prefix: string;
+  /** how errors name the resource: "webhook subscription" */
+  readonly label: string;
+  readonly pattern: RegExp;
+  create(): string;
+  is(value: string): boolean;
+  /** anything but this kind's simplyId (numeric internal ids included) is a 400 naming the field */
+  assert(value: string, field: string): void;
+}
+
+export function idKind(prefix: string, label: string): IdKind {
+  const pattern = new RegExp(`^${prefix}-${GROUP}-${GROUP}-${GROUP}$`);
+  return {
+    prefix,
+    label,
+    pattern,
+    create: () => `${prefix}-${randomGroups(3)}`,
+    is: (value) => pattern.test(value),
+    assert(value, field) {
+      if (!pattern.test(value)) {
+        throw new ValidationError(`${field} must be a ${label} simplyId (${prefix}-XXXX-XXXX-XXXX)`, [{ field, message: 'malformed identifier' }]);
+      }
+    },
+  };
+}
+
+/** Random, URL-safe secret material for tokens (256 bits). */
+export function randomSecret(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export const SESSION_ID_PATTERN = /^sess_[A-Za-z0-9]{24}$/;
+
+export function newSessionId(): string {
+  const raw = randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return `sess_${(raw + randomGroups(6).replace(/-/g, '')).slice(0, 24)}`;
+}
+
+/** Records and collections use bare XXXX-XXXX-XXXX ids; anything else (numbers included) is a 400. */
+export function assertDataSimplyId(value: string, field: string, label: 'record' | 'collection' = 'record'): void {
+  if (!plainPattern.test(value)) {
+    throw new ValidationError(`${field} must be a ${label} simplyId (XXXX-XXXX-XXXX)`, [{ field, message: 'malformed identifier' }]);
+  }
+}

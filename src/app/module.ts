@@ -1,0 +1,37 @@
+// What an area hands the app: the contract of every `src/modules/<area>/index.ts`. The app reads
+// these manifests through one list (modules.ts) to build the schema, the REST router, the
+// services of an instance, its job queues, the outbox consumers and the route checklist.
+import type { RestRoute } from '../../rest-adapter/route.ts';
+import type { Services } from './context.ts';
+import type { IdKind } from './ids.ts';
+import type { JobDefinition } from './jobs.ts';
+import type { DomainEventConsumer } from './outbox.ts';
+
+export interface AppModule {
+  /** the area: its folder `src/modules/<name>/`, its REST table `rest-adapter/routes/<name>.ts`, its tests `test/<name>/` */
+  name: string;
+  /**
+   * The area's Pothos registration. Importing `<area>.schema.ts` registers its types and fields on
+   * the one builder; the manifest holds the imported namespace so the dependency is explicit.
+   */
+  schema?: object;
+  /** identifiers the area mints (`<prefix>-XXXX-XXXX-XXXX`); prefixes are unique across modules */
+  ids?: readonly IdKind[];
+  /** members the area adds to `Services` (declared by merging into that interface), created once per instance */
+  services?: (services: Services) => Promise<Partial<Services>> | Partial<Services>;
+  /** the area's pg-boss queues with their handlers */
+  jobs?: (services: Services) => JobDefinition<never>[];
+  /** consumers of record-change domain events, by consumer name (dispatch runs them in the outbox transaction) */
+  outboxConsumers?: (services: Services) => Record<string, DomainEventConsumer>;
+  /** realtime topics the area publishes on (documentation and the topic registry of the event bus) */
+  topics?: readonly string[];
+}
+
+/** A module and its REST table: one entry of the module list. */
+export interface RegisteredModule extends AppModule {
+  routes: readonly RestRoute[];
+}
+
+export function defineModule<M extends AppModule>(module: M): M {
+  return module;
+}

@@ -1,0 +1,56 @@
+// The module list: every area of the platform, each with its REST table. The schema, the
+// router, the services of an instance, the job queues, the outbox consumers, OpenAPI and the route
+// checklist are all built from this one list. Adding an area: a folder under src/modules/, a
+// route file under rest-adapter/routes/ with the same name, and one line here.
+// Order matters where one module's services use another's (mail after collections).
+import { auditLogRoutes } from '../../rest-adapter/routes/audit-log.ts';
+import { automationRoutes } from '../../rest-adapter/routes/automations.ts';
+import { dataCollectionRoutes } from '../../rest-adapter/routes/collections.ts';
+import { credentialRoutes } from '../../rest-adapter/routes/credentials.ts';
+import { authRoutes } from '../../rest-adapter/routes/identity.ts';
+import { mailRoutes } from '../../rest-adapter/routes/mail.ts';
+import { dataRecordRoutes } from '../../rest-adapter/routes/records.ts';
+import { teamRoleRoutes } from '../../rest-adapter/routes/team-roles.ts';
+import { teamSchemaRoutes } from '../../rest-adapter/routes/team-schema.ts';
+import { userRoutes } from '../../rest-adapter/routes/users.ts';
+import { dataViewRoutes } from '../../rest-adapter/routes/views.ts';
+import { webhookRoutes } from '../../rest-adapter/routes/webhooks.ts';
+import { dataWizardRoutes } from '../../rest-adapter/routes/wizards.ts';
+import { auditLogModule } from '../modules/audit-log/index.ts';
+import { automationsModule } from '../modules/automations/index.ts';
+import { collectionsModule } from '../modules/collections/index.ts';
+import { credentialsModule } from '../modules/credentials/index.ts';
+import { identityModule } from '../modules/identity/index.ts';
+import { mailModule } from '../modules/mail/index.ts';
+import { recordsModule } from '../modules/records/index.ts';
+import { teamRolesModule } from '../modules/team-roles/index.ts';
+import { teamSchemaModule } from '../modules/team-schema/index.ts';
+import { teamsModule } from '../modules/teams/index.ts';
+import { usersModule } from '../modules/users/index.ts';
+import { viewsModule } from '../modules/views/index.ts';
+import { webhooksModule } from '../modules/webhooks/index.ts';
+import { wizardsModule } from '../modules/wizards/index.ts';
+import type { AppModule, RegisteredModule } from './module.ts';
+import type { RestRoute } from '../../rest-adapter/route.ts';
+
+const entry = (module: AppModule, routes: readonly RestRoute[] = []): RegisteredModule => ({ ...module, routes });
+
+export const modules: readonly RegisteredModule[] = [
+  entry(identityModule, authRoutes),
+  entry(credentialsModule, credentialRoutes),
+  entry(teamRolesModule, teamRoleRoutes),
+  entry(usersModule, userRoutes),
+  entry(teamsModule),
+  entry(collectionsModule, dataCollectionRoutes),
+  entry(recordsModule, dataRecordRoutes),
+  entry(viewsModule, dataViewRoutes),
+  entry(teamSchemaModule, teamSchemaRoutes),
+  entry(auditLogModule, auditLogRoutes),
+  entry(mailModule, mailRoutes),
+  entry(webhooksModule, webhookRoutes),
+  entry(automationsModule, automationRoutes),
+  entry(wizardsModule, dataWizardRoutes),
+];
+
+/** Every REST route, in module order. */
+export const routes: readonly RestRoute[] = modules.flatMap((m) => m.routes);

@@ -1,0 +1,15 @@
+// The GraphQL schema: the scalars, then every module of the list registers its types and fields
+// on the one builder (importing the list imports each module's `<area>.schema.ts`).
+import './graphql/scalars.ts';
+import { builder } from './builder.ts';
+import type { RegisteredModule } from './module.ts';
+import { modules } from './modules.ts';
+
+function buildSchema(registered: readonly RegisteredModule[]) {
+  // a REST table runs GraphQL operations: its module must contribute schema
+  const withoutSchema = registered.filter((m) => m.routes.length > 0 && !m.schema).map((m) => m.name);
+  if (withoutSchema.length > 0) throw new Error(`modules with REST routes but no schema: ${withoutSchema.join(', ')}`);
+  return builder.toSchema({ sortSchema: true });
+}
+
+export const schema = buildSchema(modules);

@@ -1,0 +1,227 @@
+// Composes one server instance: database pool, credential checking, GraphQL (HTTP + WebSocket),
+// the REST adapter, realtime, jobs, health and metrics, behind the HTTPS front door.
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import { Authenticator } from './auth/authenticator.ts';
+import type { Config } from './config.ts';
+import { createPool, createPrisma } from '../db/prisma.ts';
+import { applyPendingMigrations } from '../db/schema-engine/migrations.ts';
+import type { Services } from './context.ts';
+import { listenForCredentialInvalidation } from './auth/credential-invalidation.ts';
+import { schema } from './schema.ts';
+import { attachSubscriptions, createGraphQLServer } from './graphql/yoga.ts';
+import { JwtService } from './auth/jwt-service.ts';
+import { loadOrCreateSigningKey } from './auth/signing-key.ts';
+import { Jobs } from './jobs.ts';
+import { DomainEventOutbox } from './outbox.ts';
+import { EventBus } from './pubsub/event-bus.ts';
+import { PgNotifier } from './pubsub/pg-notifier.ts';
+import { RestAdapter } from '../../rest-adapter/handler.ts';
+import { openApiDocument } from '../../rest-adapter/openapi.ts';
+import { modules, routes } from './modules.ts';
+import { outboxJobs } from './outbox.jobs.ts';
+import { clientAddress } from './http/client-address.ts';
+import { sendData, sendError, sendJson } from './http/envelope.ts';
+import { RateLimitError } from './errors.ts';
+import { createFrontDoor, HTTPS_REQUIRED } from './http/front-door.ts';
+import { createLogger } from './logger.ts';
+import { Metrics } from './http/metrics.ts';
+import { RateLimiter } from './http/rate-limiter.ts';
+import { loadTls, type TlsMaterial } from './http/tls.ts';
+
+export interface App {
+  baseUrl: string;
+  port: number;
+  services: Services;
+  tls: TlsMaterial | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: Config;
+  databaseUrl: string;
+  /** run pg-boss workers in this process (default: config.JOBS_IN_SERVER) */
+  runJobs?: boolean;
+  /** apply pending migrations first (default true) */
+  migrate?: boolean;
+  logger?: Logger;
+  /** pg-boss polling interval; tests shorten it */
+  jobPollingIntervalSeconds?: number;
+}
+
+/** Builds the services one process needs, without any HTTP: shared by the server, the worker and the CLI. */
+export async function createServices(options: StartOptions): Promise<Services> {
+  const { config, databaseUrl } = options;
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  if (options.migrate !== false) {
+    const { applied } = await applyPendingMigrations({ databaseUrl });
+    if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
+  }
+  const pool = createPool(databaseUrl, config.DB_POOL_SIZE);
+  const prisma = createPrisma(pool);
+  const notifier = new PgNotifier(databaseUrl, pool, (msg, err) => logger.warn({ err }, msg));
+  await notifier.start();
+  const jwt = new JwtService(await loadOrCreateSigningKey(config.jwtSigningKeyFile), config);
+  const authenticator = new Authenticator(prisma, jwt, config.CREDENTIAL_CACHE_TTL_SECONDS, config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
+  await listenForCredentialInvalidation(notifier, authenticator);
+  const events = new EventBus(notifier, (err) => logger.warn({ err }, 'event publish failed'));
+  await events.start();
+  const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds });
+  const outbox = new DomainEventOutbox(pool, jobs, ({ consumer, event, error, attempts, dead }) =>
+    logger[dead ? 'error' : 'warn'](
+      { err: error, consumer, eventId: event.eventId, eventType: event.eventType, attempts },
+      dead ? 'domain event consumer gave up on an event (DomainEventFailure kept)' : 'domain event consumer failed; retrying later',
+    ),
+  );
+  // the core services; each module then adds its own (declared on Services by merging)
+  const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox } as Services;
+  for (const module of modules) Object.assign(services, await module.services?.(services));
+  for (const definition of outboxJobs) jobs.define(definition);
+  for (const module of modules) {
+    for (const definition of module.jobs?.(services) ?? []) jobs.define(definition);
+    for (const [name, consume] of Object.entries(module.outboxConsumers?.(services) ?? {})) outbox.register(name, consume);
+  }
+  jobs.bindServices(services);
+  return services;
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.jobs.stop(services.config.SHUTDOWN_TIMEOUT_MS);
+  await services.notifier.stop();
+  await services.prisma.$disconnect();
+  await services.pool.end();
+}
+
+export async function startApp(options: StartOptions): Promise<App> {
+  const services = await createServices(options);
+  const { config, logger } = services;
+  await services.jobs.start({ work: options.runJobs ?? config.JOBS_IN_SERVER });
+
+  const tls = config.TRUST_PROXY ? null : await loadTls(config);
+  const yoga = createGraphQLServer(services);
+  const rest = new RestAdapter(schema, routes, services);
+  const metrics = new Metrics({
+    credentialCacheSize: () => services.authenticator.cache.size,
+    credentialLoads: () => services.authenticator.loads,
+  });
+  const callerLimiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
+  const anonymousLimiter = new RateLimiter(config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
+  let draining = false;
+  const baseUrlRef = { value: '' };
+
+  const rateLimited = (req: IncomingMessage): RateLimitError | null => {
+    const auth = req.headers.authorization;
+    const wait = auth
+      ? callerLimiter.take(createHash('sha256').update(auth).digest('base64url'))
+      : anonymousLimiter.take(clientAddress(req, config.TRUST_PROXY));
+    return wait > 0 ? new RateLimitError(wait) : null;
+  };
+
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = randomUUID();
+    const started = process.hrtime.bigint();
+    const method = req.method ?? 'GET';
+    let route = 'unmatched';
+    res.setHeader('x-request-id', requestId);
+    res.on('finish', () => {
+      metrics.requests.inc({ method, route, status: String(res.statusCode) });
+      metrics.duration.observe({ method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    try {
+      if (config.TRUST_PROXY && req.headers['x-forwarded-proto'] !== 'https') return sendError(res, requestId, HTTPS_REQUIRED);
+      if (draining) {
+        res.setHeader('connection', 'close');
+        return sendError(res, requestId, { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The server is shutting down' });
+      }
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      const path = url.pathname;
+      if (path === '/healthz') {
+        route = path;
+        return sendData(res, 200, requestId, { status: 'ok' });
+      }
+      if (path === '/readyz') {
+        route = path;
+        try {
+          await services.pool.query('SELECT 1');
+          return sendData(res, 200, requestId, { status: 'ready', database: 'ok' });
+        } catch {
+          return sendError(res, requestId, { status: 503, code: 'NOT_READY', message: 'The database is not reachable' });
+        }
+      }
+      if (path === '/metrics') {
+        route = path;
+        const body = await metrics.registry.metrics();
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        return void res.end(body);
+      }
+      if (path === '/.well-known/jwks.json') {
+        route = path;
+        return sendJson(res, 200, services.jwt.jwks, { 'cache-control': 'public, max-age=300' });
+      }
+      if (path === '/openapi.json') {
+        route = path;
+        return sendJson(res, 200, openApiDocument(routes, `${baseUrlRef.value}/`));
+      }
+      if (path === '/graphql') {
+        route = path;
+        const limited = rateLimited(req);
+        if (limited) {
+          return sendJson(res, 429, { errors: [{ message: limited.message, extensions: { code: limited.code } }] }, limited.headers);
+        }
+        return await yoga.handle(req, res, { req, res, requestId });
+      }
+      if (path === '/v1' || path.startsWith('/v1/')) {
+        const match = rest.match(method, path);
+        route = match.kind === 'found' ? match.route.path : 'v1-unmatched';
+        const limited = rateLimited(req);
+        if (limited) return sendError(res, requestId, { status: 429, code: limited.code, message: limited.message, headers: limited.headers });
+        return await rest.handle(req, res, url, requestId, match);
+      }
+      return sendError(res, requestId, { status: 404, code: 'NOT_FOUND', message: `No route for ${method} ${path}` });
+    } catch (error) {
+      logger.error({ err: error, requestId }, 'request failed');
+      sendError(res, requestId, { status: 500, code: 'INTERNAL_ERROR', message: 'Unexpected failure' });
+    }
+  };
+
+  const wsServer = new WebSocketServer({ noServer: true });
+  const subscriptions = attachSubscriptions(wsServer, yoga, services);
+  const frontDoor = createFrontDoor({
+    tls,
+    handler: (req, res) => void handler(req, res),
+    onUpgrade: (req, socket, head) => {
+      const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+      const proxiedPlain = config.TRUST_PROXY && req.headers['x-forwarded-proto'] !== 'https';
+      if (path !== '/graphql' || proxiedPlain || draining) {
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit('connection', ws, req));
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    frontDoor.listener.once('error', reject);
+    frontDoor.listener.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const port = (frontDoor.listener.address() as AddressInfo).port;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  baseUrlRef.value = baseUrl;
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      for (const client of wsServer.clients) client.close(1001, 'server shutting down');
+      await subscriptions.dispose();
+      await frontDoor.close(config.SHUTDOWN_TIMEOUT_MS);
+      wsServer.close();
+      await closeServices(services);
+    })());
+
+  return { baseUrl, port, services, tls, close };
+}

@@ -1,0 +1,5 @@
+// The audit log of record changes.
+import { defineModule } from '../../app/module.ts';
+import * as schema from './audit-log.schema.ts';
+
+export const auditLogModule = defineModule({ name: 'audit-log', schema });

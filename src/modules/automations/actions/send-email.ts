@@ -1,0 +1,34 @@
+// SEND_EMAIL: fixed recipients and/or the record's email field, merge tags from the record, handed
+// to the mailer (src/mail), which stores the message and sends it. The mail's sourceId is the
+// action's idempotency key: a repeated run finds the message and does not send it again.
+import { decodeValue } from '../../collections/values/index.ts';
+import { renderTags } from '../merge-tags.ts';
+
+/** the mailer's subject limit (src/mail/mail.input.ts): a long merged value is cut, not refused */
+const MAX_SUBJECT = 255;
+import { ActionError, type ActionHandler, fieldsOf } from './action-run.ts';
+
+export const sendEmail: ActionHandler = async (run) => {
+  const config = run.config as { to?: string[]; toFieldSimplyId?: string; subject: string; text: string; html?: string };
+  const fields = fieldsOf(run);
+  const recipients = [...(config.to ?? [])];
+  if (config.toFieldSimplyId) {
+    const field = fields.find((f) => f.dataFieldSimplyId === config.toFieldSimplyId);
+    const value = field && run.record ? decodeValue(field, run.record.values[field.dataFieldSimplyId]) : null;
+    if (typeof value === 'string' && value) recipients.push(value);
+    else if (recipients.length === 0) throw new ActionError('NO_RECIPIENT', `The record has no email address in ${config.toFieldSimplyId}`);
+  }
+  const seen = new Set<string>();
+  const to = recipients.filter((r) => !seen.has(r.toLowerCase()) && seen.add(r.toLowerCase()));
+  const already = await run.services.prisma.mailMessage.findFirst({ where: { teamId: run.team.id, source: 'AUTOMATION', sourceId: run.idempotencyKey }, select: { id: true } });
+  if (already) return;
+  await run.services.mail.enqueue({
+    teamId: run.team.id,
+    to,
+    subject: [...renderTags(config.subject, fields, run.record).replace(/[\r\n]+/g, ' ')].slice(0, MAX_SUBJECT).join(''),
+    text: renderTags(config.text, fields, run.record),
+    ...(config.html ? { html: renderTags(config.html, fields, run.record, { html: true }) } : {}),
+    source: 'AUTOMATION',
+    sourceId: run.idempotencyKey,
+  });
+};

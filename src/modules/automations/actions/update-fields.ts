@@ -1,0 +1,18 @@
+// UPDATE_FIELDS: the record the run works on, through the data core's record update (same value
+// formats, validation, audit and events as PATCH /v1/data-records/{id}). A field that no longer
+// exists fails the action before anything is written (the record update would skip it quietly).
+import { updateRecordsById } from '../../records/records.service.ts';
+import { ActionError, type ActionHandler, fieldsOf, requireRecord } from './action-run.ts';
+
+export function staleFieldKeys(fields: readonly { dataFieldSimplyId: string }[], values: unknown): string[] {
+  const known = new Set(fields.map((f) => f.dataFieldSimplyId));
+  return values && typeof values === 'object' ? Object.keys(values).filter((key) => !known.has(key)) : [];
+}
+
+export const updateFields: ActionHandler = async (run) => {
+  const record = requireRecord(run, 'UPDATE_FIELDS');
+  const stale = staleFieldKeys(fieldsOf(run), run.config.fields);
+  if (stale.length > 0) throw new ActionError('INVALID_CONFIG', `The action writes fields the collection no longer has: ${stale.join(', ')}`);
+  const outcome = await updateRecordsById(run.ctx, [{ dataRecordSimplyId: record.simplyId, fields: run.config.fields }], { batch: false, source: 'JOB' });
+  return { record: outcome.records[0]?.row ?? record };
+};

@@ -1,0 +1,291 @@
+// Data collections (Document 1 §2.4, §4.3). Reads are standard tier: the caller sees the
+// collections its data role can read, and in them the fields it can read. Administration is
+// privileged (team admin or TEAM_SETTINGS edit) and goes through schemaWrite.
+import { hasScope } from '../../app/auth/principal.ts';
+import type { OauthScope } from '../../app/auth/oauth-scopes.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { RequestContext } from '../../app/context.ts';
+import type { Page } from '../../app/graphql/page.ts';
+import { pagination, parsePaging } from '../../app/graphql/paging.ts';
+import { requireTeam } from '../../app/require-team.ts';
+import { type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
+import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { parseInput } from '../../app/validate.ts';
+import { accessTo, canReadCollection, type CollectionAccess } from './access.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from './team-schema.ts';
+import { schemaWrite } from '../team-schema/schema-write.ts';
+import { archiveCollectionInput, createCollectionInput, MAX_PARENT_DEPTH, renameCollectionInput, updateCollectionInput } from './collection.input.ts';
+import { columnConflict, draftFields, textLabel } from './fields.service.ts';
+import { recomputeRecordNames, resyncSmartCollection } from './recompute.ts';
+import { adminAccess, canonicalFormula, checkCriteria, findCollection, formulaDetails, loadSchemaTx, throwIfDetails } from './schema-admin.ts';
+
+// ------------------------------------------------------------------------------------------
+// Reads (standard tier)
+
+function requireScope(ctx: RequestContext, scope: OauthScope): void {
+  if (!hasScope(ctx.principal, scope)) throw new PermissionDeniedError(`This token lacks the OAuth scope ${scope}`);
+}
+
+export interface ListCollectionsArgs {
+  limit?: number | null;
+  offset?: number | null;
+  includeArchived?: boolean | null;
+}
+
+/** Collections the caller's data role can read (all for admins; none without a team role), oldest first. */
+export async function listCollections(ctx: RequestContext, args: ListCollectionsArgs): Promise<Page<CollectionAccess>> {
+  const team = requireTeam(ctx);
+  requireScope(ctx, 'schema:read');
+  const paging = parsePaging(args);
+  const schema = await ctx.services.schemas.get(team.id);
+  const visible = schema.collections.filter((c) => (args.includeArchived || !c.isArchived) && canReadCollection(ctx.principal, c));
+  const nodes = visible.slice(paging.offset, paging.offset + paging.limit).map((c) => accessTo(ctx.principal, schema, c));
+  return { nodes, pagination: pagination(visible.length, paging) };
+}
+
+/**
+ * One collection the caller may read: malformed id 400, not in the team 404, in the team but not
+ * readable by the caller's data role (or no team role at all) 403 PERMISSION_DENIED.
+ */
+export async function readableCollection(ctx: RequestContext, simplyId: string, scope: OauthScope = 'schema:read'): Promise<CollectionAccess> {
+  const team = requireTeam(ctx);
+  assertDataSimplyId(simplyId, 'dataCollectionSimplyId', 'collection');
+  requireScope(ctx, scope);
+  const schema = await ctx.services.schemas.get(team.id);
+  const collection = schema.collectionsBySimplyId.get(simplyId);
+  if (!collection) throw new NotFoundError('Data collection', simplyId);
+  if (!canReadCollection(ctx.principal, collection)) {
+    throw new PermissionDeniedError(`The credential's team role cannot read collection ${simplyId}`);
+  }
+  return accessTo(ctx.principal, schema, collection);
+}
+
+/** A field the caller may read; a field hidden by the role (NONE) is 404 like a missing one. */
+export async function readableField(ctx: RequestContext, collectionSimplyId: string, fieldSimplyId: string): Promise<FieldDefinition> {
+  requireTeam(ctx);
+  assertDataSimplyId(collectionSimplyId, 'dataCollectionSimplyId', 'collection');
+  assertSimplyId(fieldSimplyId, 'dataField', 'dataFieldSimplyId');
+  const access = await readableCollection(ctx, collectionSimplyId);
+  const field = access.readable.find((f) => f.dataFieldSimplyId === fieldSimplyId);
+  if (!field) throw new NotFoundError('Data field', fieldSimplyId);
+  return field;
+}
+
+// ------------------------------------------------------------------------------------------
+// Administration (privileged)
+
+async function freshAccess(ctx: RequestContext, teamId: bigint, collectionId: bigint): Promise<CollectionAccess> {
+  const schema = await ctx.services.schemas.get(teamId);
+  return adminAccess(schema, schema.collectionsById.get(collectionId)!);
+}
+
+function ancestorsOf(schema: TeamSchema, c: CollectionDefinition): CollectionDefinition[] {
+  const out: CollectionDefinition[] = [];
+  let current = c.parentId === null ? undefined : schema.collectionsById.get(c.parentId);
+  while (current && out.length <= MAX_PARENT_DEPTH + 1) {
+    out.push(current);
+    current = current.parentId === null ? undefined : schema.collectionsById.get(current.parentId);
+  }
+  return out;
+}
+
+/** Levels of children below `c` (0: none). */
+function heightOf(schema: TeamSchema, c: CollectionDefinition, depth = 0): number {
+  if (depth > MAX_PARENT_DEPTH) return depth;
+  const children = schema.collections.filter((x) => x.parentId === c.id);
+  return children.reduce((h, child) => Math.max(h, 1 + heightOf(schema, child, depth + 1)), 0);
+}
+
+/** A new parent for `child` (null: a new collection): no cycle, and the chain stays within MAX_PARENT_DEPTH. */
+function checkParent(schema: TeamSchema, parent: CollectionDefinition, child: CollectionDefinition | null, details: ErrorDetail[]): void {
+  const chain = [parent, ...ancestorsOf(schema, parent)];
+  if (child && chain.some((c) => c.id === child.id)) {
+    details.push({ field: 'parentDataCollectionSimplyId', message: 'would make the collection its own ancestor' });
+    return;
+  }
+  // levels: the ancestors, the collection itself, and its own descendants
+  const levels = chain.length + 1 + (child ? heightOf(schema, child) : 0);
+  if (levels > MAX_PARENT_DEPTH) {
+    details.push({ field: 'parentDataCollectionSimplyId', message: `collections nest at most ${MAX_PARENT_DEPTH} levels deep` });
+  }
+}
+
+export async function createCollection(ctx: RequestContext, raw: unknown): Promise<CollectionAccess> {
+  const team = requireTeam(ctx);
+  const input = parseInput(createCollectionInput, raw, 'Invalid data collection');
+  const simplyId = newSimplyId();
+  const id = await schemaWrite(ctx, `collection created: ${textLabel(input.name)} (${simplyId})`, async (tx) => {
+    const schema = await loadSchemaTx(tx, team.id);
+    const details: ErrorDetail[] = [];
+    const parent = input.parentDataCollectionSimplyId ? findCollection(schema, input.parentDataCollectionSimplyId, 'parentDataCollectionSimplyId') : null;
+    if (parent) checkParent(schema, parent, null, details);
+    let criteria: unknown[] | undefined;
+    if (input.type === 'SMART') {
+      if (!parent) details.push({ field: 'parentDataCollectionSimplyId', message: 'is required for a SMART collection: it is the collection whose records the criteria select' });
+      else if (parent.type === 'SMART') details.push({ field: 'parentDataCollectionSimplyId', message: 'must not be a SMART collection (criteria select from a collection that owns records)' });
+      if (input.fields.length > 0) details.push({ field: 'fields', message: "a SMART collection has no fields of its own: it shows its source collection's fields" });
+      if (input.dataRecordCalculatedNameFormula?.trim()) {
+        details.push({ field: 'dataRecordCalculatedNameFormula', message: "a SMART collection shows its records' names from the source collection's formula" });
+      }
+      if (parent && parent.type !== 'SMART') criteria = checkCriteria(schema.fieldsOf(parent), input.filterCriteria, details);
+    } else if (input.filterCriteria !== undefined && input.filterCriteria !== null) {
+      details.push({ field: 'filterCriteria', message: 'only SMART collections take filterCriteria' });
+    }
+    const { drafts, duplicates } = draftFields(schema, input.fields, [], details, (i) => `fields.${i}`, [simplyId]);
+    let formula: string | null = null;
+    if (input.type !== 'SMART') {
+      const result = canonicalFormula(input.dataRecordCalculatedNameFormula, drafts.map((d) => ({ dataFieldSimplyId: d.simplyId, columnName: d.columnName })));
+      if ('unknown' in result) details.push(...formulaDetails(result.unknown));
+      else formula = result.formula;
+    }
+    throwIfDetails('Invalid data collection', details);
+    if (duplicates.length > 0) throw columnConflict(duplicates);
+    const row = await tx.dataCollection.create({
+      data: {
+        simplyId,
+        teamId: team.id,
+        name: input.name as Prisma.InputJsonValue,
+        singularName: (input.singularName ?? undefined) as Prisma.InputJsonValue | undefined,
+        pluralName: (input.pluralName ?? undefined) as Prisma.InputJsonValue | undefined,
+        archetype: input.archetype ?? null,
+        type: input.type,
+        parentId: parent?.id ?? null,
+        calculatedNameFormula: formula,
+        filterCriteria: criteria === undefined ? undefined : (criteria as Prisma.InputJsonValue),
+      },
+      select: { id: true },
+    });
+    if (drafts.length > 0) {
+      await tx.dataField.createMany({
+        data: drafts.map((d, i) => ({
+          simplyId: d.simplyId,
+          teamId: team.id,
+          collectionId: row.id,
+          title: d.title as Prisma.InputJsonValue,
+          columnName: d.columnName,
+          dataType: d.dataType,
+          isRequired: d.isRequired,
+          sortOrder: i,
+          config: d.config as Prisma.InputJsonValue,
+        })),
+      });
+    }
+    return row.id;
+  });
+  if (input.type === 'SMART') await resyncSmartCollection(ctx.services.pool, team.id, id);
+  return freshAccess(ctx, team.id, id);
+}
+
+/** name (required), singularName / pluralName (absent: unchanged, null: cleared). */
+export async function renameCollection(ctx: RequestContext, simplyId: string, raw: unknown): Promise<CollectionAccess> {
+  const team = requireTeam(ctx);
+  assertDataSimplyId(simplyId, 'dataCollectionSimplyId', 'collection');
+  const input = parseInput(renameCollectionInput, raw, 'Invalid collection names');
+  const id = await schemaWrite(ctx, `collection renamed: ${textLabel(input.name)} (${simplyId})`, async (tx) => {
+    const collection = findCollection(await loadSchemaTx(tx, team.id), simplyId);
+    const data: Prisma.DataCollectionUpdateInput = { name: input.name as Prisma.InputJsonValue };
+    if (input.singularName !== undefined) data.singularName = input.singularName === null ? Prisma.DbNull : (input.singularName as Prisma.InputJsonValue);
+    if (input.pluralName !== undefined) data.pluralName = input.pluralName === null ? Prisma.DbNull : (input.pluralName as Prisma.InputJsonValue);
+    await tx.dataCollection.update({ where: { id: collection.id }, data });
+    return collection.id;
+  });
+  return freshAccess(ctx, team.id, id);
+}
+
+/** PATCH of archetype, display-name formula, SMART criteria and parent. */
+export async function updateCollection(ctx: RequestContext, simplyId: string, raw: unknown): Promise<CollectionAccess> {
+  const team = requireTeam(ctx);
+  assertDataSimplyId(simplyId, 'dataCollectionSimplyId', 'collection');
+  const input = parseInput(updateCollectionInput, raw, 'Invalid data collection');
+  const outcome = await schemaWrite(ctx, `collection updated: ${simplyId}`, async (tx) => {
+    const schema = await loadSchemaTx(tx, team.id);
+    const collection = findCollection(schema, simplyId);
+    const smart = collection.type === 'SMART';
+    const details: ErrorDetail[] = [];
+    const data: Prisma.DataCollectionUncheckedUpdateInput = {};
+    let names = false;
+    let resync = false;
+    if (input.archetype !== undefined) data.archetype = input.archetype;
+    if (input.dataRecordCalculatedNameFormula !== undefined) {
+      if (smart && input.dataRecordCalculatedNameFormula?.trim()) {
+        details.push({ field: 'dataRecordCalculatedNameFormula', message: "a SMART collection shows its records' names from the source collection's formula" });
+      } else {
+        const result = canonicalFormula(input.dataRecordCalculatedNameFormula, collection.ownFields);
+        if ('unknown' in result) details.push(...formulaDetails(result.unknown));
+        else if (result.formula !== collection.calculatedNameFormula) {
+          data.calculatedNameFormula = result.formula;
+          names = true;
+        }
+      }
+    }
+    if (input.filterCriteria !== undefined) {
+      if (!smart) details.push({ field: 'filterCriteria', message: 'only SMART collections take filterCriteria' });
+      else {
+        data.filterCriteria = checkCriteria(schema.fieldsOf(collection), input.filterCriteria, details) as Prisma.InputJsonValue;
+        resync = true;
+      }
+    }
+    if (input.parentDataCollectionSimplyId !== undefined) {
+      const current = schema.parentSimplyId(collection);
+      if (input.parentDataCollectionSimplyId !== current) {
+        if (smart) details.push({ field: 'parentDataCollectionSimplyId', message: 'the source of a SMART collection cannot change; create another SMART collection' });
+        else if (input.parentDataCollectionSimplyId === null) data.parentId = null;
+        else {
+          const parent = findCollection(schema, input.parentDataCollectionSimplyId, 'parentDataCollectionSimplyId');
+          checkParent(schema, parent, collection, details);
+          data.parentId = parent.id;
+        }
+      }
+    }
+    throwIfDetails('Invalid data collection', details);
+    await tx.dataCollection.update({ where: { id: collection.id }, data });
+    return { id: collection.id, names, resync };
+  });
+  if (outcome.names) await recomputeRecordNames(ctx.services.pool, team.id, outcome.id);
+  if (outcome.resync) await resyncSmartCollection(ctx.services.pool, team.id, outcome.id);
+  return freshAccess(ctx, team.id, outcome.id);
+}
+
+/** Archived collections take no new records and leave the default list; a SMART one stops
+ *  following its source until it is restored (then its memberships are rebuilt). */
+export async function archiveCollection(ctx: RequestContext, simplyId: string, isArchived: unknown): Promise<CollectionAccess> {
+  const team = requireTeam(ctx);
+  assertDataSimplyId(simplyId, 'dataCollectionSimplyId', 'collection');
+  const input = parseInput(archiveCollectionInput, { isArchived }, 'Invalid archive state');
+  const outcome = await schemaWrite(ctx, `collection ${input.isArchived ? 'archived' : 'restored'}: ${simplyId}`, async (tx) => {
+    const collection = findCollection(await loadSchemaTx(tx, team.id), simplyId);
+    await tx.dataCollection.update({ where: { id: collection.id }, data: { isArchived: input.isArchived } });
+    return { id: collection.id, resync: collection.type === 'SMART' && collection.isArchived && !input.isArchived };
+  });
+  if (outcome.resync) await resyncSmartCollection(ctx.services.pool, team.id, outcome.id);
+  return freshAccess(ctx, team.id, outcome.id);
+}
+
+async function adminCollection(ctx: RequestContext, simplyId: string): Promise<CollectionDefinition> {
+  const team = requireTeam(ctx);
+  return findCollection(await ctx.services.schemas.get(team.id), simplyId);
+}
+
+/** POST …/recalculate-record-names: recomputes every live record's display name; returns how many changed. */
+export async function recalculateRecordNames(ctx: RequestContext, simplyId: string): Promise<number> {
+  const team = requireTeam(ctx);
+  const collection = await adminCollection(ctx, simplyId);
+  if (collection.type === 'SMART') {
+    throw new ValidationError(`Collection ${simplyId} is SMART: its records are named by their source collection`, [{ field: 'dataCollectionSimplyId', message: 'is a SMART collection' }]);
+  }
+  return recomputeRecordNames(ctx.services.pool, team.id, collection.id);
+}
+
+/** POST …/resync-smart-membership: rebuilds a SMART collection's memberships from its criteria. */
+export async function resyncSmartMembership(ctx: RequestContext, simplyId: string): Promise<CollectionAccess> {
+  const team = requireTeam(ctx);
+  const collection = await adminCollection(ctx, simplyId);
+  if (collection.type !== 'SMART') {
+    throw new ValidationError(`Collection ${simplyId} is not SMART`, [{ field: 'dataCollectionSimplyId', message: 'is not a SMART collection' }]);
+  }
+  if (collection.isArchived) {
+    throw new ValidationError(`Collection ${simplyId} is archived; restore it first (that resyncs it)`, [{ field: 'dataCollectionSimplyId', message: 'is archived' }]);
+  }
+  await resyncSmartCollection(ctx.services.pool, team.id, collection.id);
+  return freshAccess(ctx, team.id, collection.id);
+}

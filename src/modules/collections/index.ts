@@ -1,0 +1,22 @@
+// Data collections and their fields, the field types, data permissions, and each team's schema
+// kept in memory (`services.schemas`).
+import { defineModule } from '../../app/module.ts';
+import * as schema from './collection.schema.ts';
+import { SchemaCache } from './schema-cache.ts';
+
+declare module '../../app/context.ts' {
+  interface Services {
+    /** each team's collections and fields, kept in memory until a schema change */
+    schemas: SchemaCache;
+  }
+}
+
+export const collectionsModule = defineModule({
+  name: 'collections',
+  schema,
+  services: async ({ pool, notifier }) => {
+    const schemas = new SchemaCache(pool);
+    await schemas.listen(notifier);
+    return { schemas };
+  },
+});

@@ -1,0 +1,132 @@
+// GraphQL face of API keys. REST: rest-adapter/routes/credentials.ts.
+import { builder } from '../../app/builder.ts';
+import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
+import { assertSimplyId } from '../../app/ids.ts';
+import { loadPage, pageType } from '../../app/graphql/page.ts';
+import { requireTeam } from '../../app/require-team.ts';
+import { tier } from '../../app/auth/tiers.ts';
+import { NotFoundError } from '../../app/errors.ts';
+import { createApiKey, revokeApiKey, rotateApiKey, updateApiKey } from './api-keys.service.ts';
+
+const FEATURE = 'TEAM_ADMIN_API_KEYS';
+
+export const ApiKeyRef = builder.prismaObject('ApiKey', {
+  fields: (t) => ({
+    id: t.exposeString('simplyId'),
+    apiKeySimplyId: t.exposeString('simplyId'),
+    name: t.exposeString('name'),
+    keyHint: t.exposeString('keyHint', { description: 'the key prefix and first characters, never the secret' }),
+    teamRoleSimplyId: t.string({
+      nullable: true,
+      select: { role: { select: { simplyId: true } } },
+      resolve: (key) => key.role?.simplyId ?? null,
+    }),
+    featurePermissions: t.exposeStringList('featurePermissions', { description: 'NAME (edit level) or NAME:VIEW' }),
+    allowedIpAddresses: t.exposeStringList('allowedIpAddresses'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    expired: t.boolean({ resolve: (key) => key.expiresAt !== null && key.expiresAt.getTime() <= Date.now() }),
+    lastRotatedAt: t.expose('lastRotatedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const ApiKeyPage = pageType('ApiKeyPage', ApiKeyRef);
+
+interface IssuedKeyShape {
+  id: bigint;
+  fullApiKey: string;
+}
+
+const IssuedApiKeyRef = builder.objectRef<IssuedKeyShape>('IssuedApiKey').implement({
+  description: 'Returned by create and rotate: the only time the full key is shown.',
+  fields: (t) => ({
+    fullApiKey: t.exposeString('fullApiKey'),
+    apiKey: t.prismaField({
+      type: 'ApiKey',
+      resolve: (query, issued, _args, ctx) => ctx.services.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: issued.id } }),
+    }),
+  }),
+});
+
+const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    teamRoleSimplyId: t.string(),
+    featurePermissions: t.stringList(),
+    allowedIpAddresses: t.stringList(),
+    expiresAt: t.string({ description: 'ISO 8601 date-time in the future; omit for a key that does not expire' }),
+  }),
+});
+
+const UpdateApiKeyInput = builder.inputType('UpdateApiKeyInput', {
+  fields: (t) => ({
+    name: t.string(),
+    teamRoleSimplyId: t.string({ description: 'null removes the role (no record access)' }),
+    featurePermissions: t.stringList(),
+    allowedIpAddresses: t.stringList(),
+    expiresAt: t.string({ description: 'null removes the expiry' }),
+  }),
+});
+
+
+builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: ApiKeyPage,
+    authScopes: tier.privileged(FEATURE, 'VIEW'),
+    args: { limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, ctx, info) => {
+      const team = requireTeam(ctx);
+      const where = { teamId: team.id, revokedAt: null };
+      return loadPage(ctx, info, args, {
+        findMany: (query, paging) =>
+          ctx.services.prisma.apiKey.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit }),
+        count: () => ctx.services.prisma.apiKey.count({ where }),
+      });
+    },
+  }),
+  apiKey: t.prismaField({
+    type: 'ApiKey',
+    authScopes: tier.privileged(FEATURE, 'VIEW'),
+    args: { apiKeySimplyId: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const team = requireTeam(ctx);
+      assertSimplyId(args.apiKeySimplyId, 'apiKey', 'apiKeySimplyId');
+      const key = await ctx.services.prisma.apiKey.findUnique({
+        ...query,
+        where: { teamId_simplyId: { teamId: team.id, simplyId: args.apiKeySimplyId } },
+      });
+      if (!key || key.revokedAt) throw new NotFoundError('API key', args.apiKeySimplyId);
+      return key;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: IssuedApiKeyRef,
+    authScopes: tier.privileged(FEATURE, 'EDIT'),
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    resolve: (_root, args, ctx) => createApiKey(ctx, givenFields(args.input)),
+  }),
+  updateApiKey: t.prismaField({
+    type: 'ApiKey',
+    authScopes: tier.privileged(FEATURE, 'EDIT'),
+    args: { apiKeySimplyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateApiKeyInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await updateApiKey(ctx, args.apiKeySimplyId, suppliedFields(args.input));
+      return ctx.services.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  rotateApiKey: t.field({
+    type: IssuedApiKeyRef,
+    authScopes: tier.privileged(FEATURE, 'EDIT'),
+    args: { apiKeySimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => rotateApiKey(ctx, args.apiKeySimplyId),
+  }),
+  revokeApiKey: t.boolean({
+    authScopes: tier.privileged(FEATURE, 'EDIT'),
+    args: { apiKeySimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => revokeApiKey(ctx, args.apiKeySimplyId),
+  }),
+}));

@@ -1,0 +1,21 @@
+// Outgoing mail: `services.mail` stores a message and queues its delivery over SMTP; team admins
+// read the outgoing-mail table.
+import { defineModule } from '../../app/module.ts';
+import { createMailer } from './create-mailer.ts';
+import * as schema from './mail.schema.ts';
+import { mailJobs } from './mail.jobs.ts';
+import type { Mailer } from './mailer.ts';
+
+declare module '../../app/context.ts' {
+  interface Services {
+    /** outgoing mail: stored, then sent by a job over SMTP (or kept in the outbox table) */
+    mail: Mailer;
+  }
+}
+
+export const mailModule = defineModule({
+  name: 'mail',
+  schema,
+  services: (services) => ({ mail: createMailer(services) }),
+  jobs: (services) => mailJobs(services) as never[],
+});

@@ -1,0 +1,70 @@
+// GraphQL face of outgoing mail: what the platform sent (or keeps in the outbox) for the caller's
+// team. Privileged: team admins, or OUTGOING_MESSAGES_VIEW; never session or OAuth tokens.
+// REST: rest-adapter/routes/mail.ts. Sending is internal (services.mail.enqueue).
+import { builder } from '../../app/builder.ts';
+import { loadPage, pageType } from '../../app/graphql/page.ts';
+import { tier } from '../../app/auth/tiers.ts';
+import { findMailMessage, MAIL_ORDER, MAIL_STATUSES, mailMessageFilter } from './mail-messages.service.ts';
+
+
+export const MailStatusEnum = builder.enumType('MailStatus', {
+  description: 'QUEUED: waiting for (another) SMTP attempt; SENT: accepted by the SMTP server; STORED: kept in the outbox (no SMTP configured); FAILED: every attempt failed',
+  values: MAIL_STATUSES,
+});
+
+export const MailMessageRef = builder.prismaObject('MailMessage', {
+  description: 'An outgoing mail message and its delivery state.',
+  // only what a query selects is loaded: a list without bodies never reads them
+  select: { id: true },
+  fields: (t) => ({
+    id: t.exposeString('simplyId'),
+    mailSimplyId: t.exposeString('simplyId'),
+    from: t.exposeString('fromAddress', { description: 'the From header: "Name <address>" or an address' }),
+    to: t.exposeStringList('toAddresses'),
+    cc: t.exposeStringList('ccAddresses'),
+    bcc: t.exposeStringList('bccAddresses'),
+    replyTo: t.exposeString('replyTo', { nullable: true }),
+    subject: t.exposeString('subject'),
+    text: t.exposeString('textBody', { description: 'the plain-text body' }),
+    html: t.exposeString('htmlBody', { nullable: true, description: 'the HTML body, when there is one' }),
+    transport: t.exposeString('transport', { description: 'SMTP, or OUTBOX when the deployment has no SMTP server configured' }),
+    status: t.field({ type: MailStatusEnum, select: { status: true }, resolve: (m) => m.status }),
+    attempts: t.exposeInt('attempts', { description: 'SMTP attempts made so far' }),
+    messageId: t.exposeString('messageId', { nullable: true, description: 'the Message-ID of the accepted message' }),
+    errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'the last delivery error, or the recipients the server refused' }),
+    source: t.exposeString('source', { description: 'what sent it: AUTOMATION, WIZARD, SYSTEM, ...' }),
+    sourceId: t.exposeString('sourceId', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const MailMessagePage = pageType('MailMessagePage', MailMessageRef);
+
+builder.queryFields((t) => ({
+  mailMessages: t.field({
+    type: MailMessagePage,
+    description: "The team's outgoing mail, newest first. Privileged: team admin or OUTGOING_MESSAGES_VIEW.",
+    authScopes: tier.privileged('OUTGOING_MESSAGES_VIEW', 'VIEW'),
+    args: {
+      limit: t.arg.int(),
+      offset: t.arg.int(),
+      status: t.arg.string({ description: `only messages in this status: ${MAIL_STATUSES.join(', ')}` }),
+    },
+    resolve: (_root, args, ctx, info) => {
+      const where = mailMessageFilter(ctx, args.status);
+      const { prisma } = ctx.services;
+      return loadPage(ctx, info, args, {
+        findMany: (query, paging) => prisma.mailMessage.findMany({ ...(query as { select?: object }), where, orderBy: MAIL_ORDER, skip: paging.offset, take: paging.limit }),
+        count: () => prisma.mailMessage.count({ where }),
+      });
+    },
+  }),
+  mailMessage: t.prismaField({
+    type: 'MailMessage',
+    description: 'One outgoing message with its bodies. Privileged: team admin or OUTGOING_MESSAGES_VIEW.',
+    authScopes: tier.privileged('OUTGOING_MESSAGES_VIEW', 'VIEW'),
+    args: { mailSimplyId: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => findMailMessage(ctx, args.mailSimplyId, query),
+  }),
+}));

@@ -1,0 +1,79 @@
+// Team roles: privileged administration (TEAM_ADMIN_USER_ROLES). A role grants data
+// permissions per collection, DATA_FULL_ACCESS, and feature permissions to the members and
+// API keys that use it; every change invalidates cached credentials of the team.
+import type { RequestContext } from '../../app/context.ts';
+import { requireTeam } from '../../app/require-team.ts';
+import { teamWrite } from '../../app/team-write.ts';
+import { ConflictError, NotFoundError } from '../../app/errors.ts';
+import { assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { parseInput } from '../../app/validate.ts';
+import { normalizeRole, teamRoleInput } from './team-role.input.ts';
+import { type Tx } from '../../db/transaction.ts';
+
+export async function findRoleId(tx: Tx, teamId: bigint, simplyId: string): Promise<bigint> {
+  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
+  const role = await tx.teamRole.findUnique({ where: { teamId_simplyId: { teamId, simplyId } }, select: { id: true } });
+  if (!role) throw new NotFoundError('Team role', simplyId);
+  return role.id;
+}
+
+export async function createTeamRole(ctx: RequestContext, raw: unknown): Promise<{ id: bigint }> {
+  const team = requireTeam(ctx);
+  const input = normalizeRole(parseInput(teamRoleInput, raw, 'Invalid team role'));
+  return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_CREATED', resourceType: 'TeamRole', resourceId: (r) => (r as { simplyId: string }).simplyId } }, (tx) =>
+    tx.teamRole.create({
+      data: {
+        teamId: team.id,
+        simplyId: newSimplyId('teamRole'),
+        name: input.name,
+        dataFullAccess: input.dataFullAccess,
+        featurePermissions: input.featurePermissions,
+        dataPermissions: { create: input.dataPermissions },
+        fieldPermissions: { create: input.fieldPermissions },
+      },
+      select: { id: true, simplyId: true },
+    }),
+  );
+}
+
+export async function replaceTeamRole(ctx: RequestContext, simplyId: string, raw: unknown): Promise<{ id: bigint }> {
+  const team = requireTeam(ctx);
+  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
+  const input = normalizeRole(parseInput(teamRoleInput, raw, 'Invalid team role'));
+  return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_UPDATED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
+    const id = await findRoleId(tx, team.id, simplyId);
+    await tx.teamRoleDataPermission.deleteMany({ where: { teamId: team.id, teamRoleId: id } });
+    await tx.teamRoleFieldPermission.deleteMany({ where: { teamId: team.id, teamRoleId: id } });
+    return tx.teamRole.update({
+      where: { id },
+      data: {
+        name: input.name,
+        dataFullAccess: input.dataFullAccess,
+        featurePermissions: input.featurePermissions,
+        dataPermissions: { create: input.dataPermissions },
+        fieldPermissions: { create: input.fieldPermissions },
+      },
+      select: { id: true },
+    });
+  });
+}
+
+/** A role still assigned to members or API keys cannot be deleted (409): reassign them first. */
+export async function deleteTeamRole(ctx: RequestContext, simplyId: string): Promise<boolean> {
+  const team = requireTeam(ctx);
+  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
+  return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_DELETED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
+    const id = await findRoleId(tx, team.id, simplyId);
+    const [members, keys] = await Promise.all([
+      tx.teamMembership.count({ where: { teamId: team.id, teamRoleId: id } }),
+      tx.apiKey.count({ where: { teamId: team.id, teamRoleId: id, revokedAt: null } }),
+    ]);
+    if (members > 0 || keys > 0) {
+      throw new ConflictError(`The team role is still assigned to ${members} member(s) and ${keys} API key(s)`);
+    }
+    // revoked keys may still point at it; they can never be used again, so detach them
+    await tx.apiKey.updateMany({ where: { teamId: team.id, teamRoleId: id }, data: { teamRoleId: null } });
+    await tx.teamRole.delete({ where: { id } });
+    return true;
+  });
+}

@@ -1,0 +1,118 @@
+// GraphQL face of data views (Document 1 §2.5, §4.4). REST: rest-adapter/routes/data-views.ts.
+// Reads are standard tier (team context; permissions checked in views.service.ts once the view's
+// collection is known); create and delete are privileged (TEAM_SETTINGS edit or team admin).
+import { tier } from '../../app/auth/tiers.ts';
+import { builder } from '../../app/builder.ts';
+import { givenFields } from '../../app/graphql/input-fields.ts';
+import { PaginationRef } from '../../app/graphql/paging.ts';
+import { readViewConfig, VIEW_TYPES, type ViewConfig, type ViewSort } from './view.input.ts';
+import { createView, deleteView, getView, listViews, viewRecords, type ViewItem, type ViewPage, type ViewRecordItem } from './views.service.ts';
+
+
+export const DataViewTypeEnum = builder.enumType('DataViewType', { values: VIEW_TYPES });
+
+const DataViewSortRef = builder.objectRef<ViewSort>('DataViewSort').implement({
+  fields: (t) => ({
+    field: t.exposeString('field', { description: 'a field simplyId, or createdAt, updatedAt, calculatedName' }),
+    direction: t.exposeString('direction', { description: '"asc" or "desc"' }),
+  }),
+});
+
+const DataViewConfigRef = builder.objectRef<ViewConfig>('DataViewConfig').implement({
+  fields: (t) => ({
+    columns: t.exposeStringList('columns', { description: 'field simplyIds, in display order' }),
+    filters: t.field({ type: 'JSON', description: '[{ field, operator, value }] as saved (the record search rules)', resolve: (c) => c.filters }),
+    sortOrder: t.field({ type: [DataViewSortRef], resolve: (c) => c.sortOrder }),
+  }),
+});
+
+export const DataViewRef = builder.objectRef<ViewItem>('DataView').implement({
+  fields: (t) => ({
+    id: t.string({ resolve: (v) => v.row.simplyId }),
+    dataViewSimplyId: t.string({ resolve: (v) => v.row.simplyId }),
+    name: t.field({ type: 'LocalizedText', resolve: (v) => v.row.name as never }),
+    description: t.string({ nullable: true, resolve: (v) => v.row.description }),
+    dataCollectionSimplyId: t.string({ resolve: (v) => v.dataCollectionSimplyId }),
+    enumDataViewTypeId: t.field({ type: DataViewTypeEnum, resolve: (v) => v.row.viewType }),
+    isPublished: t.boolean({ description: 'externally visible', resolve: (v) => v.row.isPublished }),
+    config: t.field({ type: DataViewConfigRef, resolve: (v) => readViewConfig(v.row.config) }),
+    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.row.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.row.updatedAt }),
+  }),
+});
+
+const DataViewPageRef = builder.objectRef<ViewPage<ViewItem>>('DataViewPage').implement({
+  fields: (t) => ({
+    nodes: t.field({ type: [DataViewRef], resolve: (p) => p.nodes }),
+    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
+  }),
+});
+
+const DataViewRecordRef = builder.objectRef<ViewRecordItem>('DataViewRecord').implement({
+  description: 'A record row of a view: no field values.',
+  fields: (t) => ({
+    id: t.string({ description: 'the record simplyId', resolve: (r) => r.row.simplyId }),
+    dataCollectionSimplyId: t.string({ description: 'the collection the record was created in', resolve: (r) => r.dataCollectionSimplyId }),
+    name: t.string({ description: 'computed display name', resolve: (r) => r.row.calculatedName }),
+    isArchived: t.boolean({ resolve: (r) => r.row.isArchived }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.row.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.row.updatedAt }),
+  }),
+});
+
+const DataViewRecordPageRef = builder.objectRef<ViewPage<ViewRecordItem>>('DataViewRecordPage').implement({
+  fields: (t) => ({
+    nodes: t.field({ type: [DataViewRecordRef], resolve: (p) => p.nodes }),
+    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
+  }),
+});
+
+const DataViewInput = builder.inputType('DataViewInput', {
+  fields: (t) => ({
+    dataCollectionSimplyId: t.string({ required: true }),
+    name: t.field({ type: 'LocalizedText', required: true }),
+    description: t.string(),
+    enumDataViewTypeId: t.string({ required: true, description: `one of ${VIEW_TYPES.join(', ')}` }),
+    isPublished: t.boolean(),
+    config: t.field({ type: 'JSON', description: '{ columns: [fieldSimplyId] (≤ 200), filters: [{ field, operator, value }] (≤ 25), sortOrder: [{ field, direction }] (≤ 10) }' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  dataViews: t.field({
+    type: DataViewPageRef,
+    description: 'Views whose collection the caller can read, newest first (scoped tokens: schema:read).',
+    authScopes: tier.standard,
+    args: { limit: t.arg.int(), offset: t.arg.int(), dataCollectionSimplyId: t.arg.string() },
+    resolve: (_root, args, ctx) => listViews(ctx, args),
+  }),
+  dataView: t.field({
+    type: DataViewRef,
+    authScopes: tier.standard,
+    args: { dataViewSimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => getView(ctx, args.dataViewSimplyId),
+  }),
+  dataViewRecords: t.field({
+    type: DataViewRecordPageRef,
+    description: "Record summaries of the view's collection, newest first; the view's saved filters and sort are not applied.",
+    authScopes: tier.standard,
+    args: { dataViewSimplyId: t.arg.string({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, ctx) => viewRecords(ctx, args.dataViewSimplyId, args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createDataView: t.field({
+    type: DataViewRef,
+    description: 'Privileged: TEAM_SETTINGS edit or team admin. Records a new team schema version.',
+    authScopes: tier.teamSettings('EDIT'),
+    args: { input: t.arg({ type: DataViewInput, required: true }) },
+    resolve: (_root, args, ctx) => createView(ctx, givenFields(args.input, ['description'])),
+  }),
+  deleteDataView: t.boolean({
+    description: 'Privileged: TEAM_SETTINGS edit or team admin. Records a new team schema version.',
+    authScopes: tier.teamSettings('EDIT'),
+    args: { dataViewSimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => deleteView(ctx, args.dataViewSimplyId),
+  }),
+}));

@@ -1,0 +1,175 @@
+// Data views (Document 1 §2.5, §4.4): saved ways to look at one collection. Reading a view needs
+// read permission on its collection (and, for scoped tokens, schema:read: views are schema); its records need
+// records:read. Creating and deleting views are schema changes: they go through schemaWrite, so
+// each one records a new team schema version.
+import type { Principal } from '../../app/auth/principal.ts';
+import type { DataView } from '../../generated/prisma/client.ts';
+import type { RequestContext } from '../../app/context.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { requireTeam } from '../../app/require-team.ts';
+import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
+import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { canReadCollection, requireRecordCredential } from '../collections/access.ts';
+import { findRecordPage, type RecordRow } from '../records/record-reads.ts';
+import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
+import { requireSchemaRead } from '../team-schema/schema-versions.service.ts';
+import { schemaWrite } from '../team-schema/schema-write.ts';
+import { parseInput } from '../../app/validate.ts';
+import { dataViewInput, validateViewConfig } from './view.input.ts';
+
+/** A view as served: its row and the simplyId of its collection. */
+export interface ViewItem {
+  row: DataView;
+  dataCollectionSimplyId: string;
+}
+
+/** A record row of a view: no field values. */
+export interface ViewRecordItem {
+  row: RecordRow;
+  dataCollectionSimplyId: string;
+}
+
+export interface ViewPage<T> {
+  nodes: T[];
+  pagination: PaginationShape;
+}
+
+/** One-line label of a localized name (for version summaries). */
+export function labelOf(name: unknown): string {
+  if (typeof name === 'string') return name;
+  if (name && typeof name === 'object') return String(Object.values(name as Record<string, unknown>)[0] ?? '');
+  return '';
+}
+
+function item(schema: TeamSchema, row: DataView): ViewItem {
+  return { row, dataCollectionSimplyId: schema.collectionsById.get(row.collectionId)?.simplyId ?? '' };
+}
+
+/** The view in the caller's team (404 otherwise) and its collection. */
+async function findView(ctx: RequestContext, simplyId: string): Promise<{ row: DataView; schema: TeamSchema; collection: CollectionDefinition }> {
+  const team = requireTeam(ctx);
+  const [row, schema] = await Promise.all([
+    ctx.services.prisma.dataView.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } } }),
+    ctx.services.schemas.get(team.id),
+  ]);
+  const collection = row && schema.collectionsById.get(row.collectionId);
+  if (!row || !collection) throw new NotFoundError('Data view', simplyId);
+  return { row, schema, collection };
+}
+
+function requireReadable(p: Principal, collection: CollectionDefinition): void {
+  if (!canReadCollection(p, collection)) {
+    throw new PermissionDeniedError(`The credential's team role cannot read collection ${collection.simplyId}, so it cannot read its views`);
+  }
+}
+
+export interface ListViewsArgs extends PageInput {
+  dataCollectionSimplyId?: string | null;
+}
+
+/** Views whose collection the caller can read, newest first; optionally of one collection. */
+export async function listViews(ctx: RequestContext, args: ListViewsArgs): Promise<ViewPage<ViewItem>> {
+  const team = requireTeam(ctx);
+  const p = ctx.principal;
+  requireSchemaRead(p);
+  const paging = parsePaging(args);
+  const schema = await ctx.services.schemas.get(team.id);
+  let collectionIds: bigint[];
+  if (args.dataCollectionSimplyId !== undefined && args.dataCollectionSimplyId !== null) {
+    assertDataSimplyId(args.dataCollectionSimplyId, 'dataCollectionSimplyId', 'collection');
+    const collection = schema.collectionsBySimplyId.get(args.dataCollectionSimplyId);
+    if (!collection) throw new NotFoundError('Data collection', args.dataCollectionSimplyId);
+    requireReadable(p, collection);
+    collectionIds = [collection.id];
+  } else {
+    collectionIds = schema.collections.filter((c) => canReadCollection(p, c)).map((c) => c.id);
+  }
+  if (collectionIds.length === 0) return { nodes: [], pagination: pagination(0, paging) };
+  const where = { teamId: team.id, collectionId: { in: collectionIds } };
+  const rows = await ctx.services.prisma.dataView.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit });
+  const knowsTotal = rows.length < paging.limit && (rows.length > 0 || paging.offset === 0);
+  const total = knowsTotal ? paging.offset + rows.length : await ctx.services.prisma.dataView.count({ where });
+  return { nodes: rows.map((row) => item(schema, row)), pagination: pagination(total, paging) };
+}
+
+export async function getView(ctx: RequestContext, simplyId: string): Promise<ViewItem> {
+  requireTeam(ctx);
+  assertSimplyId(simplyId, 'dataView', 'dataViewSimplyId');
+  requireSchemaRead(ctx.principal);
+  const { row, schema, collection } = await findView(ctx, simplyId);
+  requireReadable(ctx.principal, collection);
+  return item(schema, row);
+}
+
+/**
+ * The records of a view's collection as summaries (no field values), newest first. Document 1
+ * §4.4: the view's saved filters and sort order are not applied server-side.
+ */
+export async function viewRecords(ctx: RequestContext, simplyId: string, args: PageInput): Promise<ViewPage<ViewRecordItem>> {
+  requireTeam(ctx);
+  assertSimplyId(simplyId, 'dataView', 'dataViewSimplyId');
+  const paging = parsePaging(args);
+  requireRecordCredential(ctx.principal, 'READ');
+  const { schema, collection } = await findView(ctx, simplyId);
+  if (!canReadCollection(ctx.principal, collection)) {
+    throw new PermissionDeniedError(`The credential's team role cannot read records of collection ${collection.simplyId}`);
+  }
+  const { rows, total } = await findRecordPage(ctx.services.pool, {
+    teamId: schema.teamId,
+    collectionId: collection.id,
+    filters: [],
+    fieldsById: new Map(),
+    sort: [{ key: 'createdAt', descending: true }],
+    ...paging,
+  });
+  return {
+    nodes: rows.map((row) => ({ row, dataCollectionSimplyId: schema.collectionsById.get(row.collectionId)?.simplyId ?? collection.simplyId })),
+    pagination: pagination(total, paging),
+  };
+}
+
+/** Privileged: creates a view (a schema change, recorded as a new version). */
+export async function createView(ctx: RequestContext, raw: unknown): Promise<ViewItem> {
+  const team = requireTeam(ctx);
+  const input = parseInput(dataViewInput, raw, 'Invalid data view');
+  const schema = await ctx.services.schemas.get(team.id);
+  const collection = schema.collectionsBySimplyId.get(input.dataCollectionSimplyId);
+  if (!collection) throw new NotFoundError('Data collection', input.dataCollectionSimplyId);
+  const config = validateViewConfig(schema.fieldsOf(collection), input.config);
+  const simplyId = newSimplyId('dataView');
+  const row = await schemaWrite(ctx, `view created: ${labelOf(input.name)} (${simplyId}) on collection ${collection.simplyId}`, async (tx) => {
+    // the collection may have gone since the cached schema was read
+    const current = await tx.dataCollection.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId: collection.simplyId } }, select: { id: true } });
+    if (!current) throw new NotFoundError('Data collection', collection.simplyId);
+    return tx.dataView.create({
+      data: {
+        teamId: team.id,
+        simplyId,
+        collectionId: current.id,
+        name: input.name,
+        description: input.description,
+        viewType: input.enumDataViewTypeId,
+        isPublished: input.isPublished,
+        config: config as never,
+      },
+    });
+  });
+  return { row, dataCollectionSimplyId: collection.simplyId };
+}
+
+/** Privileged: deletes a view (a schema change, recorded as a new version). */
+export async function deleteView(ctx: RequestContext, simplyId: string): Promise<boolean> {
+  const team = requireTeam(ctx);
+  assertSimplyId(simplyId, 'dataView', 'dataViewSimplyId');
+  await schemaWrite(
+    ctx,
+    (row: DataView) => `view deleted: ${labelOf(row.name)} (${simplyId})`,
+    async (tx) => {
+      const row = await tx.dataView.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } } });
+      if (!row) throw new NotFoundError('Data view', simplyId);
+      await tx.dataView.delete({ where: { id: row.id } });
+      return row;
+    },
+  );
+  return true;
+}

@@ -1,0 +1,164 @@
+// Webhook subscriptions (Document 1 §2.9, §4.8): TEAM_SETTINGS guards every route (schema face);
+// this service adds the data rule: a subscription may only carry what its author can read, so an
+// unfiltered one needs full data access and a filtered one READ on every listed collection. The
+// rule is checked on create and on every update (which may re-point the URL), against the filter
+// the subscription has after the update.
+import type { Principal } from '../../app/auth/principal.ts';
+import { hasFullDataAccess } from '../../app/auth/principal.ts';
+import { canReadCollection } from '../collections/access.ts';
+import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
+import type { RequestContext } from '../../app/context.ts';
+import { pagination, parsePaging, type PageInput } from '../../app/graphql/paging.ts';
+import type { Page } from '../../app/graphql/page.ts';
+import { requireTeam } from '../../app/require-team.ts';
+import type { ErrorDetail } from '../../app/errors.ts';
+import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
+import { assertSimplyId, newSimplyId, randomSecret } from '../../app/ids.ts';
+import { parseInput } from '../../app/validate.ts';
+import { secretBoxFor } from './secret-box.ts';
+import { parseTargetUrl, resolveTarget, TargetRefused } from './target-guard.ts';
+import { secretContext } from './webhook-delivery.ts';
+import { createWebhookInput, parseFilterCriteria, readFilterCollections, updateWebhookInput, WEBHOOK_LIMITS } from './webhook.input.ts';
+
+export type WebhookDeliveryWithAttempts = WebhookDelivery & { attempts: WebhookDeliveryAttempt[]; webhookSimplyId: string };
+
+export interface CreatedWebhook {
+  row: WebhookSubscription;
+  /** shown once */
+  secret: string;
+}
+
+/** The subscription in the caller's team; anything else (other teams' included) is 404. */
+async function findWebhook(ctx: RequestContext, simplyId: string): Promise<WebhookSubscription> {
+  const team = requireTeam(ctx);
+  assertSimplyId(simplyId, 'webhook', 'webhookSimplyId');
+  const row = await ctx.services.prisma.webhookSubscription.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } } });
+  if (!row) throw new NotFoundError('Webhook subscription', simplyId);
+  return row;
+}
+
+/** 400 for a URL that is not a public HTTPS target (resolved now; again before every attempt). */
+async function checkTargetUrl(ctx: RequestContext, raw: string): Promise<string> {
+  try {
+    const url = parseTargetUrl(raw.trim());
+    await resolveTarget(url, { allowLoopback: ctx.services.config.WEBHOOK_ALLOW_LOOPBACK });
+    return url.toString();
+  } catch (error) {
+    if (error instanceof TargetRefused) throw new ValidationError(`targetUrl ${error.message}`, [{ field: 'targetUrl', message: error.message }]);
+    throw error;
+  }
+}
+
+/**
+ * The caller may subscribe to what the filter lets through (null: every collection). A stored
+ * filter may name collections deleted since (`ignoreMissing`): they deliver nothing, so they
+ * must not block e.g. pausing the subscription.
+ */
+async function checkFilterAccess(ctx: RequestContext, collections: string[] | null, ignoreMissing = false): Promise<void> {
+  const p: Principal = ctx.principal;
+  if (collections === null) {
+    if (!hasFullDataAccess(p, 'READ')) {
+      throw new PermissionDeniedError('Only credentials with full data access may subscribe to every collection; set filterCriteria.dataCollectionIds to collections you can read');
+    }
+    return;
+  }
+  const schema = await ctx.services.schemas.get(requireTeam(ctx).id);
+  const unknown: ErrorDetail[] = [];
+  const unreadable: string[] = [];
+  collections.forEach((id, i) => {
+    const collection = schema.collectionsBySimplyId.get(id);
+    if (!collection) {
+      if (!ignoreMissing) unknown.push({ field: `filterCriteria.dataCollectionIds[${i}]`, message: `no collection ${id} in this team` });
+    } else if (!canReadCollection(p, collection)) unreadable.push(id);
+  });
+  if (unknown.length > 0) throw new ValidationError('filterCriteria names unknown collections', unknown);
+  if (unreadable.length > 0) throw new PermissionDeniedError(`The credential's team role cannot read collection(s) ${unreadable.join(', ')}, so it cannot subscribe to them`);
+}
+
+export async function listWebhooks(ctx: RequestContext, args: PageInput): Promise<Page<WebhookSubscription>> {
+  const team = requireTeam(ctx);
+  const paging = parsePaging(args);
+  const where = { teamId: team.id };
+  const [nodes, total] = await Promise.all([
+    ctx.services.prisma.webhookSubscription.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit }),
+    ctx.services.prisma.webhookSubscription.count({ where }),
+  ]);
+  return { nodes, pagination: pagination(total, paging) };
+}
+
+export async function getWebhook(ctx: RequestContext, simplyId: string): Promise<WebhookSubscription> {
+  return findWebhook(ctx, simplyId);
+}
+
+export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<CreatedWebhook> {
+  const team = requireTeam(ctx);
+  const input = parseInput(createWebhookInput, raw, 'Invalid webhook subscription');
+  const collections = parseFilterCriteria(input.filterCriteria);
+  const targetUrl = await checkTargetUrl(ctx, input.targetUrl);
+  await checkFilterAccess(ctx, collections);
+  const { prisma } = ctx.services;
+  if ((await prisma.webhookSubscription.count({ where: { teamId: team.id } })) >= WEBHOOK_LIMITS.perTeam) {
+    throw new ConflictError(`A team may have at most ${WEBHOOK_LIMITS.perTeam} webhook subscriptions; delete one first`);
+  }
+  const simplyId = newSimplyId('webhook');
+  const secret = `whsec_${randomSecret(32)}`;
+  const row = await prisma.webhookSubscription.create({
+    data: {
+      simplyId,
+      teamId: team.id,
+      eventType: input.eventType,
+      targetUrl,
+      filterCriteria: collections ? { dataCollectionIds: collections } : (null as never),
+      secretCiphertext: secretBoxFor(ctx.services.config.secretsKeyFile).seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
+      retryCount: input.retryCount,
+      retryDelaySeconds: input.retryDelaySeconds,
+      timeoutSeconds: input.timeoutSeconds,
+      createdByKind: ctx.principal.kind,
+      createdById: ctx.principal.credentialId,
+    },
+  });
+  return { row, secret };
+}
+
+export async function updateWebhook(ctx: RequestContext, simplyId: string, raw: unknown): Promise<WebhookSubscription> {
+  const current = await findWebhook(ctx, simplyId);
+  const input = parseInput(updateWebhookInput, raw, 'Invalid webhook subscription update');
+  const data: Prisma.WebhookSubscriptionUpdateInput = {};
+  let collections = readFilterCollections(current.filterCriteria);
+  if (input.filterCriteria !== undefined) {
+    collections = parseFilterCriteria(input.filterCriteria);
+    data.filterCriteria = collections ? { dataCollectionIds: collections } : (null as never);
+  }
+  if (input.targetUrl !== undefined) data.targetUrl = await checkTargetUrl(ctx, input.targetUrl);
+  await checkFilterAccess(ctx, collections, input.filterCriteria === undefined);
+  for (const key of ['isActive', 'isPaused', 'retryCount', 'retryDelaySeconds', 'timeoutSeconds'] as const) {
+    if (input[key] !== undefined) (data as Record<string, unknown>)[key] = input[key];
+  }
+  return ctx.services.prisma.webhookSubscription.update({ where: { id: current.id }, data });
+}
+
+/** Deletes the subscription with its delivery log; queued attempts find nothing and stop. */
+export async function deleteWebhook(ctx: RequestContext, simplyId: string): Promise<boolean> {
+  const row = await findWebhook(ctx, simplyId);
+  await ctx.services.prisma.webhookSubscription.deleteMany({ where: { teamId: row.teamId, id: row.id } });
+  return true;
+}
+
+/** The delivery log: one entry per delivery (event), newest first, each with all its attempts. */
+export async function listDeliveries(ctx: RequestContext, simplyId: string, args: PageInput): Promise<Page<WebhookDeliveryWithAttempts>> {
+  const paging = parsePaging(args);
+  const webhook = await findWebhook(ctx, simplyId);
+  const where = { teamId: webhook.teamId, subscriptionId: webhook.id };
+  const { prisma } = ctx.services;
+  const [rows, total] = await Promise.all([
+    prisma.webhookDelivery.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: paging.offset,
+      take: paging.limit,
+      include: { attempts: { orderBy: { attemptNumber: 'asc' } } },
+    }),
+    prisma.webhookDelivery.count({ where }),
+  ]);
+  return { nodes: rows.map((r) => ({ ...r, webhookSimplyId: webhook.simplyId })), pagination: pagination(total, paging) };
+}

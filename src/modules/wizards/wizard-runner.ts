@@ -1,0 +1,275 @@
+// Running a wizard (or one of its steps) on a record, server-side. Used by
+// POST /v1/data-wizards/{id}/execute and by the automations' RUN_WIZARD_STEP action.
+//
+// Authorization is the caller's: execute checks the RUN data permission (wizards.service.ts), an
+// automation decides for its acting principal. The runner checks what is true for every caller:
+// the wizard, the step and the record exist in the team and the record is in the wizard's collection.
+//
+// A run is all-or-nothing. Problems found before it starts are thrown as ApiErrors (400, 404, 409)
+// and leave nothing behind. Once started, a DataWizardInstance (RUNNING) exists; the tasks then run
+// in order inside ONE transaction that locks the record, validates each task against the values as
+// earlier tasks left them, writes the record through the data core's write path (audit entry,
+// DATA_RECORD_UPDATED outbox event, subscription NOTIFY), marks the instance COMPLETED and inserts
+// the WIZARD_COMPLETED event. A failing task rolls all of that back; a second transaction then marks
+// the instance FAILED with the reasons and inserts WIZARD_COMPLETION_FAILED.
+import type { Principal } from '../../app/auth/principal.ts';
+import { accessTo } from '../collections/access.ts';
+import { calculateName } from '../records/calculated-name.ts';
+import { type ChangeActor, recordChanges } from '../records/record-changes.ts';
+import { checkReferences, type PreparedFields } from '../records/record-input.ts';
+import { findRecords } from '../records/record-reads.ts';
+import { lockRecords, syncSmartMemberships, updateRecords } from '../records/record-writes.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
+import { encodeRecordFields, toValidationError } from '../collections/values/index.ts';
+import type { RequestSource, Services } from '../../app/context.ts';
+import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
+import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { firstStep, loadWizardConfig, type WizardConfig, type WizardStep, type WizardTask } from './wizard-config.ts';
+import { insertCompletionEvent, type RunErrorDetail } from './wizard-events.ts';
+import { inTransaction } from '../../db/transaction.ts';
+
+export interface RunWizardInput {
+  teamId: bigint;
+  dataWizardSimplyId: string;
+  dataRecordSimplyId: string;
+  /** keyed by dataFieldSimplyId; validated by field type */
+  formData?: Record<string, unknown>;
+  /** run only this step (RUN_WIZARD_STEP); default: every step from firstStepId on */
+  dataWizardStepSimplyId?: string;
+  /** who runs it: the caller, or the automation's acting principal */
+  principal: Principal;
+  source: RequestSource;
+  requestId?: string;
+  /** automation loop guard: how many automation-caused writes led here */
+  automationDepth?: number;
+}
+
+export interface RunWizardResult {
+  success: boolean;
+  message: string;
+  dataWizardSimplyId: string;
+  dataRecordSimplyId: string;
+  dataWizardInstanceSimplyId: string;
+  /** why a run failed (empty on success) */
+  errors: RunErrorDetail[];
+  /** the completion event (wizard:<instance>:completion:v1) */
+  eventId: string;
+}
+
+/** The audit log's `source` for record writes made by a wizard run. */
+export const WIZARD_AUDIT_SOURCE = 'WIZARD';
+
+/** A task failed: the run stops there and nothing it wrote is kept. */
+class TaskFailure extends Error {
+  readonly details: RunErrorDetail[];
+  constructor(message: string, details: RunErrorDetail[]) {
+    super(message);
+    this.details = details;
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isEmptyValue = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+const sameStored = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The steps a run goes through: one step, or every step from the first one in order. */
+function stepsToRun(config: WizardConfig, stepSimplyId: string | undefined): WizardStep[] {
+  if (stepSimplyId !== undefined) {
+    const step = config.steps.find((s) => s.row.simplyId === stepSimplyId);
+    if (!step) throw new NotFoundError('Data wizard step', stepSimplyId);
+    return [step];
+  }
+  const first = firstStep(config);
+  return first ? config.steps.slice(first.position) : [];
+}
+
+/** The field simplyIds `formData` may carry: fields that UPDATE_DATA_RECORD tasks of the run collect. */
+function collectedFields(steps: readonly WizardStep[]): Set<string> {
+  const out = new Set<string>();
+  for (const step of steps) for (const task of step.tasks) if (task.type === 'UPDATE_DATA_RECORD') for (const f of task.fields) out.add(f.field.dataFieldSimplyId);
+  return out;
+}
+
+/** Checks what the caller sent before anything starts; returns the wizard, steps and form data. */
+async function prepareRun(services: Services, schema: TeamSchema, input: RunWizardInput) {
+  assertSimplyId(input.dataWizardSimplyId, 'dataWizard', 'dataWizardSimplyId');
+  if (typeof input.dataRecordSimplyId !== 'string' || input.dataRecordSimplyId === '') {
+    throw new ValidationError('dataRecordSimplyId is required', [{ field: 'dataRecordSimplyId', message: 'is required' }]);
+  }
+  assertDataSimplyId(input.dataRecordSimplyId, 'dataRecordSimplyId');
+  if (input.dataWizardStepSimplyId !== undefined) assertSimplyId(input.dataWizardStepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
+  const formData = input.formData ?? {};
+  if (!isPlainObject(formData)) throw new ValidationError('formData must be an object keyed by field simplyId', [{ field: 'formData', message: 'must be an object' }]);
+
+  const config = await loadWizardConfig(services.prisma, schema, input.dataWizardSimplyId);
+  if (!config) throw new NotFoundError('Data wizard', input.dataWizardSimplyId);
+  const collection = config.collection;
+  if (!collection) throw new ConflictError(`The collection of data wizard ${input.dataWizardSimplyId} no longer exists`);
+  const steps = stepsToRun(config, input.dataWizardStepSimplyId);
+  if (steps.length === 0) throw new ConflictError(`Data wizard ${input.dataWizardSimplyId} has no steps to run`);
+
+  const collected = collectedFields(steps);
+  const unknown = Object.keys(formData).filter((key) => !collected.has(key));
+  if (unknown.length > 0) {
+    throw new ValidationError(`formData has keys this run does not collect: ${unknown.join(', ')}`, unknown.map((key) => ({
+      field: `formData.${key}`,
+      message: 'is not a field that an UPDATE_DATA_RECORD task of this run collects',
+    })));
+  }
+
+  const [record] = await findRecords(services.pool, schema.teamId, [input.dataRecordSimplyId]);
+  if (!record || record.collectionId !== collection.id) throw new NotFoundError('Data record', input.dataRecordSimplyId);
+  return { config, collection, steps, formData, record };
+}
+
+async function teamSimplyIdOf(services: Services, input: RunWizardInput): Promise<string> {
+  const team = input.principal.team;
+  if (team && team.id === input.teamId) return team.simplyId;
+  const row = await services.prisma.team.findUniqueOrThrow({ where: { id: input.teamId }, select: { simplyId: true } });
+  return row.simplyId;
+}
+
+interface TaskContext {
+  step: WizardStep;
+  task: WizardTask;
+}
+
+function where({ step, task }: TaskContext, field?: FieldDefinition): Pick<RunErrorDetail, 'dataWizardStepSimplyId' | 'dataWizardStepTaskSimplyId' | 'dataFieldSimplyId' | 'field'> {
+  return {
+    dataWizardStepSimplyId: step.row.simplyId,
+    dataWizardStepTaskSimplyId: task.row.simplyId,
+    ...(field ? { dataFieldSimplyId: field.dataFieldSimplyId, field: `formData.${field.dataFieldSimplyId}` } : {}),
+  };
+}
+
+function failTask(at: TaskContext, details: RunErrorDetail[]): never {
+  const first = details[0]!;
+  const subject = first.dataFieldSimplyId ? `${first.dataFieldSimplyId} ${first.message}` : first.message;
+  throw new TaskFailure(`The wizard stopped at task ${at.task.row.simplyId} (${at.task.type}) of step ${at.step.row.simplyId}: ${subject}`, details);
+}
+
+/** UPDATE_DATA_RECORD: the task's linked fields from formData, validated like a record update. */
+async function runUpdateTask(db: Parameters<typeof checkReferences>[0], at: TaskContext, collectionAccess: ReturnType<typeof accessTo>, formData: Record<string, unknown>, values: Record<string, unknown>): Promise<void> {
+  const fields = at.task.fields.map((f) => f.field);
+  const supplied = Object.fromEntries(fields.filter((f) => Object.hasOwn(formData, f.dataFieldSimplyId)).map((f) => [f.dataFieldSimplyId, formData[f.dataFieldSimplyId]]));
+  const result = encodeRecordFields(fields, supplied, { mode: 'update' });
+  const details: RunErrorDetail[] = [];
+  const byId = new Map(fields.map((f) => [f.dataFieldSimplyId, f]));
+  for (const error of result.errors) details.push({ ...where(at, error.field ? byId.get(error.field) : undefined), message: error.message });
+  for (const link of at.task.fields) {
+    const id = link.field.dataFieldSimplyId;
+    if (link.isRequired && isEmptyValue(result.values[id]) && !details.some((d) => d.dataFieldSimplyId === id)) {
+      details.push({ ...where(at, link.field), message: 'is required by this task' });
+    }
+  }
+  if (details.length > 0) failTask(at, details);
+  const prepared: PreparedFields = { result, error: toValidationError(result, { path: 'formData' }) };
+  await checkReferences(db, collectionAccess, [prepared], ['formData']);
+  if (prepared.error) {
+    const refDetails = (prepared.error.details ?? []).map((d: ErrorDetail) => {
+      const id = d.field?.startsWith('formData.') ? d.field.slice('formData.'.length) : undefined;
+      return { ...where(at, id ? byId.get(id) : undefined), message: d.message };
+    });
+    failTask(at, refDetails.length > 0 ? refDetails : [{ ...where(at), message: prepared.error.message }]);
+  }
+  for (const [id, value] of Object.entries(result.values)) {
+    if (value === null) delete values[id];
+    else values[id] = value;
+  }
+}
+
+/** VALIDATE_DATA_RECORD: every linked field must have a value at this point of the run. */
+function runValidateTask(at: TaskContext, values: Record<string, unknown>): void {
+  const missing = at.task.fields.filter((f) => isEmptyValue(values[f.field.dataFieldSimplyId]));
+  if (missing.length > 0) failTask(at, missing.map((f) => ({ ...where(at), dataFieldSimplyId: f.field.dataFieldSimplyId, message: 'has no value' })));
+}
+
+export async function runWizard(services: Services, input: RunWizardInput): Promise<RunWizardResult> {
+  const schema = await services.schemas.get(input.teamId);
+  const { config, collection, steps, formData, record } = await prepareRun(services, schema, input);
+  const teamSimplyId = await teamSimplyIdOf(services, input);
+  const p = input.principal;
+  const instanceSimplyId = newSimplyId('dataWizardInstance');
+  const { rows } = await services.pool.query(
+    `INSERT INTO "DataWizardInstance" ("simplyId", "teamId", "wizardId", "recordId", status, "formData", "actorKind", "actorId")
+     VALUES ($1, $2, $3, $4, 'RUNNING', $5::jsonb, $6, $7) RETURNING id`,
+    [instanceSimplyId, input.teamId, config.row.id, record.id, JSON.stringify(formData), p.kind, p.credentialId],
+  );
+  const instanceId = BigInt(rows[0].id);
+  const base = {
+    dataWizardSimplyId: config.row.simplyId,
+    dataWizardInstanceSimplyId: instanceSimplyId,
+    dataRecordSimplyId: record.simplyId,
+    dataCollectionSimplyId: collection.simplyId,
+    ...(input.dataWizardStepSimplyId !== undefined ? { dataWizardStepSimplyId: input.dataWizardStepSimplyId } : {}),
+  };
+  // the record events take the loop-guard depth from an automation principal (record-changes.ts);
+  // the completion event carries the same depth
+  const completionActor = { principal: p, automationDepth: input.automationDepth ?? p.automation?.depth };
+  const actor: ChangeActor = { teamId: input.teamId, teamSimplyId, principal: p, source: WIZARD_AUDIT_SOURCE, requestId: input.requestId ?? null };
+  const complete = async (db: Parameters<typeof insertCompletionEvent>[0], success: boolean, message: string, errors: RunErrorDetail[]) => {
+    await db.query(
+      `UPDATE "DataWizardInstance" SET status = $3::"DataWizardInstanceStatus", "completedAt" = now(), "errorDetails" = $4::jsonb WHERE "teamId" = $1 AND id = $2`,
+      [input.teamId, instanceId, success ? 'COMPLETED' : 'FAILED', success ? null : JSON.stringify(errors)],
+    );
+    return insertCompletionEvent(db, input.teamId, collection.id, { ...base, success, message, ...(success ? {} : { errorDetails: errors }) }, completionActor);
+  };
+
+  const doneMessage = input.dataWizardStepSimplyId !== undefined ? `Step ${input.dataWizardStepSimplyId} completed` : 'Wizard completed';
+  try {
+    const eventId = await inTransaction(services.pool, async (db) => {
+      const [before] = await lockRecords(db, input.teamId, [record.simplyId]);
+      if (!before || before.collectionId !== collection.id) throw new TaskFailure(`Record ${record.simplyId} no longer exists`, [{ message: 'the record was deleted while the wizard ran' }]);
+      const access = accessTo(p, schema, collection);
+      const values: Record<string, unknown> = { ...before.values };
+      for (const step of steps) {
+        for (const task of step.tasks) {
+          const at = { step, task };
+          if (task.type === 'UPDATE_DATA_RECORD') await runUpdateTask(db, at, access, formData, values);
+          else if (task.type === 'VALIDATE_DATA_RECORD') runValidateTask(at, values);
+          else if (task.type !== 'DISPLAY') failTask(at, [{ ...where(at), message: `has the unsupported task type ${task.type}` }]);
+        }
+      }
+      await writeRecord(db, schema, collection, before, values, actor, services);
+      return complete(db, true, doneMessage, []);
+    });
+    void services.outbox.nudge();
+    return { success: true, message: doneMessage, ...base, errors: [], eventId };
+  } catch (error) {
+    let message: string;
+    let errors: RunErrorDetail[];
+    if (error instanceof TaskFailure) {
+      message = error.message;
+      errors = error.details;
+    } else {
+      services.logger.error({ err: error, dataWizardInstanceSimplyId: instanceSimplyId }, 'data wizard run failed');
+      message = 'The wizard could not write the record; nothing was changed';
+      errors = [{ message: 'internal error while writing the record' }];
+    }
+    const eventId = await inTransaction(services.pool, (db) => complete(db, false, message, errors));
+    void services.outbox.nudge();
+    return { success: false, message, ...base, errors, eventId };
+  }
+}
+
+/** The record write of a run, with what every record write leaves behind (record-changes.ts). */
+async function writeRecord(
+  db: Parameters<typeof lockRecords>[0],
+  schema: TeamSchema,
+  collection: CollectionDefinition,
+  before: Awaited<ReturnType<typeof lockRecords>>[number],
+  values: Record<string, unknown>,
+  actor: ChangeActor,
+  services: Services,
+): Promise<void> {
+  const fields = schema.fieldsOf(collection);
+  const changedFields = fields.filter((f) => !sameStored(before.values[f.dataFieldSimplyId], values[f.dataFieldSimplyId]));
+  const calculatedName = calculateName(schema.fieldSource(collection).calculatedNameFormula, fields, values);
+  // nothing changed: no write, no record event (like a no-op PATCH)
+  if (changedFields.length === 0 && calculatedName === before.calculatedName) return;
+  const [row] = await updateRecords(db, actor.teamId, [{ before, values, changedFields, calculatedName }]);
+  await syncSmartMemberships(db, schema, collection, [before.id]);
+  await recordChanges(db, services.events, actor, [{ kind: 'UPDATED', record: row!, collection, fields, before: before.values, changedFields }]);
+}

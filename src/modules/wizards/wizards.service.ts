@@ -1,0 +1,113 @@
+// Data wizards (Document 1 §2.6, §4.5): list, detail and schema, run access, execute.
+// Who may do what (docs/api/data-wizards.md):
+// - list: TEAM_ADMIN_DATA_WIZARDS (view) — checked by the field's auth scope;
+// - detail and schema: TEAM_ADMIN_DATA_WIZARDS (view) or RUN on the wizard's collection;
+// - run-access: signed-in users (scope), with RUN on the wizard's collection;
+// - execute: RUN on the wizard's collection; session tokens refused; OAuth tokens need wizards:run.
+// Team and system admins pass every feature and data check. Scoped tokens reading configuration
+// need schema:read (wizards are schema). Another team's wizard is a 404.
+import { hasDataAccess, hasFeature, hasScope, type Principal } from '../../app/auth/principal.ts';
+import type { RequestContext } from '../../app/context.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { requireTeam } from '../../app/require-team.ts';
+import { requireSchemaRead } from '../team-schema/schema-versions.service.ts';
+import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
+import { assertSimplyId } from '../../app/ids.ts';
+import { firstStep, loadWizardConfig, toWizardConfig, WIZARD_INCLUDE, type WizardConfig } from './wizard-config.ts';
+import { runWizard, type RunWizardResult } from './wizard-runner.ts';
+
+export const WIZARD_ADMIN_FEATURE = 'TEAM_ADMIN_DATA_WIZARDS';
+
+export interface WizardPage {
+  nodes: WizardConfig[];
+  pagination: PaginationShape;
+}
+
+function canRun(p: Principal, config: WizardConfig): boolean {
+  return config.collection !== null && hasDataAccess(p, config.collection.simplyId, 'RUN');
+}
+
+function requireRun(p: Principal, config: WizardConfig): void {
+  if (!canRun(p, config)) {
+    throw new PermissionDeniedError(
+      `The credential's team role lacks the RUN data permission on collection ${config.collection?.simplyId ?? '(none)'}, so it cannot run data wizard ${config.row.simplyId}`,
+    );
+  }
+}
+
+/** The wizard in the caller's team, or 404. */
+async function findWizard(ctx: RequestContext, simplyId: string): Promise<WizardConfig> {
+  const team = requireTeam(ctx);
+  assertSimplyId(simplyId, 'dataWizard', 'dataWizardSimplyId');
+  const schema = await ctx.services.schemas.get(team.id);
+  const config = await loadWizardConfig(ctx.services.prisma, schema, simplyId);
+  if (!config) throw new NotFoundError('Data wizard', simplyId);
+  return config;
+}
+
+/** Wizards of the team, newest first. Needs TEAM_ADMIN_DATA_WIZARDS (the field's scope). */
+export async function listWizards(ctx: RequestContext, args: PageInput): Promise<WizardPage> {
+  const team = requireTeam(ctx);
+  requireSchemaRead(ctx.principal);
+  const paging = parsePaging(args);
+  const where = { teamId: team.id };
+  const [rows, schema] = await Promise.all([
+    ctx.services.prisma.dataWizard.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit, include: WIZARD_INCLUDE }),
+    ctx.services.schemas.get(team.id),
+  ]);
+  const knowsTotal = rows.length < paging.limit && (rows.length > 0 || paging.offset === 0);
+  const total = knowsTotal ? paging.offset + rows.length : await ctx.services.prisma.dataWizard.count({ where });
+  return { nodes: rows.map((row) => toWizardConfig(schema, row)), pagination: pagination(total, paging) };
+}
+
+/** Configuration (detail and schema): TEAM_ADMIN_DATA_WIZARDS view, or RUN on its collection. */
+export async function getWizard(ctx: RequestContext, simplyId: string): Promise<WizardConfig> {
+  requireTeam(ctx);
+  assertSimplyId(simplyId, 'dataWizard', 'dataWizardSimplyId');
+  requireSchemaRead(ctx.principal);
+  const config = await findWizard(ctx, simplyId);
+  if (!hasFeature(ctx.principal, WIZARD_ADMIN_FEATURE, 'VIEW') && !canRun(ctx.principal, config)) {
+    throw new PermissionDeniedError(`Reading data wizard ${simplyId} needs ${WIZARD_ADMIN_FEATURE} or the RUN data permission on its collection`);
+  }
+  return config;
+}
+
+export interface RunAccess {
+  dataWizardSimplyId: string;
+  firstDataWizardStepSimplyId: string | null;
+  stepCount: number;
+}
+
+/** Signed-in users only (the field's scope); RUN on the wizard's collection. */
+export async function wizardRunAccess(ctx: RequestContext, simplyId: string): Promise<RunAccess> {
+  const config = await findWizard(ctx, simplyId);
+  requireRun(ctx.principal, config);
+  return { dataWizardSimplyId: config.row.simplyId, firstDataWizardStepSimplyId: firstStep(config)?.row.simplyId ?? null, stepCount: config.steps.length };
+}
+
+export interface ExecuteArgs {
+  dataWizardSimplyId: string;
+  dataRecordSimplyId?: string | null;
+  formData?: unknown;
+}
+
+/** Runs every step on the record. Input problems are 4xx; a run that started answers success true or false. */
+export async function executeWizard(ctx: RequestContext, args: ExecuteArgs): Promise<RunWizardResult> {
+  const team = requireTeam(ctx);
+  const p = ctx.principal;
+  if (p.kind === 'SESSION_TOKEN') {
+    throw new PermissionDeniedError('Session tokens cannot execute data wizards; use an API key or a signed-in user (Document 1 §4.5)');
+  }
+  if (!hasScope(p, 'wizards:run')) throw new PermissionDeniedError('This token lacks the OAuth scope wizards:run');
+  const config = await findWizard(ctx, args.dataWizardSimplyId);
+  requireRun(p, config);
+  return runWizard(ctx.services, {
+    teamId: team.id,
+    dataWizardSimplyId: config.row.simplyId,
+    dataRecordSimplyId: args.dataRecordSimplyId ?? '',
+    formData: (args.formData ?? undefined) as Record<string, unknown> | undefined,
+    principal: p,
+    source: ctx.source ?? 'GRAPHQL',
+    requestId: ctx.requestId,
+  });
+}
