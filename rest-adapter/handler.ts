@@ -7,10 +7,11 @@ import { createContext } from '../src/app/create-context.ts';
 import { clientAddress } from '../src/app/http/client-address.ts';
 import { toPublicError } from '../src/app/error-mapping.ts';
 import { sendData, sendError } from '../src/app/http/envelope.ts';
-import { ApiError, NotFoundError, ValidationError } from '../src/app/errors.ts';
+import { ApiError, NotFoundError } from '../src/app/errors.ts';
 import { readJsonBody } from '../src/app/http/read-body.ts';
 import { OperationExecutor } from './executor.ts';
-import type { RestRequest, RestRoute } from './route.ts';
+import { respond, type RestRoute } from './route.ts';
+import { validateInput } from './validate-input.ts';
 import { Router, type RouteMatch } from './router.ts';
 
 export class MethodNotAllowedError extends ApiError {
@@ -49,14 +50,12 @@ export class RestAdapter {
       });
       context.source = 'REST';
       const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
-      if (route.body === 'required' && body === undefined) throw new ValidationError('This route needs a JSON body');
-      if ((route.body ?? 'none') === 'none' && body !== undefined) throw new ValidationError('This route takes no request body');
-      const restRequest: RestRequest = { params, query: url.searchParams, body };
-      const variables = route.variables?.(restRequest) ?? {};
+      const input = validateInput(route, params, url.searchParams, body);
+      const variables = route.variables?.(input) ?? {};
       const { result, field } = await this.executor.run(route, variables, context);
       if (result.errors && result.errors.length > 0) throw result.errors[0];
       const value = (result.data as Record<string, unknown>)[field];
-      const shaped = route.respond ? route.respond(value, restRequest) : { data: value };
+      const shaped = (route.respond ?? respond.field).map(value, input);
       sendData(res, route.status ?? 200, requestId, shaped.data, shaped.meta);
     } catch (error) {
       const publicError = toPublicError(error);

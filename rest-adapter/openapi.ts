@@ -25,8 +25,8 @@ export function openApiDocument(routes: readonly RestRoute[], serverUrl: string)
       },
       security: [{ bearer: [] }],
     };
-    if (route.body && route.body !== 'none') {
-      operation.requestBody = { required: route.body === 'required', content: { 'application/json': { schema: { type: 'object' } } } };
+    if (route.body) {
+      operation.requestBody = { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: { type: 'object' } } } };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }

@@ -1,13 +1,16 @@
-// A REST route is data: which GraphQL operation serves it, how the request becomes variables,
-// and how the operation's result becomes `{ data, meta }`. No business logic lives here.
-import { ValidationError } from '../src/app/errors.ts';
+// A REST route is data: its path, the zod schemas of its path, query and body (validated by the
+// engine before anything runs), the GraphQL operation that serves it, how the validated input
+// becomes variables, and how the operation's result becomes `{ data, meta }`. No business logic.
+import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type JsonSchema = Record<string, unknown>;
 
-export interface RestRequest {
-  params: Record<string, string>;
-  query: URLSearchParams;
-  body: unknown;
+/** What `variables` and `respond` see: the validated path, query and body. */
+export interface RouteInput<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
 }
 
 export interface RestResult {
@@ -15,53 +18,77 @@ export interface RestResult {
   meta?: Record<string, unknown>;
 }
 
-export interface RestRoute {
+/**
+ * Turns the operation's single top-level field into the envelope, and says what that does to the
+ * field's JSON Schema (derived from the GraphQL selection) so OpenAPI describes the real response.
+ */
+export interface Responder<T = any, I extends RouteInput<any, any, any> = RouteInput<any, any, any>> {
+  map(value: T, input: I): RestResult;
+  schema(field: JsonSchema): { data: JsonSchema; meta?: JsonSchema };
+}
+
+export interface RestRoute<P = any, Q = any, B = any> {
   method: HttpMethod;
   /** OpenAPI-style template: /v1/team-roles/{teamRoleSimplyId} */
   path: string;
   summary: string;
-  /** a named GraphQL operation, validated against the schema at start-up */
+  description?: string;
+  /** a named GraphQL operation selecting one top-level field, validated against the schema at start-up */
   operation: string;
-  /** whether the route takes a JSON body ('optional': an empty body is fine) */
-  body?: 'required' | 'optional' | 'none';
-  variables?: (req: RestRequest) => Record<string, unknown>;
-  /** maps the operation's data (its single top-level field) to the envelope; default: `{ data: field }` */
-  respond?: (field: any, req: RestRequest) => RestResult;
+  /** path parameters (strings); default: every `{name}` of the path as a string */
+  params?: z.ZodType<P>;
+  /** query parameters: an object schema over the query string (first value of each name) */
+  query?: z.ZodType<Q>;
+  /** the JSON body; a route without one refuses a body. A schema that accepts undefined makes the body optional */
+  body?: z.ZodType<B>;
+  variables?: (input: RouteInput<P, Q, B>) => Record<string, unknown>;
+  /** default: `{ data: field }` */
+  respond?: Responder<any, RouteInput<P, Q, B>>;
   /** success status; default 200 */
   status?: number;
+}
+
+/** Keeps each route's own input types while collecting them in one table. */
+export function route<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>(r: RestRoute<P, Q, B>): RestRoute<P, Q, B> {
+  return r;
 }
 
 export function defineRoutes(routes: readonly RestRoute[]): readonly RestRoute[] {
   return routes;
 }
 
-/** Query parameter as an integer, or undefined when absent. Not an integer: 400. */
-export function intParam(req: RestRequest, name: string): number | undefined {
-  const raw = req.query.get(name);
-  if (raw === null || raw === '') return undefined;
-  if (!/^-?\d+$/.test(raw)) throw new ValidationError(`${name} must be an integer`, [{ field: name, message: 'must be an integer' }]);
-  return Number(raw);
+const PAGINATION_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, hasMore: { type: 'boolean' } },
+  required: ['total', 'limit', 'offset', 'hasMore'],
+};
+
+function property(schema: JsonSchema, name: string): JsonSchema {
+  return ((schema.properties as Record<string, JsonSchema> | undefined)?.[name] ?? {}) as JsonSchema;
 }
 
-export function pageVariables(req: RestRequest): { limit?: number; offset?: number } {
-  return { limit: intParam(req, 'limit'), offset: intParam(req, 'offset') };
-}
-
-/** `{ nodes, pagination }` → data: nodes, meta.pagination */
-export function respondPage(page: { nodes: unknown[]; pagination: unknown }): RestResult {
-  return { data: page.nodes, meta: { pagination: page.pagination } };
-}
-
-/** The JSON body as an object (routes that need fields from it). */
-export function bodyObject(req: RestRequest): Record<string, unknown> {
-  const body = req.body ?? {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new ValidationError('The request body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
-
-/** Comma list query parameter (`expand=teams,rolePermissions`), unknown values ignored by the caller. */
-export function listParam(req: RestRequest, name: string): Set<string> {
-  return new Set((req.query.get(name) ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-}
+export const respond = {
+  /** data: the field as it is */
+  field: { map: (value) => ({ data: value }), schema: (field) => ({ data: field }) } as Responder,
+  /** `{ nodes, pagination }` → data: nodes, meta.pagination */
+  page: {
+    map: (page: { nodes: unknown[]; pagination: unknown }) => ({ data: page.nodes, meta: { pagination: page.pagination } }),
+    schema: (field) => ({
+      data: property(field, 'nodes'),
+      meta: { type: 'object', properties: { pagination: PAGINATION_SCHEMA }, required: ['pagination'] },
+    }),
+  } as Responder,
+  /** DELETE routes whose operation answers a boolean: data `{ id: <path param>, deleted: true }` */
+  deleted: (param: string): Responder => ({
+    map: (_value, input) => ({ data: { id: (input.params as Record<string, string>)[param], deleted: true } }),
+    schema: () => ({
+      data: { type: 'object', properties: { id: { type: 'string' }, deleted: { type: 'boolean', const: true } }, required: ['id', 'deleted'] },
+    }),
+  }),
+  /** one property of the field as data (`{ record, warnings }` → record), the rest described by `meta` */
+  custom: <T, I extends RouteInput<any, any, any> = RouteInput<any, any, any>>(
+    map: (value: T, input: I) => RestResult,
+    schema: (field: JsonSchema) => { data: JsonSchema; meta?: JsonSchema },
+  ): Responder<T, I> => ({ map, schema }),
+  property,
+};

@@ -1,5 +1,5 @@
 // /v1/audit-log/records/DataRecord/{recordSimplyId} → src/data/audit/audit-log.schema.ts
-import { defineRoutes, pageVariables, respondPage } from '../route.ts';
+import { defineRoutes, pageVariables, respondPage } from '../legacy-route.ts';
 
 export const auditLogRoutes = defineRoutes([
   {

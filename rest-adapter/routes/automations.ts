@@ -1,5 +1,5 @@
 // /v1/automations → src/automations/automation.schema.ts (Document 1 §4.6; privileged tier)
-import { bodyObject, defineRoutes, intParam, pageVariables, respondPage } from '../route.ts';
+import { bodyObject, defineRoutes, intParam, pageVariables, respondPage } from '../legacy-route.ts';
 
 const SUMMARY = `id name description isEnabled dataCollectionSimplyId triggerType triggerConfig filterConditions maxRecordsPerExecution lastRunAt createdAt updatedAt`;
 const ACTION = `id automationActionSimplyId actionType actionConfig executionRank continueOnError retryConfig onFailureActions createdAt updatedAt`;

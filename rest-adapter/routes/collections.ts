@@ -2,7 +2,7 @@
 // (docs/api/data-collections.md). Reads are standard tier; writes privileged (team admin or
 // TEAM_SETTINGS edit). PATCH /{id}, PUT …/fields/reorder, POST …/archive are our additions.
 import { ValidationError } from '../../src/app/errors.ts';
-import { bodyObject, defineRoutes, pageVariables, type RestRequest, respondPage } from '../route.ts';
+import { bodyObject, defineRoutes, pageVariables, type RestRequest, respondPage } from '../legacy-route.ts';
 
 const FIELD = `id dataFieldSimplyId title columnName dataType isRequired sortOrder config createdAt updatedAt`;
 const SUMMARY = `id dataCollectionSimplyId name singularName pluralName archetype effectiveArchetype type enumDataCollectionTypeId

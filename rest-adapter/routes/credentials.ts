@@ -1,5 +1,5 @@
 // /v1/api-keys and /v1/session-tokens → src/credentials/*.schema.ts
-import { bodyObject, defineRoutes, pageVariables, respondPage, type RestResult } from '../route.ts';
+import { bodyObject, defineRoutes, pageVariables, respondPage, type RestResult } from '../legacy-route.ts';
 
 const KEY = `id apiKeySimplyId name keyHint teamRoleSimplyId featurePermissions allowedIpAddresses expiresAt expired lastRotatedAt createdAt updatedAt`;
 const SESSION = `id expiresAt expired revoked featurePermissions oauthScopes metadata createdAt`;

@@ -1,5 +1,5 @@
 // /v1/auth → src/identity/login.schema.ts (the built-in first-party identity provider)
-import { bodyObject, defineRoutes } from '../route.ts';
+import { bodyObject, defineRoutes } from '../legacy-route.ts';
 
 const SESSION = `accessToken tokenType expiresAt expiresIn refreshToken refreshTokenExpiresAt user { id userSimplyId email firstName lastName isSystemAdmin teams { teamSimplyId name isTeamAdmin } }`;
 

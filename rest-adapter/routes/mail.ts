@@ -1,6 +1,6 @@
 // /v1/mail-messages → src/mail/mail.schema.ts. Not in the interface documents: our own routes,
 // documented in docs/api/mail.md.
-import { defineRoutes, pageVariables, respondPage } from '../route.ts';
+import { defineRoutes, pageVariables, respondPage } from '../legacy-route.ts';
 
 const SUMMARY = `id from to cc bcc replyTo subject transport status attempts messageId errorMessage source sourceId createdAt sentAt`;
 const DETAIL = `${SUMMARY} text html`;

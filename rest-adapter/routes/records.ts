@@ -1,6 +1,6 @@
 // /v1/data-records, /v1/create-menu/data-records → src/data/records/record.schema.ts
 import { ValidationError } from '../../src/app/errors.ts';
-import { bodyObject, defineRoutes, intParam, listParam, type RestRequest, type RestResult } from '../route.ts';
+import { bodyObject, defineRoutes, intParam, listParam, type RestRequest, type RestResult } from '../legacy-route.ts';
 
 const RECORD = `id dataRecordSimplyId dataCollectionSimplyId name fields isArchived createdAt updatedAt`;
 const EXPANDED = `

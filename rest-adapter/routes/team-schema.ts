@@ -1,6 +1,6 @@
 // /v1/team-schema/* → src/data/team-schema/team-schema.schema.ts
 import { ValidationError, type ErrorDetail } from '../../src/app/errors.ts';
-import { defineRoutes, intParam, pageVariables, respondPage, type RestRequest } from '../route.ts';
+import { defineRoutes, intParam, pageVariables, respondPage, type RestRequest } from '../legacy-route.ts';
 
 const CHANGE = `id dataCollectionSimplyId changedProperties before after`;
 const ENTITY_DIFF = `{ added { ${CHANGE} } removed { ${CHANGE} } changed { ${CHANGE} } }`;

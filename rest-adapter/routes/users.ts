@@ -1,5 +1,5 @@
 // /v1/users → src/users/user.schema.ts
-import { bodyObject, defineRoutes, listParam, pageVariables, respondPage } from '../route.ts';
+import { bodyObject, defineRoutes, listParam, pageVariables, respondPage } from '../legacy-route.ts';
 
 const TEAM_USER = `id userSimplyId email firstName lastName isTeamAdmin isActive teamRoleSimplyId lastLoggedIn createdAt`;
 const ME = `

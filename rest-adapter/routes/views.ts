@@ -1,5 +1,5 @@
 // /v1/data-views → src/data/views/view.schema.ts
-import { bodyObject, defineRoutes, intParam, pageVariables, respondPage } from '../route.ts';
+import { bodyObject, defineRoutes, intParam, pageVariables, respondPage } from '../legacy-route.ts';
 
 const SUMMARY = `id name description dataCollectionSimplyId enumDataViewTypeId isPublished`;
 const DETAIL = `${SUMMARY} config { columns filters sortOrder { field direction } }`;

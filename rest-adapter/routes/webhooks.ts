@@ -1,5 +1,5 @@
 // /v1/webhooks → src/webhooks/webhook.schema.ts
-import { bodyObject, defineRoutes, intParam, pageVariables, respondPage } from '../route.ts';
+import { bodyObject, defineRoutes, intParam, pageVariables, respondPage } from '../legacy-route.ts';
 
 const WEBHOOK = `id eventType targetUrl filterCriteria signatureHeader isActive isPaused retryCount retryDelaySeconds timeoutSeconds
   totalDeliveries successfulDeliveries failedDeliveries lastDeliveryStatus lastDeliveryAt createdAt updatedAt`;

@@ -1,5 +1,5 @@
 // /v1/data-wizards → src/wizards/wizard.schema.ts (Document 1 §4.5). Authoring is GraphQL only.
-import { bodyObject, defineRoutes, pageVariables, respondPage } from '../route.ts';
+import { bodyObject, defineRoutes, pageVariables, respondPage } from '../legacy-route.ts';
 
 const SUMMARY = `id name description dataCollectionSimplyId firstStepId stepCount createdAt updatedAt`;
 const TASK_FIELD = `dataFieldSimplyId columnName dataType name isRequired`;

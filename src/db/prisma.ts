@@ -5,6 +5,9 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 
 export type Prisma = PrismaClient;
+
+/** The Prisma `select`/`include` a caller wants (from Pothos, the GraphQL selection); services pass it through. */
+export type PrismaSelection = { select?: object; include?: object };
 export { Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
 
 export function createPool(connectionString: string, max: number, applicationName = 'svc'): pg.Pool {

@@ -5,7 +5,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type BuilderTypes } from '../builder.ts';
 import type { RequestContext } from '../context.ts';
-import { PaginationRef, pagination, parsePaging, type PageInput, type PaginationShape, type Paging } from './paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape, type Paging } from '../paging.ts';
 
 export interface Page<T> {
   nodes: T[];
@@ -42,3 +42,13 @@ export async function loadPage<T>(
   const total = knowsTotal ? paging.offset + nodes.length : await run.count();
   return { nodes, pagination: pagination(total, paging) };
 }
+
+export const PaginationRef = builder.objectRef<PaginationShape>('Pagination').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+    hasMore: t.exposeBoolean('hasMore', { description: 'true when more items exist beyond this page' }),
+  }),
+});
+

@@ -1,7 +1,8 @@
 // GraphQL face of the record audit log. REST: rest-adapter/routes/audit-log.ts.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
-import { PaginationRef, type PaginationShape } from '../../app/graphql/paging.ts';
+import { type PaginationShape } from '../../app/paging.ts';
+import { PaginationRef } from '../../app/graphql/page.ts';
 import { recordAuditLog, type AuditChange, type AuditItem } from './audit-log.service.ts';
 
 const AuditLogChangeRef = builder.objectRef<AuditChange>('AuditLogChange').implement({

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { fieldAccess } from '../../app/auth/principal.ts';
 import type { AuditLogEntry } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';

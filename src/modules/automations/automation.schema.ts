@@ -7,7 +7,7 @@ import { hasFeature } from '../../app/auth/principal.ts';
 import type { AutomationAction } from '../../generated/prisma/client.ts';
 import { builder } from '../../app/builder.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
-import { PaginationRef } from '../../app/graphql/paging.ts';
+import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { tier } from '../../app/auth/tiers.ts';

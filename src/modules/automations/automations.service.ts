@@ -4,7 +4,7 @@
 // action takes the rank it asks for and the others shift.
 import { type Automation, type AutomationAction, Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';

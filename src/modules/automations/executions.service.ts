@@ -5,7 +5,7 @@
 // mail and notification idempotency keys still hold) or ABANDON (FAILED, with who decided).
 import type { AutomationExecution } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../app/errors.ts';
 import { assertSimplyId } from '../../app/ids.ts';

@@ -6,7 +6,7 @@ import type { OauthScope } from '../../app/auth/oauth-scopes.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import type { Page } from '../../app/graphql/page.ts';
-import { pagination, parsePaging } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';

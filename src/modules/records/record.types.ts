@@ -4,7 +4,7 @@
 // batched query per level (DataLoader), never one query per record.
 import { builder } from '../../app/builder.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { PaginationRef } from '../../app/graphql/paging.ts';
+import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { DataCollectionRef, DataFieldRef } from '../collections/collection.types.ts';

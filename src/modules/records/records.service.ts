@@ -3,7 +3,7 @@
 // (record-changes.ts); batch items are validated one by one so a bad item never rolls back the others.
 import { hasDataAccess } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { parsePaging } from '../../app/graphql/paging.ts';
+import { parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ApiError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId, isSimplyId, newSimplyId } from '../../app/ids.ts';

@@ -1,12 +1,9 @@
 // GraphQL face of team roles. REST: rest-adapter/routes/team-roles.ts.
 import { builder } from '../../app/builder.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
-import { assertSimplyId } from '../../app/ids.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
-import { requireTeam } from '../../app/require-team.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { NotFoundError } from '../../app/errors.ts';
-import { createTeamRole, deleteTeamRole, replaceTeamRole } from './team-roles.service.ts';
+import { countTeamRoles, createTeamRole, deleteTeamRole, findTeamRole, findTeamRoles, loadTeamRole, replaceTeamRole } from './team-roles.service.ts';
 
 const FEATURE = 'TEAM_ADMIN_USER_ROLES';
 
@@ -96,30 +93,14 @@ builder.queryFields((t) => ({
     type: TeamRolePage,
     authScopes: tier.privileged(FEATURE, 'VIEW'),
     args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx, info) => {
-      const team = requireTeam(ctx);
-      const where = { teamId: team.id };
-      return loadPage(ctx, info, args, {
-        findMany: (query, paging) =>
-          ctx.services.prisma.teamRole.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit }),
-        count: () => ctx.services.prisma.teamRole.count({ where }),
-      });
-    },
+    resolve: (_root, args, ctx, info) =>
+      loadPage(ctx, info, args, { findMany: (query, paging) => findTeamRoles(ctx, query, paging), count: () => countTeamRoles(ctx) }),
   }),
   teamRole: t.prismaField({
     type: 'TeamRole',
     authScopes: tier.privileged(FEATURE, 'VIEW'),
     args: { teamRoleSimplyId: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const team = requireTeam(ctx);
-      assertSimplyId(args.teamRoleSimplyId, 'teamRole', 'teamRoleSimplyId');
-      const role = await ctx.services.prisma.teamRole.findUnique({
-        ...query,
-        where: { teamId_simplyId: { teamId: team.id, simplyId: args.teamRoleSimplyId } },
-      });
-      if (!role) throw new NotFoundError('Team role', args.teamRoleSimplyId);
-      return role;
-    },
+    resolve: (query, _root, args, ctx) => findTeamRole(ctx, args.teamRoleSimplyId, query),
   }),
 }));
 
@@ -128,20 +109,14 @@ builder.mutationFields((t) => ({
     type: 'TeamRole',
     authScopes: tier.privileged(FEATURE, 'EDIT'),
     args: { input: t.arg({ type: TeamRoleInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const { id } = await createTeamRole(ctx, givenFields(args.input));
-      return ctx.services.prisma.teamRole.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (query, _root, args, ctx) => loadTeamRole(ctx, (await createTeamRole(ctx, givenFields(args.input))).id, query),
   }),
   replaceTeamRole: t.prismaField({
     type: 'TeamRole',
     description: 'Replaces the whole role (REST PUT).',
     authScopes: tier.privileged(FEATURE, 'EDIT'),
     args: { teamRoleSimplyId: t.arg.string({ required: true }), input: t.arg({ type: TeamRoleInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const { id } = await replaceTeamRole(ctx, args.teamRoleSimplyId, givenFields(args.input));
-      return ctx.services.prisma.teamRole.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (query, _root, args, ctx) => loadTeamRole(ctx, (await replaceTeamRole(ctx, args.teamRoleSimplyId, givenFields(args.input))).id, query),
   }),
   deleteTeamRole: t.boolean({
     authScopes: tier.privileged(FEATURE, 'EDIT'),

@@ -5,16 +5,44 @@ import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { teamWrite } from '../../app/team-write.ts';
 import { ConflictError, NotFoundError } from '../../app/errors.ts';
-import { assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import type { Paging } from '../../app/paging.ts';
+import type { PrismaSelection } from '../../db/prisma.ts';
+import { teamRoleId } from './team-roles.ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { normalizeRole, teamRoleInput } from './team-role.input.ts';
 import { type Tx } from '../../db/transaction.ts';
 
 export async function findRoleId(tx: Tx, teamId: bigint, simplyId: string): Promise<bigint> {
-  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
+  teamRoleId.assert(simplyId, 'teamRoleSimplyId');
   const role = await tx.teamRole.findUnique({ where: { teamId_simplyId: { teamId, simplyId } }, select: { id: true } });
   if (!role) throw new NotFoundError('Team role', simplyId);
   return role.id;
+}
+
+const ROLE_ORDER = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** A page of the team's roles, newest first. `query` is the Prisma selection the caller needs. */
+export function findTeamRoles(ctx: RequestContext, query: PrismaSelection, paging: Paging) {
+  const team = requireTeam(ctx);
+  return ctx.services.prisma.teamRole.findMany({ ...query, where: { teamId: team.id }, orderBy: ROLE_ORDER, skip: paging.offset, take: paging.limit });
+}
+
+export function countTeamRoles(ctx: RequestContext): Promise<number> {
+  return ctx.services.prisma.teamRole.count({ where: { teamId: requireTeam(ctx).id } });
+}
+
+/** One role of the caller's team; another team's role is not found. */
+export async function findTeamRole(ctx: RequestContext, simplyId: string, query: PrismaSelection) {
+  const team = requireTeam(ctx);
+  teamRoleId.assert(simplyId, 'teamRoleSimplyId');
+  const role = await ctx.services.prisma.teamRole.findUnique({ ...query, where: { teamId_simplyId: { teamId: team.id, simplyId } } });
+  if (!role) throw new NotFoundError('Team role', simplyId);
+  return role;
+}
+
+/** A role just written by this request, with the caller's selection. */
+export function loadTeamRole(ctx: RequestContext, id: bigint, query: PrismaSelection) {
+  return ctx.services.prisma.teamRole.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 export async function createTeamRole(ctx: RequestContext, raw: unknown): Promise<{ id: bigint }> {
@@ -24,7 +52,7 @@ export async function createTeamRole(ctx: RequestContext, raw: unknown): Promise
     tx.teamRole.create({
       data: {
         teamId: team.id,
-        simplyId: newSimplyId('teamRole'),
+        simplyId: teamRoleId.create(),
         name: input.name,
         dataFullAccess: input.dataFullAccess,
         featurePermissions: input.featurePermissions,
@@ -38,7 +66,7 @@ export async function createTeamRole(ctx: RequestContext, raw: unknown): Promise
 
 export async function replaceTeamRole(ctx: RequestContext, simplyId: string, raw: unknown): Promise<{ id: bigint }> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
+  teamRoleId.assert(simplyId, 'teamRoleSimplyId');
   const input = normalizeRole(parseInput(teamRoleInput, raw, 'Invalid team role'));
   return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_UPDATED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
     const id = await findRoleId(tx, team.id, simplyId);
@@ -61,7 +89,7 @@ export async function replaceTeamRole(ctx: RequestContext, simplyId: string, raw
 /** A role still assigned to members or API keys cannot be deleted (409): reassign them first. */
 export async function deleteTeamRole(ctx: RequestContext, simplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'teamRole', 'teamRoleSimplyId');
+  teamRoleId.assert(simplyId, 'teamRoleSimplyId');
   return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_DELETED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
     const id = await findRoleId(tx, team.id, simplyId);
     const [members, keys] = await Promise.all([

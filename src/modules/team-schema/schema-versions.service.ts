@@ -9,7 +9,7 @@
 import { fieldAccess, hasDataAccess, hasScope, type Principal } from '../../app/auth/principal.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
 import { diffTeamSchemas, type SchemaDiff } from './schema-diff.ts';

@@ -3,7 +3,8 @@
 // tokens; what each caller sees is narrowed in schema-versions.service.ts.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
-import { PaginationRef, type PaginationShape } from '../../app/graphql/paging.ts';
+import { type PaginationShape } from '../../app/paging.ts';
+import { PaginationRef } from '../../app/graphql/page.ts';
 import type { EntityChange, EntityDiff } from './schema-diff.ts';
 import {
   compareVersions,

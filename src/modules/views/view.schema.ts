@@ -4,7 +4,7 @@
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
-import { PaginationRef } from '../../app/graphql/paging.ts';
+import { PaginationRef } from '../../app/graphql/page.ts';
 import { readViewConfig, VIEW_TYPES, type ViewConfig, type ViewSort } from './view.input.ts';
 import { createView, deleteView, getView, listViews, viewRecords, type ViewItem, type ViewPage, type ViewRecordItem } from './views.service.ts';
 

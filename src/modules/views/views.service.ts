@@ -5,7 +5,7 @@
 import type { Principal } from '../../app/auth/principal.ts';
 import type { DataView } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';

@@ -8,7 +8,7 @@ import { hasFullDataAccess } from '../../app/auth/principal.ts';
 import { canReadCollection } from '../collections/access.ts';
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging, type PageInput } from '../../app/paging.ts';
 import type { Page } from '../../app/graphql/page.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import type { ErrorDetail } from '../../app/errors.ts';

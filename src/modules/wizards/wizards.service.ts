@@ -8,7 +8,7 @@
 // need schema:read (wizards are schema). Another team's wizard is a 404.
 import { hasDataAccess, hasFeature, hasScope, type Principal } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/graphql/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { requireSchemaRead } from '../team-schema/schema-versions.service.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';

@@ -1,6 +1,5 @@
 // Offset paging shared by every list (Document 1 §8): limit 1-100 (default 25), offset >= 0.
-import { ValidationError } from '../errors.ts';
-import { builder } from '../builder.ts';
+import { ValidationError } from './errors.ts';
 
 export interface PageInput {
   limit?: number | null;
@@ -37,13 +36,3 @@ export interface PaginationShape {
 export function pagination(total: number, paging: Paging): PaginationShape {
   return { total, limit: paging.limit, offset: paging.offset, hasMore: paging.offset + paging.limit < total };
 }
-
-export const PaginationRef = builder.objectRef<PaginationShape>('Pagination').implement({
-  fields: (t) => ({
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-    hasMore: t.exposeBoolean('hasMore', { description: 'true when more items exist beyond this page' }),
-  }),
-});
-

@@ -1,0 +1,23 @@
+// zod building blocks shared by the REST tables: query-string numbers and lists, paging, and
+// the path parameter of a resource. Query values arrive as strings.
+import { z } from 'zod';
+
+/** An integer query parameter; empty counts as absent. Ranges are the service's to check (one message for both faces). */
+export const queryInt = () =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number).optional());
+
+/** `a,b,c` → ['a', 'b', 'c'] (empty items dropped). */
+export const queryList = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+/** `limit` and `offset` of offset-paged lists (limit 1-100, default 25; offset ≥ 0). */
+export const pageQuery = z.object({
+  limit: queryInt().describe('1-100, default 25'),
+  offset: queryInt().describe('0 or more, default 0'),
+});
+
+/** A JSON object body whose fields the operation's input type and service validate. */
+export const jsonObject = () => z.record(z.string(), z.unknown());
