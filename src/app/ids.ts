@@ -146,3 +146,9 @@ export function assertDataSimplyId(value: string, field: string, label: 'record'
     throw new ValidationError(`${field} must be a ${label} simplyId (XXXX-XXXX-XXXX)`, [{ field, message: 'malformed identifier' }]);
   }
 }
+
+/** The kinds the infrastructure itself reads (team selection, user tokens, memberships). */
+export const teamId = idKind('tm', 'team');
+export const userId = idKind('usr', 'user');
+export const membershipId = idKind('tul', 'team membership');
+export const CORE_ID_PREFIXES: readonly string[] = [teamId, userId, membershipId].map((k) => k.prefix);

@@ -36,3 +36,9 @@ export interface PaginationShape {
 export function pagination(total: number, paging: Paging): PaginationShape {
   return { total, limit: paging.limit, offset: paging.offset, hasMore: paging.offset + paging.limit < total };
 }
+
+/** One page of a list: what every offset-paged field returns (REST: data and meta.pagination). */
+export interface Page<T> {
+  nodes: T[];
+  pagination: PaginationShape;
+}

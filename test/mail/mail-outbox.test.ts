@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverMail } from '../../src/modules/mail/mail-delivery.ts';
 import type { SendMailJob } from '../../src/modules/mail/mail-queue.ts';
 import type { OutgoingMail } from '../../src/modules/mail/mailer.ts';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { mailId } from '../../src/modules/mail/mail.ids.ts';
 import type { Job } from 'pg-boss';
 import { ValidationError } from '../../src/app/errors.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
@@ -82,7 +82,7 @@ describe('outbox transport (no SMTP_URL)', () => {
   });
 
   it('keeps a message queued for SMTP when the worker that picks it up has no SMTP_URL (STORED, with the reason)', async () => {
-    const simplyId = newSimplyId('mail');
+    const simplyId = mailId.create();
     await server.app.services.prisma.mailMessage.create({
       data: { simplyId, teamId: team.teamId, fromAddress: 'no-reply@svc.invalid', toAddresses: ['ada@example.test'], subject: 'Queued', textBody: 'x', transport: 'SMTP', source: 'SYSTEM' },
     });

@@ -12,7 +12,7 @@ import { createMailer } from '../../src/modules/mail/create-mailer.ts';
 import { queueDelivery, SEND_MAIL, type MailRetryPolicy } from '../../src/modules/mail/mail-queue.ts';
 import type { Mailer, OutgoingMail } from '../../src/modules/mail/mailer.ts';
 import { closeServices, createServices } from '../../src/app/server.ts';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { mailId } from '../../src/modules/mail/mail.ids.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { bootstrapTeam } from '../../src/modules/teams/bootstrap.service.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
@@ -165,7 +165,7 @@ describe('delivery', () => {
   it('marks FAILED a message whose job pg-boss gave up on without the worker recording it (dead letter)', async () => {
     // a row whose job has no retries left while its data says more attempts follow: the worker
     // throws for a retry that pg-boss will not make, and the job lands in mail.send-failed
-    const simplyId = newSimplyId('mail');
+    const simplyId = mailId.create();
     await services.prisma.mailMessage.create({
       data: { simplyId, teamId, fromAddress: 'no-reply@svc.invalid', toAddresses: ['reject-dl@example.test'], subject: 'Dead letter', textBody: 'x', transport: 'SMTP', source: 'SYSTEM' },
     });

@@ -15,7 +15,7 @@ import { createTeam } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
-import { startReceiver, type Receiver } from './support.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -16,7 +16,7 @@ import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.
 import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
-import { startReceiver, type Receiver } from './support.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 
 const until = untilWith({ timeoutMs: 15_000, everyMs: 50 });

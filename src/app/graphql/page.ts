@@ -5,12 +5,9 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type BuilderTypes } from '../builder.ts';
 import type { RequestContext } from '../context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape, type Paging } from '../paging.ts';
+import { pagination, parsePaging, type Page, type PageInput, type PaginationShape, type Paging } from '../paging.ts';
 
-export interface Page<T> {
-  nodes: T[];
-  pagination: PaginationShape;
-}
+export type { Page };
 
 export function pageType<T>(name: string, nodeRef: ObjectRef<BuilderTypes, T>) {
   return builder.objectRef<Page<T>>(name).implement({

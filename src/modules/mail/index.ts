@@ -2,6 +2,7 @@
 // read the outgoing-mail table.
 import { defineModule } from '../../app/module.ts';
 import { createMailer } from './create-mailer.ts';
+import { mailId } from './mail.ids.ts';
 import * as schema from './mail.schema.ts';
 import { mailJobs } from './mail.jobs.ts';
 import type { Mailer } from './mailer.ts';
@@ -16,6 +17,7 @@ declare module '../../app/context.ts' {
 export const mailModule = defineModule({
   name: 'mail',
   schema,
+  ids: [mailId],
   services: (services) => ({ mail: createMailer(services) }),
   jobs: (services) => mailJobs(services) as never[],
 });

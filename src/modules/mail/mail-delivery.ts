@@ -6,28 +6,14 @@
 // the server's acceptance and the commit sends the message again on the retry: at least once.
 import { domainToASCII } from 'node:url';
 import type { Job } from 'pg-boss';
-import type pg from 'pg';
 import type { Services } from '../../app/context.ts';
 import { parseMailbox, type Mailbox } from './mail.input.ts';
 import type { SendMailJob } from './mail-queue.ts';
 import { SEND_TIMEOUT_MS, type SmtpTransport } from './smtp-transport.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { failQueued, keepInOutbox, lockQueued, markSent, recordFailedAttempt } from './mail.sql.ts';
 
 const MAX_ERROR = 2000;
-
-interface QueuedRow {
-  id: string;
-  simplyId: string;
-  status: string;
-  fromAddress: string;
-  toAddresses: string[];
-  ccAddresses: string[];
-  bccAddresses: string[];
-  replyTo: string | null;
-  subject: string;
-  textBody: string;
-  htmlBody: string | null;
-}
 
 /** Stored addresses were validated on enqueue; parsing again gives nodemailer names to encode. */
 function mailbox(stored: string): Mailbox {
@@ -47,30 +33,16 @@ function describeError(error: unknown): string {
   return text.slice(0, MAX_ERROR);
 }
 
-async function lockQueued(db: pg.PoolClient, data: SendMailJob): Promise<QueuedRow | null> {
-  const { rows } = await db.query<QueuedRow>(
-    `SELECT id, "simplyId", status, "fromAddress", "toAddresses", "ccAddresses", "bccAddresses", "replyTo", subject, "textBody", "htmlBody"
-       FROM "MailMessage" WHERE "teamId" = $1 AND "simplyId" = $2 FOR UPDATE SKIP LOCKED`,
-    [data.teamId, data.mailSimplyId],
-  );
-  // no row: being sent by another job right now (or gone); not QUEUED: already settled
-  const row = rows[0];
-  return row && row.status === 'QUEUED' ? row : null;
-}
-
 export async function deliverMail(services: Services, transport: SmtpTransport | null, job: Job<SendMailJob>): Promise<void> {
   const attempt = job.retryCount + 1;
   const isLast = attempt >= job.data.attempts;
   const envelopeSender = mailbox(services.config.MAIL_FROM);
   const retry = await inTransaction(services.pool, async (db): Promise<Error | null> => {
-    const row = await lockQueued(db, job.data);
+    const row = await lockQueued(db, job.data.teamId, job.data.mailSimplyId);
     if (!row) return null;
     if (!transport) {
       // queued while SMTP_URL was set, picked up by a worker without it: kept, not dropped
-      await db.query(
-        `UPDATE "MailMessage" SET status = 'STORED', transport = 'OUTBOX', "errorMessage" = $2 WHERE id = $1`,
-        [row.id, 'kept in the outbox: the worker that picked it up has no SMTP_URL'],
-      );
+      await keepInOutbox(db, row.id, 'kept in the outbox: the worker that picked it up has no SMTP_URL');
       return null;
     }
     const recipients = [...row.toAddresses, ...row.ccAddresses, ...row.bccAddresses].map((a) => mailbox(a).address);
@@ -90,18 +62,11 @@ export async function deliverMail(services: Services, transport: SmtpTransport |
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
       const rejected = info.rejected.length > 0 ? `accepted for ${info.accepted.length} recipient(s); rejected: ${info.rejected.join(', ')}` : null;
-      await db.query(
-        `UPDATE "MailMessage" SET status = 'SENT', "messageId" = $2, "sentAt" = now(), attempts = attempts + 1,
-           "errorMessage" = COALESCE($3, "errorMessage") WHERE id = $1`,
-        [row.id, info.serverMessageId ?? info.messageId, rejected],
-      );
+      await markSent(db, row.id, info.serverMessageId ?? info.messageId, rejected);
       return null;
     } catch (error) {
       const message = describeError(error);
-      await db.query(
-        `UPDATE "MailMessage" SET attempts = attempts + 1, "errorMessage" = $2, status = $3::"MailStatus" WHERE id = $1`,
-        [row.id, message, isLast ? 'FAILED' : 'QUEUED'],
-      );
+      await recordFailedAttempt(db, row.id, message, isLast ? 'FAILED' : 'QUEUED');
       services.logger.warn({ mail: row.simplyId, attempt, of: job.data.attempts, err: message }, 'mail delivery attempt failed');
       return isLast ? null : new Error(`mail ${row.simplyId}, attempt ${attempt} of ${job.data.attempts}: ${message}`);
     }
@@ -115,10 +80,5 @@ export async function deliverMail(services: Services, transport: SmtpTransport |
  * died or the database was unreachable on the last attempt): the message becomes FAILED.
  */
 export async function settleDeadLetter(services: Services, data: SendMailJob): Promise<void> {
-  await services.pool.query(
-    `UPDATE "MailMessage" SET status = 'FAILED',
-       "errorMessage" = COALESCE("errorMessage", 'the delivery job failed without reporting an SMTP error')
-     WHERE "teamId" = $1 AND "simplyId" = $2 AND status = 'QUEUED'`,
-    [data.teamId, data.mailSimplyId],
-  );
+  await failQueued(services.pool, data.teamId, data.mailSimplyId);
 }

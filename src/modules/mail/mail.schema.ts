@@ -4,8 +4,7 @@
 import { builder } from '../../app/builder.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { findMailMessage, MAIL_ORDER, MAIL_STATUSES, mailMessageFilter } from './mail-messages.service.ts';
-
+import { countMailMessages, findMailMessage, findMailMessages, MAIL_STATUSES, parseMailFilter } from './mail.service.ts';
 
 export const MailStatusEnum = builder.enumType('MailStatus', {
   description: 'QUEUED: waiting for (another) SMTP attempt; SENT: accepted by the SMTP server; STORED: kept in the outbox (no SMTP configured); FAILED: every attempt failed',
@@ -52,11 +51,10 @@ builder.queryFields((t) => ({
       status: t.arg.string({ description: `only messages in this status: ${MAIL_STATUSES.join(', ')}` }),
     },
     resolve: (_root, args, ctx, info) => {
-      const where = mailMessageFilter(ctx, args.status);
-      const { prisma } = ctx.services;
+      const filter = parseMailFilter(ctx, args);
       return loadPage(ctx, info, args, {
-        findMany: (query, paging) => prisma.mailMessage.findMany({ ...(query as { select?: object }), where, orderBy: MAIL_ORDER, skip: paging.offset, take: paging.limit }),
-        count: () => prisma.mailMessage.count({ where }),
+        findMany: (query, paging) => findMailMessages(ctx, filter, query, paging),
+        count: () => countMailMessages(ctx, filter),
       });
     },
   }),

@@ -13,6 +13,15 @@ import { secretBoxFor } from './secret-box.ts';
 import { sendWebhook, type AttemptOutcome } from './webhook-sender.ts';
 import { signWebhookBody } from './verify-signature.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import {
+  insertAttempt,
+  loadDelivery,
+  lockDelivery,
+  notify,
+  updateDeliveryAfterAttempt,
+  updateSubscriptionAfterAttempt,
+  type DeliveryRow,
+} from './webhooks.sql.ts';
 
 export const DELIVER_WEBHOOK = 'webhooks.deliver';
 /** crash recovery only: a worker that dies holding a job is noticed after this many seconds */
@@ -49,36 +58,6 @@ export function deliveryJob(data: DeliveryJobData, timeoutSeconds: number, start
   };
 }
 
-interface DeliveryRow {
-  id: string;
-  teamId: string;
-  teamSimplyId: string;
-  simplyId: string;
-  eventId: string;
-  eventType: string;
-  body: string;
-  deliveryStatus: string;
-  attemptCount: number;
-  webhookSimplyId: string;
-  targetUrl: string;
-  secretCiphertext: Buffer;
-  signatureHeader: string;
-  isActive: boolean;
-  isPaused: boolean;
-  retryCount: number;
-  retryDelaySeconds: number;
-  timeoutSeconds: number;
-}
-
-const LOAD_DELIVERY = `
-  SELECT d.id, d."teamId", t."simplyId" AS "teamSimplyId", d."simplyId", d."eventId", d."eventType", d.body,
-         d."deliveryStatus", d."attemptCount", s."simplyId" AS "webhookSimplyId", s."targetUrl", s."secretCiphertext",
-         s."signatureHeader", s."isActive", s."isPaused", s."retryCount", s."retryDelaySeconds", s."timeoutSeconds"
-    FROM "WebhookDelivery" d
-    JOIN "WebhookSubscription" s ON s."teamId" = d."teamId" AND s.id = d."subscriptionId"
-    JOIN "Team" t ON t.id = d."teamId"
-   WHERE d."teamId" = $1 AND d.id = $2`;
-
 const FINISHED = new Set(['SUCCEEDED', 'FAILED']);
 
 /** The extra CA file (tests' self-signed receivers), read once per path. */
@@ -97,8 +76,7 @@ function notSent(reason: string): AttemptOutcome {
 /** Makes the job's attempt, unless it was made already or the delivery has finished. */
 export async function runDeliveryJob(services: Services, job: Job<DeliveryJobData>): Promise<void> {
   const { deliveryId, teamId, attempt } = job.data;
-  const { rows } = await services.pool.query<DeliveryRow>(LOAD_DELIVERY, [teamId, deliveryId]);
-  const d = rows[0];
+  const d = await loadDelivery(services.pool, teamId, deliveryId);
   // deleted with its subscription, finished, or this attempt already recorded (a crash after commit)
   if (!d || FINISHED.has(d.deliveryStatus) || d.attemptCount >= attempt) return;
 
@@ -142,38 +120,15 @@ export async function runDeliveryJob(services: Services, job: Job<DeliveryJobDat
 
 async function recordAttempt(services: Services, d: DeliveryRow, attempt: number, outcome: AttemptOutcome, forceFinal: boolean): Promise<void> {
   await inTransaction(services.pool, async (db) => {
-    const { rows } = await db.query<{ deliveryStatus: string; attemptCount: number; retryCount: number; retryDelaySeconds: number; timeoutSeconds: number }>(
-      `SELECT d."deliveryStatus", d."attemptCount", s."retryCount", s."retryDelaySeconds", s."timeoutSeconds"
-         FROM "WebhookDelivery" d JOIN "WebhookSubscription" s ON s."teamId" = d."teamId" AND s.id = d."subscriptionId"
-        WHERE d."teamId" = $1 AND d.id = $2 FOR UPDATE OF d`,
-      [d.teamId, d.id],
-    );
-    const current = rows[0];
+    const current = await lockDelivery(db, d.teamId, d.id);
     // deleted meanwhile, or another worker recorded this attempt first
     if (!current || FINISHED.has(current.deliveryStatus) || current.attemptCount >= attempt) return;
     // retryCount retries after the first attempt; read now, so an update applies to queued deliveries
     const final = forceFinal || attempt > current.retryCount;
     const status = outcome.success ? 'SUCCEEDED' : final ? 'FAILED' : 'RETRYING';
-    await db.query(
-      `INSERT INTO "WebhookDeliveryAttempt" ("teamId", "deliveryId", "attemptNumber", "startedAt", "completedAt", success, "responseStatus", "responseTimeMs", "responseBody", "errorMessage")
-       VALUES ($1, $2, $3, $4::timestamptz AT TIME ZONE 'UTC', $5::timestamptz AT TIME ZONE 'UTC', $6, $7, $8, $9, $10)`,
-      [d.teamId, d.id, attempt, outcome.startedAt.toISOString(), outcome.completedAt.toISOString(), outcome.success, outcome.responseStatus, outcome.responseTimeMs, outcome.responseBody, outcome.errorMessage],
-    );
-    await db.query(
-      `UPDATE "WebhookDelivery"
-          SET "attemptCount" = $3, "deliveryStatus" = $4::"WebhookDeliveryStatus",
-              "nextAttemptAt" = CASE WHEN $5 THEN NULL ELSE (now() AT TIME ZONE 'UTC') + make_interval(secs => $6) END,
-              "completedAt" = CASE WHEN $5 THEN now() AT TIME ZONE 'UTC' ELSE NULL END
-        WHERE "teamId" = $1 AND id = $2`,
-      [d.teamId, d.id, attempt, status, final || outcome.success, current.retryDelaySeconds],
-    );
-    await db.query(
-      `UPDATE "WebhookSubscription"
-          SET "lastDeliveryStatus" = $3, "lastDeliveryAt" = now() AT TIME ZONE 'UTC',
-              "successfulDeliveries" = "successfulDeliveries" + $4, "failedDeliveries" = "failedDeliveries" + $5
-        WHERE "teamId" = $1 AND "simplyId" = $2`,
-      [d.teamId, d.webhookSimplyId, status, status === 'SUCCEEDED' ? 1 : 0, status === 'FAILED' ? 1 : 0],
-    );
+    await insertAttempt(db, d.teamId, d.id, attempt, outcome);
+    await updateDeliveryAfterAttempt(db, d.teamId, d.id, { attempt, status, finished: final || outcome.success, retryDelaySeconds: current.retryDelaySeconds });
+    await updateSubscriptionAfterAttempt(db, d.teamId, d.webhookSimplyId, status);
     if (status === 'RETRYING') {
       const next = deliveryJob({ deliveryId: d.id, teamId: d.teamId, attempt: attempt + 1 }, current.timeoutSeconds, current.retryDelaySeconds);
       await services.jobs.boss.insert(DELIVER_WEBHOOK, [next], { db: onConnection(db) });
@@ -191,7 +146,6 @@ async function recordAttempt(services: Services, d: DeliveryRow, attempt: number
       errorMessage: outcome.errorMessage,
       attemptedAt: outcome.startedAt.toISOString(),
     };
-    const note = services.events.notification('webhookDeliveryAttempts', d.teamSimplyId, event);
-    await db.query('SELECT pg_notify($1, $2)', [note.channel, note.payload]);
+    await notify(db, services.events.notification('webhookDeliveryAttempts', d.teamSimplyId, event));
   });
 }

@@ -1,6 +1,6 @@
 // The realtime topic of webhook delivery attempts (graphql-ws `webhookDeliveryAttempts`).
 
-/** One webhook delivery attempt finished (src/webhooks). */
+/** One webhook delivery attempt finished (src/modules/webhooks). */
 export interface WebhookDeliveryAttemptEvent {
   webhookSimplyId: string;
   deliverySimplyId: string;

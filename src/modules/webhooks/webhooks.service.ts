@@ -4,23 +4,30 @@
 // rule is checked on create and on every update (which may re-point the URL), against the filter
 // the subscription has after the update.
 import type { Principal } from '../../app/auth/principal.ts';
-import { hasFullDataAccess } from '../../app/auth/principal.ts';
+import { hasFeature, hasFullDataAccess, isScopedToken } from '../../app/auth/principal.ts';
 import { canReadCollection } from '../collections/access.ts';
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput } from '../../app/paging.ts';
-import type { Page } from '../../app/graphql/page.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
-import { assertSimplyId, newSimplyId, randomSecret } from '../../app/ids.ts';
+import { randomSecret } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { secretBoxFor } from './secret-box.ts';
 import { parseTargetUrl, resolveTarget, TargetRefused } from './target-guard.ts';
 import { secretContext } from './webhook-delivery.ts';
-import { createWebhookInput, parseFilterCriteria, readFilterCollections, updateWebhookInput, WEBHOOK_LIMITS } from './webhook.input.ts';
+import { webhookId } from './webhooks.ids.ts';
+import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
+import { createWebhookInput, parseFilterCriteria, readFilterCollections, updateWebhookInput, WEBHOOK_LIMITS } from './webhooks.input.ts';
 
 export type WebhookDeliveryWithAttempts = WebhookDelivery & { attempts: WebhookDeliveryAttempt[]; webhookSimplyId: string };
+
+/** A page of a list (the GraphQL `<Thing>Page` and the REST `data` + `meta.pagination`). */
+export interface WebhookPage<T> {
+  nodes: T[];
+  pagination: PaginationShape;
+}
 
 export interface CreatedWebhook {
   row: WebhookSubscription;
@@ -31,7 +38,7 @@ export interface CreatedWebhook {
 /** The subscription in the caller's team; anything else (other teams' included) is 404. */
 async function findWebhook(ctx: RequestContext, simplyId: string): Promise<WebhookSubscription> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'webhook', 'webhookSimplyId');
+  webhookId.assert(simplyId, 'webhookSimplyId');
   const row = await ctx.services.prisma.webhookSubscription.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } } });
   if (!row) throw new NotFoundError('Webhook subscription', simplyId);
   return row;
@@ -75,7 +82,7 @@ async function checkFilterAccess(ctx: RequestContext, collections: string[] | nu
   if (unreadable.length > 0) throw new PermissionDeniedError(`The credential's team role cannot read collection(s) ${unreadable.join(', ')}, so it cannot subscribe to them`);
 }
 
-export async function listWebhooks(ctx: RequestContext, args: PageInput): Promise<Page<WebhookSubscription>> {
+export async function listWebhooks(ctx: RequestContext, args: PageInput): Promise<WebhookPage<WebhookSubscription>> {
   const team = requireTeam(ctx);
   const paging = parsePaging(args);
   const where = { teamId: team.id };
@@ -100,7 +107,7 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
   if ((await prisma.webhookSubscription.count({ where: { teamId: team.id } })) >= WEBHOOK_LIMITS.perTeam) {
     throw new ConflictError(`A team may have at most ${WEBHOOK_LIMITS.perTeam} webhook subscriptions; delete one first`);
   }
-  const simplyId = newSimplyId('webhook');
+  const simplyId = webhookId.create();
   const secret = `whsec_${randomSecret(32)}`;
   const row = await prisma.webhookSubscription.create({
     data: {
@@ -145,7 +152,7 @@ export async function deleteWebhook(ctx: RequestContext, simplyId: string): Prom
 }
 
 /** The delivery log: one entry per delivery (event), newest first, each with all its attempts. */
-export async function listDeliveries(ctx: RequestContext, simplyId: string, args: PageInput): Promise<Page<WebhookDeliveryWithAttempts>> {
+export async function listDeliveries(ctx: RequestContext, simplyId: string, args: PageInput): Promise<WebhookPage<WebhookDeliveryWithAttempts>> {
   const paging = parsePaging(args);
   const webhook = await findWebhook(ctx, simplyId);
   const where = { teamId: webhook.teamId, subscriptionId: webhook.id };
@@ -161,4 +168,24 @@ export async function listDeliveries(ctx: RequestContext, simplyId: string, args
     prisma.webhookDelivery.count({ where }),
   ]);
   return { nodes: rows.map((r) => ({ ...r, webhookSimplyId: webhook.simplyId })), pagination: pagination(total, paging) };
+}
+
+/** The team's finished delivery attempts from every instance (the webhookDeliveryAttempts subscription). */
+export function subscribeAttemptEvents(ctx: RequestContext, webhookSimplyId?: string | null): AsyncIterable<WebhookDeliveryAttemptEvent> {
+  if (webhookSimplyId != null) webhookId.assert(webhookSimplyId, 'webhookSimplyId');
+  return ctx.services.events.pubsub.subscribe('webhookDeliveryAttempts', requireTeam(ctx).simplyId) as AsyncIterable<WebhookDeliveryAttemptEvent>;
+}
+
+/**
+ * Whether a subscriber still gets this attempt: of the subscription it asked for (if any), and its
+ * credential, read again now, still has TEAM_SETTINGS; one that lost it (or was revoked) hears nothing more.
+ */
+export async function mayReceiveAttemptEvent(ctx: RequestContext, event: WebhookDeliveryAttemptEvent, webhookSimplyId?: string | null): Promise<boolean> {
+  if (webhookSimplyId != null && event.webhookSimplyId !== webhookSimplyId) return false;
+  if (ctx.refreshPrincipal) {
+    const fresh = await ctx.refreshPrincipal().catch(() => null);
+    if (!fresh) return false;
+    ctx.principal = fresh;
+  }
+  return !isScopedToken(ctx.principal) && hasFeature(ctx.principal, 'TEAM_SETTINGS', 'VIEW');
 }

@@ -3,28 +3,25 @@
 // team admins pass) on the privileged tier (no scoped tokens); the data rule on filters is in
 // webhooks.service.ts.
 import { filter, pipe } from 'graphql-yoga';
-import { hasFeature, isScopedToken } from '../../app/auth/principal.ts';
-import type { WebhookSubscription } from '../../generated/prisma/client.ts';
+import type { WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
 import { builder, type BuilderTypes } from '../../app/builder.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
-import { requireTeam } from '../../app/require-team.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { assertSimplyId } from '../../app/ids.ts';
 import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
-import { readFilterCollections, WEBHOOK_EVENT_TYPES } from './webhook.input.ts';
+import { readFilterCollections, WEBHOOK_EVENT_TYPES } from './webhooks.input.ts';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
   listDeliveries,
   listWebhooks,
+  mayReceiveAttemptEvent,
+  subscribeAttemptEvents,
   updateWebhook,
   type CreatedWebhook,
   type WebhookDeliveryWithAttempts,
 } from './webhooks.service.ts';
-import type { WebhookDeliveryAttempt } from '../../generated/prisma/client.ts';
-
 
 export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description: 'PENDING (no attempt yet) → RETRYING (an attempt failed, another is scheduled) → SUCCEEDED | FAILED (final)',
@@ -219,23 +216,11 @@ builder.subscriptionFields((t) => ({
     description: "Each finished delivery attempt of the team's webhooks (optionally of one), from every instance (TEAM_SETTINGS view).",
     authScopes: tier.privileged('TEAM_SETTINGS', 'VIEW'),
     args: { webhookSimplyId: t.arg.string() },
-    subscribe: (_root, args, ctx) => {
-      if (args.webhookSimplyId != null) assertSimplyId(args.webhookSimplyId, 'webhook', 'webhookSimplyId');
-      const events = ctx.services.events.pubsub.subscribe('webhookDeliveryAttempts', requireTeam(ctx).simplyId);
-      return pipe(
-        events,
-        filter(async (event: WebhookDeliveryAttemptEvent) => {
-          if (args.webhookSimplyId != null && event.webhookSimplyId !== args.webhookSimplyId) return false;
-          // a credential that loses TEAM_SETTINGS (or is revoked) while subscribed hears nothing more
-          if (ctx.refreshPrincipal) {
-            const fresh = await ctx.refreshPrincipal().catch(() => null);
-            if (!fresh) return false;
-            ctx.principal = fresh;
-          }
-          return !isScopedToken(ctx.principal) && hasFeature(ctx.principal, 'TEAM_SETTINGS', 'VIEW');
-        }),
-      );
-    },
+    subscribe: (_root, args, ctx) =>
+      pipe(
+        subscribeAttemptEvents(ctx, args.webhookSimplyId),
+        filter((event: WebhookDeliveryAttemptEvent) => mayReceiveAttemptEvent(ctx, event, args.webhookSimplyId)),
+      ),
     resolve: (event) => event,
   }),
 }));

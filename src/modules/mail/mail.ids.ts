@@ -1,0 +1,4 @@
+// Identifiers of the mail area.
+import { idKind } from '../../app/ids.ts';
+
+export const mailId = idKind('mail', 'mail message');

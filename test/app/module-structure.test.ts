@@ -1,0 +1,71 @@
+// The layering rules of docs/architecture.md, checked on the source text: infrastructure never
+// reaches up into an area, services know nothing of GraphQL, resolvers hold no database code, the
+// REST adapter never touches the database, and every area is one registered folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CORE_ID_PREFIXES } from '../../src/app/ids.ts';
+import { modules } from '../../src/app/modules.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
+}
+
+/** Every module specifier a file imports, resolved to a path from the repository root when relative. */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+  return specifiers.map((s) => (s.startsWith('.') ? path.join(path.dirname(file), s) : s));
+}
+
+describe('module structure', () => {
+  it('src/app and src/db import no module except through the module list', () => {
+    const offenders = [...sourceFiles('src/app'), ...sourceFiles('src/db')]
+      .filter((f) => f !== path.join('src', 'app', 'modules.ts'))
+      .flatMap((f) => importsOf(f).filter((i) => i.startsWith(path.join('src', 'modules'))).map((i) => `${f} → ${i}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('no file outside a module schema (and the GraphQL infrastructure) imports graphql or Pothos', () => {
+    const graphqlOnly = (i: string) =>
+      i === 'graphql' || i.startsWith('@pothos/') || i === path.join('src', 'app', 'builder.ts') ||
+      (i.startsWith(path.join('src', 'app', 'graphql')) && i !== path.join('src', 'app', 'graphql', 'fragments.ts'));
+    const offenders = sourceFiles('src/modules')
+      .filter((f) => !f.endsWith('.schema.ts'))
+      .flatMap((f) => importsOf(f).filter(graphqlOnly).map((i) => `${f} → ${i}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('resolvers call services: no Prisma, pool or SQL in *.schema.ts', () => {
+    const offenders = sourceFiles('src/modules')
+      .filter((f) => f.endsWith('.schema.ts'))
+      .filter((f) => /services\.(prisma|pool)\b|\$queryRaw|\$executeRaw|\bSELECT\s/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('the REST adapter never touches the database', () => {
+    const offenders = sourceFiles('rest-adapter').flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.startsWith(path.join('src', 'db')) || i.startsWith(path.join('src', 'generated')) || i.endsWith('.service.ts') || i === 'pg')
+        .map((i) => `${f} → ${i}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('every folder under src/modules is one registered module of the same name, with an index manifest', () => {
+    const folders = fs.readdirSync(path.join(ROOT, 'src/modules')).sort();
+    expect(modules.map((m) => m.name).sort()).toEqual(folders);
+    for (const folder of folders) expect(fs.existsSync(path.join(ROOT, 'src/modules', folder, 'index.ts'))).toBe(true);
+  });
+
+  it('identifier prefixes are unique across the core and every module', () => {
+    const prefixes = [...CORE_ID_PREFIXES, ...modules.flatMap((m) => (m.ids ?? []).map((k) => k.prefix))];
+    expect(prefixes.length).toBeGreaterThan(CORE_ID_PREFIXES.length);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+  });
+});
