@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import type { Prisma } from '../src/db/prisma.ts';
 import { calculateName } from '../src/modules/records/calculated-name.ts';
-import { insertRecords, type NewRecord } from '../src/modules/records/record-writes.ts';
+import { insertRecords, type NewRecord } from '../src/modules/records/records.sql.ts';
 import { SCHEMA_CHANNEL } from '../src/modules/collections/schema-cache.ts';
 import { loadTeamSchema } from '../src/modules/collections/team-schema.ts';
 import { encodeRecordFields } from '../src/modules/collections/values/index.ts';

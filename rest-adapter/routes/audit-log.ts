@@ -1,16 +1,18 @@
-// /v1/audit-log/records/DataRecord/{recordSimplyId} → src/data/audit/audit-log.schema.ts
-import { defineRoutes, pageVariables, respondPage } from '../legacy-route.ts';
+// /v1/audit-log/records/DataRecord/{recordSimplyId} → src/modules/audit-log/audit-log.schema.ts
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { AUDIT_LOG_ENTRY } from '../../src/modules/audit-log/audit-log.fragments.ts';
+import { defineRoutes, respond, route } from '../route.ts';
+import { pageQuery } from '../schemas.ts';
 
 export const auditLogRoutes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/v1/audit-log/records/DataRecord/{recordSimplyId}',
     summary: "A record's audit log, newest first (limit, offset): action, changes (readable fields), actor, source, requestId, createdAt; deleted records included",
-    operation: `query DataRecordAuditLog($id: String!, $limit: Int, $offset: Int) {
-      dataRecordAuditLog(dataRecordSimplyId: $id, limit: $limit, offset: $offset) {
-        nodes { id action changes { dataFieldSimplyId before after } actor { kind credentialId userSimplyId } source requestId createdAt }
-        pagination { total limit offset hasMore } } }`,
-    variables: (req) => ({ id: req.params.recordSimplyId, ...pageVariables(req) }),
-    respond: respondPage,
-  },
+    operation: operation`query DataRecordAuditLog($id: String!, $limit: Int, $offset: Int) {
+      dataRecordAuditLog(dataRecordSimplyId: $id, limit: $limit, offset: $offset) { nodes { ${AUDIT_LOG_ENTRY} } pagination { total limit offset hasMore } } }`,
+    query: pageQuery,
+    variables: ({ params, query }) => ({ id: params.recordSimplyId, ...query }),
+    respond: respond.page,
+  }),
 ]);

@@ -1,187 +1,233 @@
-// /v1/data-records, /v1/create-menu/data-records → src/data/records/record.schema.ts
-import { ValidationError } from '../../src/app/errors.ts';
-import { bodyObject, defineRoutes, intParam, listParam, type RestRequest, type RestResult } from '../legacy-route.ts';
+// /v1/data-records, /v1/create-menu/data-records → src/modules/records/records.schema.ts
+// The request shapes are checked here with the messages the API has always given
+// ('dataCollectionSimplyId is required', 'records must be an array', …); values inside `fields`,
+// filters and batch items are the service's to validate, for both faces alike.
+import { z } from 'zod';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { DATA_RECORD, DATA_RECORD_BATCH_RESULT, DATA_RECORD_EXPANSION, DATA_RECORD_PAGE, DATA_RECORD_WRITE_RESULT } from '../../src/modules/records/records.fragments.ts';
+import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
+import { pageQuery, queryList } from '../schemas.ts';
 
-const RECORD = `id dataRecordSimplyId dataCollectionSimplyId name fields isArchived createdAt updatedAt`;
-const EXPANDED = `
-  collection @include(if: $expandCollection) {
-    id name singularName pluralName archetype effectiveArchetype type enumDataCollectionTypeId fieldCount parentDataCollectionSimplyId dataRecordCalculatedNameFormula
-  }
-  fieldDefinitions @include(if: $expandFields) { dataFieldSimplyId title columnName dataType isRequired sortOrder config }`;
-const PAGE = `nodes { ${RECORD} } pagination { total limit offset hasMore }`;
-const BATCH = `operation succeeded failed warnings results { index ok dataRecordSimplyId record { ${RECORD} } error { code status message details } }`;
+// ---------------------------------------------------------------------------------------------
+// Request shapes
 
-/** `fields=a,b` → ['a', 'b']; absent → null (every readable field). */
-function fieldsParam(req: RestRequest): string[] | null {
-  const list = listParam(req, 'fields');
-  return list.size ? [...list] : null;
+/** A non-empty string; absent, empty or not a string: "<name> is required". */
+const requiredString = () => z.string({ error: 'is required' }).min(1, { error: 'is required' });
+
+/** A JSON object body; `null` reads as `{}` (so its required fields are what is reported). */
+function bodyObject<S extends z.ZodRawShape>(shape: S) {
+  return z.preprocess((v) => (v === null ? {} : v), z.object(shape, { error: 'The request body must be a JSON object' }));
 }
 
-function withWarnings(result: { record: unknown; warnings: string[] }): RestResult {
-  return { data: result.record, ...(result.warnings.length ? { meta: { warnings: result.warnings } } : {}) };
+const fieldsObject = () => z.record(z.string(), z.unknown(), { error: 'must be an object' }).describe('values keyed by field simplyId');
+const list = (what: string) => z.array(z.unknown(), { error: 'must be an array' }).describe(what);
+
+/** `fields=a,b`: a projection; absent or empty: every readable field. */
+const projection = () => queryList().describe('comma list of field simplyIds (projection)');
+
+const collection = () => requiredString().describe('the collection (simplyId)');
+
+const listQuery = z.object({
+  dataCollectionSimplyId: collection(),
+  ...pageQuery.shape,
+  sort: z.string().optional().describe('comma list of createdAt, updatedAt, calculatedName; "-" descending; default -createdAt'),
+  fields: projection(),
+});
+
+const getQuery = z.object({
+  fields: projection(),
+  expand: queryList().describe('comma list: collection, fieldDefinitions (under meta.expanded)'),
+});
+
+/** Search keeps the GraphQL input's own checks (types of limit, offset, …) for one message on both faces. */
+const searchBody = bodyObject({
+  dataCollectionSimplyId: collection(),
+  query: z.unknown().optional().describe('display-name keyword, at most 128 characters'),
+  filters: z.unknown().optional().describe('[{ field, operator, value }], at most 25, AND-ed'),
+  fields: z.unknown().optional().describe('field simplyIds (projection)'),
+  limit: z.unknown().optional().describe('1-100, default 25'),
+  offset: z.unknown().optional().describe('0-5000, default 0'),
+  sort: z.unknown().optional().describe('as in GET /v1/data-records'),
+});
+
+const createBody = bodyObject({ dataCollectionSimplyId: collection(), fields: fieldsObject().optional() });
+const updateBody = bodyObject({ fields: fieldsObject().optional() });
+const createMenuBody = bodyObject({
+  dataCollectionSimplyId: collection(),
+  formData: z.unknown().optional().describe('keyed by field simplyId or columnName'),
+  fields: z.unknown().optional().describe('formData under its other name'),
+});
+const batchCreateBody = bodyObject({ dataCollectionSimplyId: collection(), records: list('[{ fields }], 1-100') });
+const batchUpdateBody = bodyObject({ records: list('[{ dataRecordSimplyId, fields }], 1-100') });
+const batchDeleteBody = bodyObject({ dataRecordSimplyIds: list('record simplyIds, 1-100') });
+
+// ---------------------------------------------------------------------------------------------
+// Responders
+
+const object = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required });
+
+function without(schema: JsonSchema, names: readonly string[]): JsonSchema {
+  const properties = { ...((schema.properties as Record<string, JsonSchema> | undefined) ?? {}) };
+  for (const name of names) delete properties[name];
+  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((r) => !names.includes(r)) : undefined;
+  return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
-function expandedRecord(record: Record<string, unknown>, req: RestRequest): RestResult {
-  const { collection, fieldDefinitions, ...data } = record;
-  const expand = listParam(req, 'expand');
-  const expanded: Record<string, unknown> = {};
-  if (expand.has('collection')) expanded.collection = collection;
-  if (expand.has('fieldDefinitions')) expanded.fieldDefinitions = fieldDefinitions;
-  return { data, ...(Object.keys(expanded).length ? { meta: { expanded } } : {}) };
+const warningsMeta = (field: JsonSchema): JsonSchema => object({ warnings: respond.property(field, 'warnings') }, []);
+
+/** `{ record, warnings }` → data: the record; meta.warnings when there are any. */
+const recordWithWarnings = respond.custom(
+  (result: { record: unknown; warnings: string[] }) => ({ data: result.record, ...(result.warnings.length ? { meta: { warnings: result.warnings } } : {}) }),
+  (field) => ({ data: respond.property(field, 'record'), meta: warningsMeta(field) }),
+);
+
+const EXPANSIONS = ['collection', 'fieldDefinitions'] as const;
+
+/** The expansions the caller asked for move from the record to meta.expanded. */
+const expandedRecord = respond.custom(
+  (record: Record<string, unknown>, { query }: { query: z.output<typeof getQuery> }) => {
+    const { collection, fieldDefinitions, ...data } = record;
+    const expanded: Record<string, unknown> = {};
+    if (query.expand.includes('collection')) expanded.collection = collection;
+    if (query.expand.includes('fieldDefinitions')) expanded.fieldDefinitions = fieldDefinitions;
+    return { data, ...(Object.keys(expanded).length ? { meta: { expanded } } : {}) };
+  },
+  (field) => ({
+    data: without(field, EXPANSIONS),
+    meta: object({ expanded: object(Object.fromEntries(EXPANSIONS.map((name) => [name, respond.property(field, name)])), []) }, []),
+  }),
+);
+
+/** Batch writes: `data` carries the count named after the operation, `failed` and per-item results. */
+function batchResult(noun: 'created' | 'updated' | 'deleted') {
+  return respond.custom(
+    (result: { succeeded: number; failed: number; results: unknown[]; warnings: string[] }) => ({
+      data: { [noun]: result.succeeded, failed: result.failed, results: result.results },
+      ...(result.warnings.length ? { meta: { warnings: result.warnings } } : {}),
+    }),
+    (field) => ({
+      data: object({ [noun]: { type: 'integer' }, failed: { type: 'integer' }, results: respond.property(field, 'results') }),
+      meta: warningsMeta(field),
+    }),
+  );
 }
 
-/** Batch create/update/delete: `data` carries counts named after the operation plus per-item results. */
-function batchResponse(noun: 'created' | 'updated' | 'deleted') {
-  return (result: { succeeded: number; failed: number; results: unknown[]; warnings: string[] }): RestResult => ({
-    data: { [noun]: result.succeeded, failed: result.failed, results: result.results },
-    ...(result.warnings.length ? { meta: { warnings: result.warnings } } : {}),
-  });
-}
-
-function fieldsBody(req: RestRequest): unknown {
-  const body = bodyObject(req);
-  if (body.fields !== undefined && (typeof body.fields !== 'object' || body.fields === null || Array.isArray(body.fields))) {
-    throw new ValidationError('fields must be an object keyed by field simplyId', [{ field: 'fields', message: 'must be an object' }]);
-  }
-  return body.fields ?? {};
-}
-
-function requiredString(body: Record<string, unknown>, name: string): string {
-  const value = body[name];
-  if (typeof value !== 'string' || value === '') throw new ValidationError(`${name} is required`, [{ field: name, message: 'is required' }]);
-  return value;
-}
-
-function requiredArray(body: Record<string, unknown>, name: string): unknown[] {
-  const value = body[name];
-  if (!Array.isArray(value)) throw new ValidationError(`${name} must be an array`, [{ field: name, message: 'must be an array' }]);
-  return value;
-}
+// ---------------------------------------------------------------------------------------------
 
 export const dataRecordRoutes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/v1/data-records',
     summary: 'Records of a collection: dataCollectionSimplyId (required), limit, offset, sort (createdAt, updatedAt, calculatedName; "-" descending; default -createdAt), fields',
-    operation: `query DataRecords($collection: String!, $limit: Int, $offset: Int, $sort: String, $fields: [String!]) {
-      dataRecords(dataCollectionSimplyId: $collection, limit: $limit, offset: $offset, sort: $sort, fields: $fields) { ${PAGE} } }`,
-    variables: (req) => {
-      const collection = req.query.get('dataCollectionSimplyId');
-      if (!collection) throw new ValidationError('dataCollectionSimplyId is required', [{ field: 'dataCollectionSimplyId', message: 'is required' }]);
-      return { collection, limit: intParam(req, 'limit'), offset: intParam(req, 'offset'), sort: req.query.get('sort'), fields: fieldsParam(req) };
-    },
-    respond: (page) => ({ data: page.nodes, meta: { pagination: page.pagination } }),
-  },
-  {
+    operation: operation`query DataRecords($collection: String!, $limit: Int, $offset: Int, $sort: String, $fields: [String!]) {
+      dataRecords(dataCollectionSimplyId: $collection, limit: $limit, offset: $offset, sort: $sort, fields: $fields) { ${DATA_RECORD_PAGE} } }`,
+    query: listQuery,
+    variables: ({ query }) => ({
+      collection: query.dataCollectionSimplyId,
+      limit: query.limit,
+      offset: query.offset,
+      sort: query.sort,
+      fields: query.fields.length ? query.fields : null,
+    }),
+    respond: respond.page,
+  }),
+  route({
     method: 'POST',
     path: '/v1/data-records/search',
     summary: 'Search a collection: query (display names, ≤ 128 chars), filters (≤ 25, AND-ed), fields, limit 1-100, offset ≤ 5000, sort',
-    operation: `query SearchDataRecords($input: DataRecordSearchInput!) { searchDataRecords(input: $input) { ${PAGE} } }`,
-    body: 'required',
-    variables: (req) => {
-      const body = bodyObject(req);
-      return {
-        input: {
-          dataCollectionSimplyId: requiredString(body, 'dataCollectionSimplyId'),
-          query: body.query,
-          filters: body.filters,
-          fields: body.fields,
-          limit: body.limit,
-          offset: body.offset,
-          sort: body.sort,
-        },
-      };
-    },
-    respond: (page) => ({ data: page.nodes, meta: { pagination: page.pagination } }),
-  },
-  {
+    operation: operation`query SearchDataRecords($input: DataRecordSearchInput!) { searchDataRecords(input: $input) { ${DATA_RECORD_PAGE} } }`,
+    body: searchBody,
+    variables: ({ body }) => ({ input: body }),
+    respond: respond.page,
+  }),
+  route({
     method: 'POST',
     path: '/v1/data-records/batch',
     summary: 'Batch create: { dataCollectionSimplyId, records: [{ fields }] } (1-100); per-item results, data.created and data.failed',
-    operation: `mutation BatchCreateDataRecords($collection: String!, $records: [JSON!]!) { batchCreateDataRecords(dataCollectionSimplyId: $collection, records: $records) { ${BATCH} } }`,
-    body: 'required',
-    variables: (req) => {
-      const body = bodyObject(req);
-      return { collection: requiredString(body, 'dataCollectionSimplyId'), records: requiredArray(body, 'records') };
-    },
-    respond: batchResponse('created'),
-  },
-  {
+    operation: operation`mutation BatchCreateDataRecords($collection: String!, $records: [JSON!]!) {
+      batchCreateDataRecords(dataCollectionSimplyId: $collection, records: $records) { ${DATA_RECORD_BATCH_RESULT} } }`,
+    body: batchCreateBody,
+    variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, records: body.records }),
+    respond: batchResult('created'),
+  }),
+  route({
     method: 'PATCH',
     path: '/v1/data-records/batch',
     summary: 'Batch update: { records: [{ dataRecordSimplyId, fields }] } (1-100, merge like PATCH); per-item results, data.updated and data.failed',
-    operation: `mutation BatchUpdateDataRecords($records: [DataRecordUpdateItemInput!]!) { batchUpdateDataRecords(records: $records) { ${BATCH} } }`,
-    body: 'required',
-    variables: (req) => ({ records: requiredArray(bodyObject(req), 'records') }),
-    respond: batchResponse('updated'),
-  },
-  {
+    operation: operation`mutation BatchUpdateDataRecords($records: [DataRecordUpdateItemInput!]!) { batchUpdateDataRecords(records: $records) { ${DATA_RECORD_BATCH_RESULT} } }`,
+    body: batchUpdateBody,
+    variables: ({ body }) => ({ records: body.records }),
+    respond: batchResult('updated'),
+  }),
+  route({
     method: 'DELETE',
     path: '/v1/data-records/batch',
     summary: 'Batch soft delete: { dataRecordSimplyIds: [...] } (1-100); per-item results, data.deleted and data.failed',
-    operation: `mutation BatchDeleteDataRecords($ids: [String!]!) { batchDeleteDataRecords(dataRecordSimplyIds: $ids) { ${BATCH} } }`,
-    body: 'required',
-    variables: (req) => ({ ids: requiredArray(bodyObject(req), 'dataRecordSimplyIds') }),
-    respond: batchResponse('deleted'),
-  },
-  {
+    operation: operation`mutation BatchDeleteDataRecords($ids: [String!]!) { batchDeleteDataRecords(dataRecordSimplyIds: $ids) { ${DATA_RECORD_BATCH_RESULT} } }`,
+    body: batchDeleteBody,
+    variables: ({ body }) => ({ ids: body.dataRecordSimplyIds }),
+    respond: batchResult('deleted'),
+  }),
+  route({
     method: 'GET',
     path: '/v1/data-records/{dataRecordSimplyId}',
     summary: 'One record; fields (projection), expand=collection,fieldDefinitions (under meta.expanded)',
-    operation: `query DataRecord($id: String!, $fields: [String!], $expandCollection: Boolean!, $expandFields: Boolean!) {
-      dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${RECORD} ${EXPANDED} } }`,
-    variables: (req) => {
-      const expand = listParam(req, 'expand');
-      return { id: req.params.dataRecordSimplyId, fields: fieldsParam(req), expandCollection: expand.has('collection'), expandFields: expand.has('fieldDefinitions') };
-    },
+    operation: operation`query DataRecord($id: String!, $fields: [String!], $expandCollection: Boolean!, $expandFields: Boolean!) {
+      dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD} ${DATA_RECORD_EXPANSION} } }`,
+    query: getQuery,
+    variables: ({ params, query }) => ({
+      id: params.dataRecordSimplyId,
+      fields: query.fields.length ? query.fields : null,
+      expandCollection: query.expand.includes('collection'),
+      expandFields: query.expand.includes('fieldDefinitions'),
+    }),
     respond: expandedRecord,
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/v1/data-records',
     summary: 'Create a record: { dataCollectionSimplyId, fields }; unknown field keys are skipped and listed in meta.warnings',
-    operation: `mutation CreateDataRecord($collection: String!, $fields: JSON) { createDataRecord(dataCollectionSimplyId: $collection, fields: $fields) { record { ${RECORD} } warnings } }`,
-    body: 'required',
-    variables: (req) => ({ collection: requiredString(bodyObject(req), 'dataCollectionSimplyId'), fields: fieldsBody(req) }),
-    respond: withWarnings,
+    operation: operation`mutation CreateDataRecord($collection: String!, $fields: JSON) {
+      createDataRecord(dataCollectionSimplyId: $collection, fields: $fields) { ${DATA_RECORD_WRITE_RESULT} } }`,
+    body: createBody,
+    variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, fields: body.fields ?? {} }),
+    respond: recordWithWarnings,
     status: 201,
-  },
-  {
+  }),
+  route({
     method: 'PATCH',
     path: '/v1/data-records/{dataRecordSimplyId}',
     summary: 'Update a record: only supplied fields are written; null clears',
-    operation: `mutation UpdateDataRecord($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { record { ${RECORD} } warnings } }`,
-    body: 'required',
-    variables: (req) => ({ id: req.params.dataRecordSimplyId, fields: fieldsBody(req) }),
-    respond: withWarnings,
-  },
-  {
+    operation: operation`mutation UpdateDataRecord($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD_WRITE_RESULT} } }`,
+    body: updateBody,
+    variables: ({ params, body }) => ({ id: params.dataRecordSimplyId, fields: body.fields ?? {} }),
+    respond: recordWithWarnings,
+  }),
+  route({
     method: 'PUT',
     path: '/v1/data-records/{dataRecordSimplyId}',
     summary: 'Update a record (same merge as PATCH: omitted fields are left unchanged)',
-    operation: `mutation ReplaceDataRecord($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { record { ${RECORD} } warnings } }`,
-    body: 'required',
-    variables: (req) => ({ id: req.params.dataRecordSimplyId, fields: fieldsBody(req) }),
-    respond: withWarnings,
-  },
-  {
+    operation: operation`mutation ReplaceDataRecord($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD_WRITE_RESULT} } }`,
+    body: updateBody,
+    variables: ({ params, body }) => ({ id: params.dataRecordSimplyId, fields: body.fields ?? {} }),
+    respond: recordWithWarnings,
+  }),
+  route({
     method: 'DELETE',
     path: '/v1/data-records/{dataRecordSimplyId}',
     summary: 'Soft delete a record (gone from list, get and search; fires DATA_RECORD_DELETED)',
-    operation: `mutation DeleteDataRecord($id: String!) { deleteDataRecord(dataRecordSimplyId: $id) { id deleted } }`,
-    variables: (req) => ({ id: req.params.dataRecordSimplyId }),
-  },
-  {
+    operation: operation`mutation DeleteDataRecord($id: String!) { deleteDataRecord(dataRecordSimplyId: $id) { id deleted } }`,
+    variables: ({ params }) => ({ id: params.dataRecordSimplyId }),
+  }),
+  route({
     method: 'POST',
     path: '/v1/create-menu/data-records',
     summary: 'Create a record the way the dashboard create menu does: { dataCollectionSimplyId, formData } (keys: field simplyIds or columnNames)',
-    operation: `mutation CreateMenuDataRecord($collection: String!, $formData: JSON) { createMenuDataRecord(dataCollectionSimplyId: $collection, formData: $formData) { record { ${RECORD} } warnings } }`,
-    body: 'required',
-    variables: (req) => {
-      const body = bodyObject(req);
-      return { collection: requiredString(body, 'dataCollectionSimplyId'), formData: body.formData ?? body.fields ?? {} };
-    },
-    respond: withWarnings,
+    operation: operation`mutation CreateMenuDataRecord($collection: String!, $formData: JSON) {
+      createMenuDataRecord(dataCollectionSimplyId: $collection, formData: $formData) { ${DATA_RECORD_WRITE_RESULT} } }`,
+    body: createMenuBody,
+    variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, formData: body.formData ?? body.fields ?? {} }),
+    respond: recordWithWarnings,
     status: 201,
-  },
+  }),
 ]);

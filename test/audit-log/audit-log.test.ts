@@ -162,7 +162,7 @@ describe('permissions and ids', () => {
   });
 
   it('a record with no entries (written outside the API) has an empty log', async () => {
-    const { insertRecords } = await import('../../src/modules/records/record-writes.ts');
+    const { insertRecords } = await import('../../src/modules/records/records.sql.ts');
     const { inTransaction } = await import('../../src/db/transaction.ts');
     const schema = await server.app.services.schemas.get(team.teamId);
     const collection = schema.collectionsBySimplyId.get(secrets.id)!;

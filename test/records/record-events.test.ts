@@ -19,6 +19,7 @@ import { expectError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
+import { createPeople, createRecord } from '../support/record-fixtures.ts';
 
 const until = untilWith({ timeoutMs: 10_000, everyMs: 50 });
 const EVENT_ID = /^[0-9a-z]{14}$/;
@@ -47,16 +48,7 @@ beforeAll(async () => {
   await applyPendingMigrations({ databaseUrl: db.url });
   server = await startTestServer({ databaseUrl: db.url, runJobs: false });
   team = await createTeam(server);
-  people = await createCollection(server, team, {
-    name: 'People',
-    formula: '{first_name} {last_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'last_name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'balance', dataType: 'MONEY', config: { currency: 'EUR' } },
-    ],
-  });
+  people = await createPeople(server, team);
   places = await createCollection(server, team, { name: 'Places', formula: '{label}', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
   f = people.fields;
 });
@@ -87,8 +79,7 @@ async function sideEffectsOf(work: () => Promise<unknown>) {
   return { events, audit };
 }
 
-const create = async (fields: Record<string, unknown>, collection = people.id) =>
-  expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: collection, fields } }), 201);
+const create = (fields: Record<string, unknown>, collection = people.id) => createRecord(server, team.apiKey, collection, fields);
 
 describe('each write leaves its events and audit entries, in its own transaction', () => {
   it('a create writes one DATA_RECORD_CREATED with the whole record, and one CREATE audit entry', async () => {

@@ -7,6 +7,7 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
+import { createRecord, readRecord } from '../support/record-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -37,13 +38,10 @@ async function patch(id: string, fields: Record<string, unknown>) {
   return server.request('PATCH', `/v1/data-records/${id}`, { token: team.apiKey, body: { fields } });
 }
 
-async function read(id: string) {
-  return expectOk(await server.request('GET', `/v1/data-records/${id}`, { token: team.apiKey }));
-}
+const read = (id: string) => readRecord(server, team.apiKey, id);
 
 async function createIn(collection: CollectionFixture, label: string, token = team.apiKey): Promise<string> {
-  const res = await server.request('POST', '/v1/data-records', { token, body: { dataCollectionSimplyId: collection.id, fields: { [collection.fields.label!]: label } } });
-  return expectOk(res, 201).id;
+  return (await createRecord(server, token, collection.id, { [collection.fields.label!]: label })).id;
 }
 
 beforeAll(async () => {

@@ -1,11 +1,12 @@
 // The GraphQL face of records: every query and mutation answers with the semantics of its REST
-// twin (rest-adapter/routes/data-records.ts), and its errors carry extensions.code (and status).
+// twin (rest-adapter/routes/records.ts), and its errors carry extensions.code (and status).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSimplyId } from '../../src/app/ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, startServerWithTeam, unique, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
+import { createPeople, readRecord } from '../support/record-fixtures.ts';
 
 const RECORD = 'id dataRecordSimplyId dataCollectionSimplyId name fields isArchived createdAt updatedAt';
 const BATCH = `operation succeeded failed warnings results { index ok dataRecordSimplyId record { ${RECORD} } error { code status message details } }`;
@@ -34,16 +35,7 @@ let f: Record<string, string>;
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
-  people = await createCollection(server, team, {
-    name: `People ${unique()}`,
-    formula: '{first_name} {last_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'last_name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'balance', dataType: 'MONEY', config: { currency: 'EUR' } },
-    ],
-  });
+  people = await createPeople(server, team, `People ${unique()}`);
   secrets = await createCollection(server, team, { name: 'Secrets', formula: '{title}', fields: [{ columnName: 'title', dataType: 'PLAIN_TEXT' }] });
   f = people.fields;
 });
@@ -55,9 +47,7 @@ async function gqlCreate(fields: Record<string, unknown>, collection = people.id
   return gqlData(await gql(Q.create, { c: collection, fields })).createDataRecord as { record: any; warnings: string[] };
 }
 
-async function restGet(id: string) {
-  return expectOk(await server.request('GET', `/v1/data-records/${id}`, { token: team.apiKey }));
-}
+const restGet = (id: string) => readRecord(server, team.apiKey, id);
 
 describe('single-record mutations and dataRecord', () => {
   it('createDataRecord stores and answers like POST /v1/data-records, unknown keys as warnings', async () => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import type { CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
+import { createPeople } from '../support/record-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -10,16 +11,7 @@ let people: CollectionFixture;
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
-  people = await createCollection(server, team, {
-    name: 'People',
-    formula: '{first_name} {last_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'last_name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'balance', dataType: 'MONEY', config: { currency: 'EUR' } },
-    ],
-  });
+  people = await createPeople(server, team);
 });
 afterAll(() => server?.close());
 

@@ -6,6 +6,7 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
+import { createRecord } from '../support/record-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -26,9 +27,7 @@ function call(method: string, path: string, body?: unknown, token = team.apiKey)
   return server.request(method, path, { token, body });
 }
 
-async function create(collection: CollectionFixture, fields: Record<string, unknown>, token = team.apiKey): Promise<any> {
-  return expectOk(await call('POST', '/v1/data-records', { dataCollectionSimplyId: collection.id, fields }, token), 201);
-}
+const create = (collection: CollectionFixture, fields: Record<string, unknown>, token = team.apiKey) => createRecord(server, token, collection.id, fields);
 
 const list = (query: string) => call('GET', `/v1/data-records?dataCollectionSimplyId=${listed.id}${query}`);
 const names = (res: TestResponse) => (expectOk(res) as any[]).map((r) => r.name);
@@ -281,6 +280,22 @@ describe('POST /v1/data-records', () => {
     expectError(await call('POST', '/v1/data-records', { dataCollectionSimplyId: otherCollection.id, fields: {} }), 404, 'NOT_FOUND');
     const raw = await server.request('POST', '/v1/data-records', { token: team.apiKey, rawBody: '{not json', headers: { 'content-type': 'application/json' } });
     expectError(raw, 400, 'VALIDATION_ERROR');
+  });
+
+  it('the request shapes keep their messages: one detail per problem, naming the field', async () => {
+    const shape = (res: TestResponse) => {
+      const error = expectError(res, 400, 'VALIDATION_ERROR');
+      return { message: error.message, details: error.details };
+    };
+    expect(shape(await call('GET', '/v1/data-records'))).toEqual({ message: 'dataCollectionSimplyId is required', details: [{ field: 'dataCollectionSimplyId', message: 'is required' }] });
+    expect(shape(await call('POST', '/v1/data-records', { fields: {} }))).toEqual({ message: 'dataCollectionSimplyId is required', details: [{ field: 'dataCollectionSimplyId', message: 'is required' }] });
+    expect(shape(await call('POST', '/v1/data-records/search', { dataCollectionSimplyId: '' }))).toEqual({ message: 'dataCollectionSimplyId is required', details: [{ field: 'dataCollectionSimplyId', message: 'is required' }] });
+    expect(shape(await call('POST', '/v1/data-records', { dataCollectionSimplyId: people.id, fields: [] })).details).toEqual([{ field: 'fields', message: 'must be an object' }]);
+    expect(shape(await call('PATCH', '/v1/data-records/batch', { records: {} }))).toEqual({ message: 'records must be an array', details: [{ field: 'records', message: 'must be an array' }] });
+    expect(shape(await call('DELETE', '/v1/data-records/batch', { dataRecordSimplyIds: 'x' }))).toEqual({ message: 'dataRecordSimplyIds must be an array', details: [{ field: 'dataRecordSimplyIds', message: 'must be an array' }] });
+    expect(shape(await call('POST', '/v1/data-records', [])).message).toBe('The request body must be a JSON object');
+    expect(shape(await call('POST', '/v1/data-records')).message).toBe('This route needs a JSON body');
+    expect(shape(await call('GET', `/v1/data-records?dataCollectionSimplyId=${people.id}&limit=x`))).toEqual({ message: 'limit must be an integer', details: [{ field: 'limit', message: 'must be an integer' }] });
   });
 
   it('invalid values are 400 naming each field', async () => {

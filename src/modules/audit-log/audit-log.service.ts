@@ -1,6 +1,6 @@
 // A record's audit log (Document 1 §4.2 "Related record endpoints"): who created, changed or
 // deleted it, when, through which face, and each field's before/after. Entries are written by
-// record writes (src/data/records/record-changes.ts), in the same transaction as the change.
+// record writes (src/modules/records/record-changes.ts), in the same transaction as the change.
 //
 // Reading needs records:read and read permission on the record's collection; a soft-deleted
 // record's history stays readable. Changes of fields the caller's role hides are left out.

@@ -1,5 +1,5 @@
 // Data records: typed values in collections, search, batch writes, record-change events.
 import { defineModule } from '../../app/module.ts';
-import * as schema from './record.schema.ts';
+import * as schema from './records.schema.ts';
 
 export const recordsModule = defineModule({ name: 'records', schema, topics: ['dataRecordChanges'] });

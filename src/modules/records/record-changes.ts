@@ -9,7 +9,8 @@ import type { EventBus } from '../../app/pubsub/event-bus.ts';
 import type { RecordChangeEvent } from './records.events.ts';
 import type { CollectionDefinition, FieldDefinition } from '../collections/team-schema.ts';
 import { decodeRecordFields, decodeValue } from '../collections/values/index.ts';
-import type { RecordRow } from './record-reads.ts';
+import type { RecordRow } from './records.sql.ts';
+import { insertAuditEntries, insertDomainEvents, notifyAll, type OutboxEvent } from './record-changes.sql.ts';
 
 export const RECORD_EVENT_TYPES = {
   CREATED: 'DATA_RECORD_CREATED',
@@ -106,23 +107,17 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
     actor: eventActor,
   }));
   if (changes.length > 0) {
-    await db.query(
-      `INSERT INTO "AuditLogEntry" ("teamId", "entityType", "entitySimplyId", action, changes, "actorKind", "actorCredentialId", "actorUserSimplyId", source, "requestId")
-       SELECT $1, 'DataRecord', s, a, c::jsonb, $2, $3, $4, $5, $6 FROM unnest($7::text[], $8::text[], $9::text[]) AS t(s, a, c)`,
-      [
-        actor.teamId,
-        actorKind,
-        credentialId,
-        p.userSimplyId,
-        actor.source,
-        actor.requestId,
-        changes.map((c) => c.record.simplyId),
-        changes.map((c) => (c.kind === 'CREATED' ? 'CREATE' : c.kind === 'UPDATED' ? 'UPDATE' : 'DELETE')),
-        changes.map((c) => JSON.stringify(auditChanges(c))),
-      ],
+    await insertAuditEntries(
+      db,
+      { teamId: actor.teamId, actorKind, credentialId, userSimplyId: p.userSimplyId, source: actor.source, requestId: actor.requestId },
+      changes.map((c) => ({
+        simplyId: c.record.simplyId,
+        action: c.kind === 'CREATED' ? 'CREATE' : c.kind === 'UPDATED' ? 'UPDATE' : 'DELETE',
+        changes: JSON.stringify(auditChanges(c)),
+      })),
     );
   }
-  const outbox: { eventId: string; eventType: string; collectionId: bigint | null; payload: unknown }[] = payloads.map((payload, i) => ({
+  const outbox: OutboxEvent[] = payloads.map((payload, i) => ({
     eventId: payload.eventId!,
     eventType: payload.eventType,
     collectionId: changes[i]!.collection.id,
@@ -149,13 +144,7 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
       },
     });
   }
-  if (outbox.length > 0) {
-    await db.query(
-      `INSERT INTO "DomainEvent" ("teamId", "eventId", "eventType", "collectionId", payload)
-       SELECT $1, e, t, c, p::jsonb FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(e, t, c, p)`,
-      [actor.teamId, outbox.map((o) => o.eventId), outbox.map((o) => o.eventType), outbox.map((o) => o.collectionId), outbox.map((o) => JSON.stringify(o.payload))],
-    );
-  }
+  await insertDomainEvents(db, actor.teamId, outbox);
   if (changes.length > 0) {
     const notes = changes.map((change, i) => {
       const event: RecordChangeEvent = {
@@ -169,7 +158,7 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
       };
       return events.notification('dataRecordChanges', `${actor.teamSimplyId}:${change.collection.simplyId}`, event);
     });
-    await db.query(`SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)`, [notes.map((n) => n.channel), notes.map((n) => n.payload)]);
+    await notifyAll(db, notes);
   }
   return outbox.map((o) => o.eventId);
 }

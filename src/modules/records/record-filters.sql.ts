@@ -1,11 +1,11 @@
-// Normalized search filters (src/data/values/filters.ts) → SQL conditions over a membership row
+// Normalized search filters (src/modules/collections/values/filters.ts) → SQL conditions over a membership row
 // `m` and its record `r`. Custom-field filters become EXISTS / NOT EXISTS probes of
 // DataRecordKey through its (teamId, fieldId, prefix|numKey, recordId) indexes; built-in fields
 // read the membership's copies of createdAt/updatedAt and the record's lower-cased name.
 import type { NormalizedFilter } from '../collections/values/index.ts';
 import type { FieldDefinition } from '../collections/team-schema.ts';
 import { isNumericKind, keyKindOf, keyText, prefixOf, PREFIX_BYTES } from './record-keys.ts';
-import { likeLiteral, prefixUpperBound, type SqlParams } from './sql.ts';
+import { likeLiteral, prefixUpperBound, type SqlParams } from './sql-params.ts';
 
 export interface CompiledFilters {
   conditions: string[];

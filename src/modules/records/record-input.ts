@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { PermissionDeniedError, type ValidationError } from '../../app/errors.ts';
 import type { CollectionAccess } from '../collections/access.ts';
 import { encodeRecordFields, type FieldError, referenceErrors, type RecordFieldsResult, toValidationError } from '../collections/values/index.ts';
+import { findRecordHomes } from './records.sql.ts';
 
 export interface PreparedFields {
   result: RecordFieldsResult;
@@ -27,13 +28,7 @@ export async function checkReferences(db: pg.Pool | pg.PoolClient, access: Colle
   const wanted = new Set<string>();
   for (const item of items) if (!item.error) for (const id of item.result.references.records) wanted.add(id);
   if (wanted.size === 0) return;
-  const { rows } = await db.query(
-    `SELECT r."simplyId", c."simplyId" AS "collectionSimplyId"
-       FROM "DataRecord" r JOIN "DataCollection" c ON c."teamId" = r."teamId" AND c.id = r."collectionId"
-      WHERE r."teamId" = $1 AND r."simplyId" = ANY($2::text[]) AND r."deletedAt" IS NULL`,
-    [access.schema.teamId, [...wanted]],
-  );
-  const found = new Map<string, string>(rows.map((r) => [r.simplyId, r.collectionSimplyId]));
+  const found = await findRecordHomes(db, access.schema.teamId, [...wanted]);
   const fieldsById = new Map(access.fields.map((f) => [f.dataFieldSimplyId, f]));
   items.forEach((item, i) => {
     if (item.error) return;

@@ -7,7 +7,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { DataCollectionRef, DataFieldRef } from '../collections/collection.types.ts';
+import { DataCollectionRef, DataFieldRef } from '../collections/collections-types.schema.ts';
 import { decodeRecordFields, indexKey } from '../collections/values/index.ts';
 import { loadRecordViews, type RecordPage, type RecordView } from './records.service.ts';
 

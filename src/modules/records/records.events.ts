@@ -1,6 +1,6 @@
 // The realtime topic of record changes (graphql-ws `dataRecordChanges`, published by record-changes.ts).
 
-/** A record of a collection was created, updated or deleted (src/data/records/record-changes.ts). */
+/** A record of a collection was created, updated or deleted (record-changes.ts). */
 export interface RecordChangeEvent {
   changeType: 'CREATED' | 'UPDATED' | 'DELETED';
   eventId: string;

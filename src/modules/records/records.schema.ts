@@ -1,4 +1,4 @@
-// GraphQL face of records (Document 1 §4.2). REST: rest-adapter/routes/data-records.ts.
+// GraphQL face of records (Document 1 §4.2). REST: rest-adapter/routes/records.ts.
 // Data permissions are per collection and per field, so they are checked in records.service.ts
 // once the collection is known; scope-auth here requires a usable team context.
 import { tier } from '../../app/auth/tiers.ts';
@@ -8,9 +8,9 @@ import { requireTeam } from '../../app/require-team.ts';
 import { ValidationError } from '../../app/errors.ts';
 import type { RecordChangeEvent } from './records.events.ts';
 import { collectionFor } from '../collections/access.ts';
-import { DataRecordPageRef, DataRecordRef, offsetFromCursor } from './record.types.ts';
+import { DataRecordPageRef, DataRecordRef, offsetFromCursor } from './records-types.schema.ts';
 import { createRecords, deleteRecordsById, getRecord, listRecords, type RecordView, searchRecords, updateRecordsById, type WriteOutcome } from './records.service.ts';
-import { createFromMenu } from './create-menu.service.ts';
+import { createFromMenu } from './records-create-menu.service.ts';
 
 
 interface WriteResult {

@@ -13,8 +13,7 @@ import { MAX_FILTERS, normalizeFilters } from '../collections/values/index.ts';
 import { calculateName } from './calculated-name.ts';
 import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges } from './record-changes.ts';
 import { checkReferences, prepareFields, type PreparedFields } from './record-input.ts';
-import { findRecordPage, findRecords, parseSort, type RecordRow } from './record-reads.ts';
-import { insertRecords, lockRecords, softDeleteRecords, syncSmartMemberships, updateRecords } from './record-writes.ts';
+import { findRecordPage, findRecords, insertRecords, lockRecords, parseSort, type RecordRow, softDeleteRecords, syncSmartMemberships, updateRecords } from './records.sql.ts';
 import { inTransaction } from '../../db/transaction.ts';
 
 export const MAX_BATCH_ITEMS = 100;

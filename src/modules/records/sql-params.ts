@@ -1,4 +1,5 @@
-// A parameter list for hand-written SQL: `sql.param(value)` returns the `$n` placeholder.
+// Building blocks of hand-written SQL: a parameter list (`sql.param(value)` returns the `$n`
+// placeholder), LIKE literals and byte-prefix upper bounds for range scans on `prefix`.
 
 export class SqlParams {
   readonly values: unknown[] = [];
