@@ -5,15 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecution } from '../../src/modules/automations/automation-runner.ts';
 import type { ChargeRequest, ChargeResult, PaymentProvider } from '../../src/modules/automations/payments/payment-provider.ts';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { automationExecutionId } from '../../src/modules/automations/automations.ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { untilWith } from '../support/until.ts';
-import { createWizard } from '../wizards/wizard-fixtures.ts';
-import { type AutomationTestServer, startAutomationServer } from './automation-server.ts';
-
-const until = untilWith({ timeoutMs: 15_000, everyMs: 100 });
+import { createWizard } from '../support/wizard-fixtures.ts';
+import { automationApi, type AutomationTestServer, startAutomationServer, until } from '../support/automation-fixtures.ts';
 
 let server: AutomationTestServer;
 let team: TeamFixture;
@@ -26,32 +23,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token: team.apiKey, body });
+const { call, createAutomation, createRecord, record, finished, disable } = automationApi(() => server, () => team.apiKey);
 const prisma = () => server.app.services.prisma;
-
-async function createAutomation(body: Record<string, unknown>): Promise<any> {
-  return expectOk(await call('POST', '/v1/automations', body), 201);
-}
-
-async function createRecord(collection: string, fields: Record<string, unknown>): Promise<string> {
-  return expectOk(await call('POST', '/v1/data-records', { dataCollectionSimplyId: collection, fields }), 201).id;
-}
-
-async function record(id: string): Promise<any> {
-  return expectOk(await call('GET', `/v1/data-records/${id}`));
-}
-
-async function finished(automationId: string, count = 1): Promise<any[]> {
-  return until(`${count} finished execution(s) of ${automationId}`, async () => {
-    const list = expectOk(await call('GET', `/v1/automations/${automationId}/executions?limit=100`)) as any[];
-    const done = list.filter((e) => !['QUEUED', 'RUNNING'].includes(e.status));
-    return done.length >= count ? done : null;
-  });
-}
-
-async function disable(automationId: string): Promise<void> {
-  expectOk(await call('PUT', `/v1/automations/${automationId}`, { isEnabled: false }));
-}
 
 describe('SEND_EMAIL', () => {
   it('mails fixed addresses and the record’s email field, with merge tags (escaped in HTML), once per idempotency key', async () => {
@@ -234,7 +207,7 @@ describe('CHARGE_PAYMENT, continueOnError and onFailureActions', () => {
       },
     };
     const internal = await prisma().automation.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: automation.id } } });
-    const exe = newSimplyId('automationExecution');
+    const exe = automationExecutionId.create();
     await prisma().automationExecution.create({
       data: { simplyId: exe, teamId: team.teamId, automationId: internal.id, triggerType: 'SCHEDULE', triggerEventId: `schedule:${automation.id}:test`, status: 'QUEUED' },
     });

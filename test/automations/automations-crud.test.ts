@@ -3,12 +3,15 @@
 // validation of every part of an automation (docs/api/automations.md). Nothing here runs an
 // automation (no worker): runs are covered by the other files of this folder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { newSimplyId, userId } from '../../src/app/ids.ts';
+import { automationActionId, automationId } from '../../src/modules/automations/automations.ids.ts';
+import { dataWizardId, dataWizardStepId } from '../../src/modules/wizards/wizards.ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { createWizard } from '../wizards/wizard-fixtures.ts';
+import { automationApi } from '../support/automation-fixtures.ts';
+import { createWizard } from '../support/wizard-fixtures.ts';
 
 const ID = '[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}';
 const AUTOMATION_ID = new RegExp(`^aut-${ID}$`);
@@ -44,15 +47,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-function call(method: string, path: string, body?: unknown, token = team.apiKey, teamId?: string): Promise<TestResponse> {
-  return server.request(method, path, { token, body, teamId });
-}
+const { call, createAutomation: create } = automationApi(() => server, () => team.apiKey);
 
 const setStatus = (value: string) => ({ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [f.status!]: value } } });
-
-async function create(body: Record<string, unknown>, token = team.apiKey): Promise<any> {
-  return expectOk(await call('POST', '/v1/automations', body, token), 201);
-}
 
 const versionCount = () => server.app.services.prisma.teamSchemaVersion.count({ where: { teamId: team.teamId } });
 
@@ -163,7 +160,7 @@ describe('create, read, update, delete', () => {
     expect(res.body.meta.pagination).toEqual({ total: 0, limit: 25, offset: 0, hasMore: false });
     expectError(await call('GET', `/v1/automations/${automation.id}/executions?limit=101`), 400, 'VALIDATION_ERROR');
     expectError(await call('GET', `/v1/automations/${automation.id}/executions?status=DONE`), 400, 'VALIDATION_ERROR');
-    expectError(await call('GET', `/v1/automations/${newSimplyId('automation')}/executions`), 404, 'NOT_FOUND');
+    expectError(await call('GET', `/v1/automations/${automationId.create()}/executions`), 404, 'NOT_FOUND');
     expectError(await call('GET', '/v1/automations/123/executions'), 400, 'VALIDATION_ERROR');
   });
 });
@@ -202,7 +199,7 @@ describe('actions: add, change, remove, reorder', () => {
     expect(missing.details?.[0]?.field).toBe('orderedActionSimplyIds');
     const twice = expectError(await call('PUT', `${base}/reorder`, { orderedActionSimplyIds: [reversed[0], ...reversed] }), 400, 'VALIDATION_ERROR');
     expect(twice.details?.map((d) => d.field)).toContain('orderedActionSimplyIds[1]');
-    const foreign = expectError(await call('PUT', `${base}/reorder`, { orderedActionSimplyIds: [...reversed.slice(1), newSimplyId('automationAction')] }), 400, 'VALIDATION_ERROR');
+    const foreign = expectError(await call('PUT', `${base}/reorder`, { orderedActionSimplyIds: [...reversed.slice(1), automationActionId.create()] }), 400, 'VALIDATION_ERROR');
     expect(foreign.details?.map((d) => d.field)).toContain('orderedActionSimplyIds[2]');
     expectError(await call('PUT', `${base}/reorder`, { orderedActionSimplyIds: 'all' }), 400, 'VALIDATION_ERROR');
     // an action of another automation is not found under this one
@@ -424,7 +421,7 @@ describe('validation', () => {
     ['cron missing', () => ({ name: 'x', triggerType: 'SCHEDULE' }), 'triggerConfig.cron'],
     ['unknown time zone', () => ({ name: 'x', triggerType: 'SCHEDULE', triggerConfig: { cron: '0 6 * * *', timezone: 'Mars/Olympus' } }), 'triggerConfig.timezone'],
     ['wizard trigger without wizard', () => ({ name: 'x', triggerType: 'WIZARD_COMPLETED' }), 'triggerConfig.dataWizardSimplyId'],
-    ['unknown wizard', () => ({ name: 'x', triggerType: 'WIZARD_COMPLETED', triggerConfig: { dataWizardSimplyId: newSimplyId('dataWizard') } }), 'triggerConfig.dataWizardSimplyId'],
+    ['unknown wizard', () => ({ name: 'x', triggerType: 'WIZARD_COMPLETED', triggerConfig: { dataWizardSimplyId: dataWizardId.create() } }), 'triggerConfig.dataWizardSimplyId'],
     ['wizard of another collection', () => ({ name: 'x', triggerType: 'WIZARD_COMPLETED', dataCollectionSimplyId: pets.id, triggerConfig: { dataWizardSimplyId: wizardId } }), 'dataCollectionSimplyId'],
     ['filter on an unknown field', () => ({ ...base(), filterConditions: [{ field: pets.fields.species, operator: 'eq', value: 'cat' }] }), 'filterConditions[0].field'],
     ['filter operator not for the type', () => ({ ...base(), filterConditions: [{ field: people.fields.age, operator: 'startsWith', value: '1' }] }), 'filterConditions[0].operator'],
@@ -443,15 +440,15 @@ describe('validation', () => {
     ['SEND_EMAIL recipient field not an email', () => withAction({ actionType: 'SEND_EMAIL', actionConfig: { toFieldSimplyId: people.fields.age, subject: 's', text: 't' } }), 'actions[0].actionConfig.toFieldSimplyId'],
     ['SEND_EMAIL unknown merge tag', () => withAction({ actionType: 'SEND_EMAIL', actionConfig: { toFieldSimplyId: people.fields.email, subject: 'Hi {{nickname}}', text: 't' } }), 'actions[0].actionConfig.subject'],
     ['SEND_EMAIL empty subject', () => withAction({ actionType: 'SEND_EMAIL', actionConfig: { toFieldSimplyId: people.fields.email, subject: ' ', text: 't' } }), 'actions[0].actionConfig.subject'],
-    ['SEND_USER_NOTIFICATION not a member', () => withAction({ actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: newSimplyId('user'), title: 't' } }), 'actions[0].actionConfig.userSimplyId'],
+    ['SEND_USER_NOTIFICATION not a member', () => withAction({ actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: userId.create(), title: 't' } }), 'actions[0].actionConfig.userSimplyId'],
     ['SEND_USER_NOTIFICATION two recipients', () => withAction({ actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: memberId, toUserFieldSimplyId: people.fields.email, title: 't' } }), 'actions[0].actionConfig.userSimplyId'],
     ['CHARGE_PAYMENT no currency', () => withAction({ actionType: 'CHARGE_PAYMENT', actionConfig: { amount: 10 } }), 'actions[0].actionConfig.currency'],
     ['CHARGE_PAYMENT unknown currency', () => withAction({ actionType: 'CHARGE_PAYMENT', actionConfig: { amount: 10, currency: 'XYZ' } }), 'actions[0].actionConfig.currency'],
     ['CHARGE_PAYMENT too many decimals', () => withAction({ actionType: 'CHARGE_PAYMENT', actionConfig: { amount: '10.005', currency: 'EUR' } }), 'actions[0].actionConfig.amount'],
     ['CHARGE_PAYMENT negative', () => withAction({ actionType: 'CHARGE_PAYMENT', actionConfig: { amount: -5, currency: 'EUR' } }), 'actions[0].actionConfig.amount'],
     ['CHARGE_PAYMENT amount field of the wrong type', () => withAction({ actionType: 'CHARGE_PAYMENT', actionConfig: { amountFieldSimplyId: people.fields.status, currency: 'EUR' } }), 'actions[0].actionConfig.amountFieldSimplyId'],
-    ['RUN_WIZARD_STEP unknown wizard', () => withAction({ actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: newSimplyId('dataWizard') } }), 'actions[0].actionConfig.dataWizardSimplyId'],
-    ['RUN_WIZARD_STEP step of no such wizard', () => withAction({ actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: wizardId, dataWizardStepSimplyId: newSimplyId('dataWizardStep') } }), 'actions[0].actionConfig.dataWizardStepSimplyId'],
+    ['RUN_WIZARD_STEP unknown wizard', () => withAction({ actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: dataWizardId.create() } }), 'actions[0].actionConfig.dataWizardSimplyId'],
+    ['RUN_WIZARD_STEP step of no such wizard', () => withAction({ actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: wizardId, dataWizardStepSimplyId: dataWizardStepId.create() } }), 'actions[0].actionConfig.dataWizardStepSimplyId'],
     ['RUN_WIZARD_STEP bad formData value', () => withAction({ actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: wizardId, formData: { [people.fields.age!]: 'old' } } }), () => `actions[0].actionConfig.formData.${people.fields.age}`],
     ['retry attempts above 5', () => withAction({ ...setStatus('x'), retryConfig: { maxAttempts: 6 } }), 'actions[0].retryConfig.maxAttempts'],
     ['retry delay above 60', () => withAction({ ...setStatus('x'), retryConfig: { delaySeconds: 61 } }), 'actions[0].retryConfig.delaySeconds'],

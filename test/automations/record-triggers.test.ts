@@ -7,10 +7,7 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectOk } from '../support/expect-envelope.ts';
 import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { type GraphQLErrorShape, serverGraphqlWsClient } from '../support/realtime.ts';
-import { untilWith } from '../support/until.ts';
-import { type AutomationTestServer, startAutomationServer } from './automation-server.ts';
-
-const until = untilWith({ timeoutMs: 15_000, everyMs: 100 });
+import { automationApi, type AutomationTestServer, startAutomationServer, until } from '../support/automation-fixtures.ts';
 
 let server: AutomationTestServer;
 let team: TeamFixture;
@@ -20,46 +17,18 @@ let f: Record<string, string>;
 beforeAll(async () => {
   server = await startAutomationServer();
   team = await createTeam(server);
-  people = await createCollection(server, team, {
-    name: 'People',
-    formula: '{first_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'status', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'note', dataType: 'PLAIN_TEXT' },
-    ],
-  });
+  people = await collection('People');
   f = people.fields;
 });
 afterAll(async () => {
   await server?.close();
 });
 
-const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token: team.apiKey, body });
+const api = automationApi(() => server, () => team.apiKey);
+const { call, createAutomation, executions, finished, record } = api;
+const createRecord = (fields: Record<string, unknown>, collectionId = people.id) => api.createRecord(collectionId, fields);
 
-async function createAutomation(body: Record<string, unknown>): Promise<any> {
-  return expectOk(await call('POST', '/v1/automations', body), 201);
-}
-
-async function createRecord(fields: Record<string, unknown>, collection = people.id): Promise<string> {
-  return expectOk(await call('POST', '/v1/data-records', { dataCollectionSimplyId: collection, fields }), 201).id;
-}
-
-async function executions(automationId: string): Promise<any[]> {
-  return expectOk(await call('GET', `/v1/automations/${automationId}/executions?limit=100`));
-}
-
-/** waits until the automation has `count` finished executions; returns them newest first */
-async function finished(automationId: string, count = 1): Promise<any[]> {
-  return until(`${count} finished execution(s) of ${automationId}`, async () => {
-    const list = await executions(automationId);
-    const done = list.filter((e) => !['QUEUED', 'RUNNING'].includes(e.status));
-    return done.length >= count ? done : null;
-  });
-}
-
-/** a fresh collection per test, so one test's automations never see another's records */
+/** a collection of the People shape; a test takes a fresh one so its automations never see another test's records */
 async function collection(name: string): Promise<CollectionFixture> {
   return createCollection(server, team, {
     name,
@@ -71,10 +40,6 @@ async function collection(name: string): Promise<CollectionFixture> {
       { columnName: 'note', dataType: 'PLAIN_TEXT' },
     ],
   });
-}
-
-async function record(id: string): Promise<any> {
-  return expectOk(await call('GET', `/v1/data-records/${id}`));
 }
 
 describe('RECORD_CREATED → UPDATE_FIELDS', () => {
@@ -320,7 +285,7 @@ describe('automationExecutions subscription', () => {
       // the protocol does not say when a subscription is live: write until one run has been seen
       await until('the subscription to go live', async () => {
         await createRecord({ [c.fields.first_name!]: 'warm-up' }, c.id);
-        return untilWith({ timeoutMs: 3000, everyMs: 50 })('an event', () => sub.state.events.length > 0).catch(() => false);
+        return until('an event', () => sub.state.events.length > 0, 3000, 50).catch(() => false);
       });
       const seen = new Set(sub.state.events.map((e) => e.executionSimplyId));
       await createRecord({ [c.fields.first_name!]: 'watched' }, c.id);

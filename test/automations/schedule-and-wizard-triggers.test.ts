@@ -8,16 +8,14 @@ import { scheduleTick } from '../../src/modules/automations/automation-schedule.
 import { automationTriggerConsumer } from '../../src/modules/automations/automation-triggers.ts';
 import { EXECUTE_AUTOMATION } from '../../src/modules/automations/execution-claims.ts';
 import type { DomainEventRow } from '../../src/app/outbox.ts';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { automationExecutionId } from '../../src/modules/automations/automations.ids.ts';
+import { dataWizardInstanceId } from '../../src/modules/wizards/wizards.ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { untilWith } from '../support/until.ts';
-import { createWizard } from '../wizards/wizard-fixtures.ts';
-import { type AutomationTestServer, startAutomationServer } from './automation-server.ts';
+import { createWizard } from '../support/wizard-fixtures.ts';
+import { automationApi, type AutomationTestServer, startAutomationServer, until } from '../support/automation-fixtures.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
-
-const until = untilWith({ timeoutMs: 15_000, everyMs: 100 });
 
 let server: AutomationTestServer;
 let team: TeamFixture;
@@ -40,27 +38,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token: team.apiKey, body });
+const { call, createAutomation, createRecord, executions, finished } = automationApi(() => server, () => team.apiKey);
 const services = () => server.app.services;
-
-async function createAutomation(body: Record<string, unknown>): Promise<any> {
-  return expectOk(await call('POST', '/v1/automations', body), 201);
-}
-
-async function createRecord(collection: string, fields: Record<string, unknown>): Promise<string> {
-  return expectOk(await call('POST', '/v1/data-records', { dataCollectionSimplyId: collection, fields }), 201).id;
-}
-
-async function executions(automationId: string): Promise<any[]> {
-  return expectOk(await call('GET', `/v1/automations/${automationId}/executions?limit=100`));
-}
-
-async function finished(automationId: string, count = 1): Promise<any[]> {
-  return until(`${count} finished execution(s) of ${automationId}`, async () => {
-    const done = (await executions(automationId)).filter((e) => !['QUEUED', 'RUNNING'].includes(e.status));
-    return done.length >= count ? done : null;
-  });
-}
 
 /** A minute boundary `hours` hours from now: a daily cron for it never comes due while the test runs. */
 function futureMinute(hours = 3): Date {
@@ -163,7 +142,7 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
 
   /** a completion event as the wizard runner writes it */
   async function completionEvent(recordId: string, success: boolean, options: { dispatched?: boolean } = {}): Promise<string> {
-    const instance = newSimplyId('dataWizardInstance');
+    const instance = dataWizardInstanceId.create();
     const eventId = `wizard:${instance}:completion:v1`;
     const eventType = success ? 'WIZARD_COMPLETED' : 'WIZARD_COMPLETION_FAILED';
     const payload = {
@@ -277,7 +256,7 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
     async function stranded(): Promise<{ exe: string; key: string }> {
       const key = await completionEvent(recordId, true, { dispatched: true });
       const internal = await services().prisma.automation.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: automation.id } } });
-      const exe = newSimplyId('automationExecution');
+      const exe = automationExecutionId.create();
       await services().prisma.automationExecution.create({
         data: { simplyId: exe, teamId: team.teamId, automationId: internal.id, triggerType: 'WIZARD_COMPLETED', triggerEventId: key, status: 'RUNNING', startedAt: new Date() },
       });
@@ -315,7 +294,7 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
       await services().jobs.boss.send(EXECUTE_AUTOMATION, { teamId: String(team.teamId), executionSimplyId: third.exe }, { startAfter: 3600 });
       expectGqlError(await server.graphql(RECONCILE, { id: third.exe, resolution: 'RETRY' }, { token: team.apiKey }), 'CONFLICT', 409);
       // unknown or malformed ids, other teams
-      expectGqlError(await server.graphql(RECONCILE, { id: newSimplyId('automationExecution'), resolution: 'RETRY' }, { token: team.apiKey }), 'NOT_FOUND', 404);
+      expectGqlError(await server.graphql(RECONCILE, { id: automationExecutionId.create(), resolution: 'RETRY' }, { token: team.apiKey }), 'NOT_FOUND', 404);
       expectGqlError(await server.graphql(RECONCILE, { id: 'exe-1', resolution: 'RETRY' }, { token: team.apiKey }), 'VALIDATION_ERROR', 400);
       const other = await createTeam(server);
       expectGqlError(await server.graphql(RECONCILE, { id: third.exe, resolution: 'ABANDON' }, { token: other.apiKey }), 'NOT_FOUND', 404);

@@ -1,6 +1,6 @@
 // Shared by the wizard tests: GraphQL authoring documents and a helper that creates a wizard.
-import { gqlData } from '../support/expect-envelope.ts';
-import type { TestServer } from '../support/server.ts';
+import { gqlData } from './expect-envelope.ts';
+import type { TestServer } from './server.ts';
 
 export const ID = '[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}';
 export const WIZARD_ID = new RegExp(`^wiz-${ID}$`);

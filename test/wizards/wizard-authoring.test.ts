@@ -6,7 +6,7 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
-import { CREATE_WIZARD, createWizard, STEP, STEP_ID, TASK, TASK_ID, WIZARD, WIZARD_ID } from './wizard-fixtures.ts';
+import { CREATE_WIZARD, createWizard, STEP, STEP_ID, TASK, TASK_ID, WIZARD, WIZARD_ID } from '../support/wizard-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;

@@ -9,7 +9,7 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { createWizard, INSTANCE_ID } from './wizard-fixtures.ts';
+import { createWizard, INSTANCE_ID } from '../support/wizard-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;

@@ -6,7 +6,7 @@
 // and roles with full data access for what they write, pass these checks by the same rules.
 import { fieldAccess, hasDataAccess, type Principal } from '../../app/auth/principal.ts';
 import { PermissionDeniedError } from '../../app/errors.ts';
-import type { ValidatedAction, ValidationEnv } from './automation.input.ts';
+import type { ValidatedAction, ValidationEnv } from './automations.input.ts';
 
 type ActionLike = Pick<ValidatedAction, 'actionType' | 'actionConfig'> & { onFailureActions?: ValidatedAction['onFailureActions'] };
 

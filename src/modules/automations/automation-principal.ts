@@ -2,7 +2,7 @@
 // of its team (every collection, every field, RUN included) and nothing else: no feature
 // permissions, no admin status. Its writes go through the data core like any other (validated,
 // audited with actorKind AUTOMATION and the automation's simplyId, evented), and carry the
-// loop-guard depth in their domain events (src/data/records/record-changes.ts).
+// loop-guard depth in their domain events (src/modules/records/record-changes.ts).
 import type { Principal, TeamRef } from '../../app/auth/principal.ts';
 import { systemContext, type RequestContext, type Services } from '../../app/context.ts';
 

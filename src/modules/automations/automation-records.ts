@@ -1,22 +1,21 @@
 // Which records an execution works on, read when it runs (not when it was triggered): the trigger
 // record, if it is still a live member of the automation's collection and meets the filter
 // conditions now; or, for a schedule, up to maxRecordsPerExecution matching records, oldest
-// first. Conditions compile exactly like record search filters (src/data/records/record-filters.ts),
+// first. Conditions compile exactly like record search filters (src/modules/records/record-filters.sql.ts),
 // so an automation's filter means what the same search would mean.
 import type pg from 'pg';
-import { compileFilters } from '../records/record-filters.ts';
-import { findRecordPage, type RecordRow, toRecordRow } from '../records/record-reads.ts';
-import { SqlParams } from '../records/sql.ts';
+import { compileFilters } from '../records/record-filters.sql.ts';
+import { findRecordPage, type RecordRow, toRecordRow } from '../records/records.sql.ts';
+import { SqlParams } from '../records/sql-params.ts';
 import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { type NormalizedFilter, normalizeFilters } from '../collections/values/index.ts';
-
-export class StaleConditionsError extends Error {}
+import { InvalidConditionsError } from './automations.errors.ts';
 
 /** The stored conditions against the collection's fields as they are now. */
 export function currentFilters(schema: TeamSchema, collection: CollectionDefinition, stored: unknown): NormalizedFilter[] {
   const normalized = normalizeFilters(schema.fieldsOf(collection), stored ?? []);
   if (!normalized.ok) {
-    throw new StaleConditionsError(`The filter conditions no longer fit the collection: ${normalized.details.map((d) => `${d.field}: ${d.message}`).join('; ')}`);
+    throw new InvalidConditionsError(`The filter conditions no longer fit the collection: ${normalized.details.map((d) => `${d.field}: ${d.message}`).join('; ')}`);
   }
   return normalized.filters;
 }

@@ -6,14 +6,15 @@
 // announced on `automationExecutions`.
 import type { Automation, AutomationAction } from '../../generated/prisma/client.ts';
 import type { TeamRef } from '../../app/auth/principal.ts';
-import type { RecordRow } from '../records/record-reads.ts';
-import { findRecords } from '../records/record-reads.ts';
+import type { RecordRow } from '../records/records.sql.ts';
+import { findRecords } from '../records/records.sql.ts';
 import type { Services } from '../../app/context.ts';
 import { type ActionRun, failureOf } from './actions/action-run.ts';
 import { ACTION_HANDLERS } from './actions/index.ts';
-import { currentFilters, recordIfMatching, scheduledRecords, StaleConditionsError } from './automation-records.ts';
+import { currentFilters, recordIfMatching, scheduledRecords } from './automation-records.ts';
+import { InvalidConditionsError } from './automations.errors.ts';
 import { automationContext, automationPrincipal } from './automation-principal.ts';
-import { type ActionType, type RetryConfig, WIZARD_TRIGGERS } from './automation.input.ts';
+import { type ActionType, type RetryConfig, WIZARD_TRIGGERS } from './automations.input.ts';
 import { EXECUTION_EXPIRE_SECONDS, type ExecutionJobData, executionEvent, type ExecutionRow, toExecutionRow } from './execution-claims.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { TestPaymentProvider } from './payments/test-payment-provider.ts';
@@ -74,7 +75,7 @@ export async function runExecution(services: Services, data: ExecutionJobData, a
     outcome = await perform(services, teamRef, automation, execution, payments);
   } catch (error) {
     services.logger.error({ err: error, execution: execution.simplyId }, 'automation execution failed');
-    const failure = error instanceof StaleConditionsError ? { code: 'INVALID_CONDITIONS', message: error.message } : failureOf(error);
+    const failure = error instanceof InvalidConditionsError ? { code: error.code, message: error.message } : failureOf(error);
     outcome = { status: 'FAILED', recordsProcessed: 0, recordsFailed: 0, errorDetails: failure };
   }
   const { rows } = await services.pool.query(

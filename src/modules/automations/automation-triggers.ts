@@ -11,7 +11,7 @@
 import type { DomainEventConsumer, DomainEventRow } from '../../app/outbox.ts';
 import type { TeamSchema } from '../collections/team-schema.ts';
 import type { Services } from '../../app/context.ts';
-import type { TriggerType } from './automation.input.ts';
+import type { TriggerType } from './automations.input.ts';
 import { type Claim, claimExecutions } from './execution-claims.ts';
 
 const RECORD_CREATED = 'DATA_RECORD_CREATED';

@@ -1,6 +1,6 @@
 // The realtime topic of automation executions (graphql-ws `automationExecutions`).
 
-/** An automation execution was queued, started or finished (src/automations). */
+/** An automation execution was queued, started or finished (src/modules/automations). */
 export interface AutomationExecutionEvent {
   automationSimplyId: string;
   executionSimplyId: string;

@@ -11,7 +11,8 @@ import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../colle
 import { currencyDigits, encodeRecordFields, normalizeFilters, toValidationError } from '../collections/values/index.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { type ErrorDetail, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
-import { isSimplyId, simplyIdPattern } from '../../app/ids.ts';
+import { simplyIdPattern, userId } from '../../app/ids.ts';
+import { dataWizardId, dataWizardStepId } from '../wizards/wizards.ids.ts';
 import { unknownTags } from './merge-tags.ts';
 import { type Tx } from '../../db/transaction.ts';
 
@@ -232,7 +233,7 @@ export async function validateTrigger(env: ValidationEnv, triggerType: TriggerTy
     case 'WIZARD_COMPLETED':
     case 'WIZARD_COMPLETION_FAILED': {
       const id = config.dataWizardSimplyId;
-      if (typeof id !== 'string' || !isSimplyId(id, 'dataWizard')) {
+      if (typeof id !== 'string' || !dataWizardId.is(id)) {
         details.push({ field: 'triggerConfig.dataWizardSimplyId', message: `is required for ${triggerType}: a data wizard simplyId (wiz-XXXX-XXXX-XXXX)` });
         break;
       }
@@ -375,7 +376,7 @@ const ACTION_CHECKS: Record<ActionType, ConfigCheck> = {
     keysOnly(config, ['dataWizardSimplyId', 'dataWizardStepSimplyId', 'formData'], at, details);
     if (!env.collection) return void details.push({ field: at, message: 'RUN_WIZARD_STEP needs a dataCollectionSimplyId on the automation (the wizard runs on its record)' });
     const id = config.dataWizardSimplyId;
-    if (typeof id !== 'string' || !isSimplyId(id, 'dataWizard')) return void details.push({ field: `${at}.dataWizardSimplyId`, message: 'must be a data wizard simplyId (wiz-XXXX-XXXX-XXXX)' });
+    if (typeof id !== 'string' || !dataWizardId.is(id)) return void details.push({ field: `${at}.dataWizardSimplyId`, message: 'must be a data wizard simplyId (wiz-XXXX-XXXX-XXXX)' });
     const wizard = await env.db.dataWizard.findUnique({ where: { teamId_simplyId: { teamId: env.teamId, simplyId: id } }, select: { id: true, collectionId: true } });
     if (!wizard) return void details.push({ field: `${at}.dataWizardSimplyId`, message: `data wizard ${id} was not found in this team` });
     const source = env.schema.fieldSource(env.collection);
@@ -384,7 +385,7 @@ const ACTION_CHECKS: Record<ActionType, ConfigCheck> = {
     }
     const step = config.dataWizardStepSimplyId;
     if (step !== undefined && step !== null) {
-      const found = typeof step === 'string' && isSimplyId(step, 'dataWizardStep') ? await env.db.dataWizardStep.findUnique({ where: { teamId_simplyId: { teamId: env.teamId, simplyId: step } }, select: { wizardId: true } }) : null;
+      const found = typeof step === 'string' && dataWizardStepId.is(step) ? await env.db.dataWizardStep.findUnique({ where: { teamId_simplyId: { teamId: env.teamId, simplyId: step } }, select: { wizardId: true } }) : null;
       if (!found || found.wizardId !== wizard.id) details.push({ field: `${at}.dataWizardStepSimplyId`, message: `must be a step of wizard ${id}` });
     }
     if (config.formData !== undefined && config.formData !== null) {
@@ -400,7 +401,7 @@ const ACTION_CHECKS: Record<ActionType, ConfigCheck> = {
       details.push({ field: `${at}.userSimplyId`, message: 'give exactly one of userSimplyId and toUserFieldSimplyId' });
     } else if (user !== undefined && user !== null) {
       const member =
-        typeof user === 'string' && isSimplyId(user, 'user')
+        typeof user === 'string' && userId.is(user)
           ? await env.db.teamMembership.findFirst({ where: { teamId: env.teamId, isActive: true, user: { simplyId: user } }, select: { id: true } })
           : null;
       if (!member) details.push({ field: `${at}.userSimplyId`, message: 'must be the simplyId of an active member of this team' });

@@ -3,32 +3,37 @@
 // change), never a scoped token. Plus the execution-update subscription and the reconcile
 // mutation for executions nobody will finish (docs/api/automations.md).
 import { filter, pipe } from 'graphql-yoga';
-import { hasFeature } from '../../app/auth/principal.ts';
 import type { AutomationAction } from '../../generated/prisma/client.ts';
 import { builder } from '../../app/builder.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
-import { PaginationRef } from '../../app/graphql/page.ts';
+import { pageType } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
-import { requireTeam } from '../../app/require-team.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import type { AutomationExecutionEvent } from './automations.events.ts';
-import { ACTION_TYPES, TRIGGER_TYPES } from './automation.input.ts';
+import { ACTION_TYPES, TRIGGER_TYPES } from './automations.input.ts';
 import {
+  AUTOMATION_ADMIN_FEATURE as FEATURE,
   type AutomationItem,
-  type AutomationPage,
   createAction,
   createAutomation,
   deleteAction,
   deleteAutomation,
   getAutomation,
   listAutomations,
+  loadActionsOfMany,
   reorderActions,
   updateAction,
   updateAutomation,
 } from './automations.service.ts';
-import { EXECUTION_STATUSES, type ExecutionItem, type ExecutionPage, listExecutions, RECONCILE_RESOLUTIONS, reconcileExecution } from './executions.service.ts';
-
-const FEATURE = 'TEAM_ADMIN_DATA_WIZARDS';
+import {
+  EXECUTION_STATUSES,
+  type ExecutionItem,
+  listExecutions,
+  mayReceiveExecutionEvent,
+  RECONCILE_RESOLUTIONS,
+  reconcileExecution,
+  subscribeExecutionEvents,
+} from './executions.service.ts';
 
 const TriggerTypeEnum = builder.enumType('AutomationTriggerType', { values: TRIGGER_TYPES });
 const ActionTypeEnum = builder.enumType('AutomationActionType', { values: ACTION_TYPES });
@@ -72,25 +77,13 @@ const AutomationRef = builder.objectRef<AutomationItem>('Automation').implement(
       description: 'in executionRank order',
       resolve: async (a, _args, ctx) => {
         if (a.actions) return a.actions;
-        const loader = requestLoader<bigint, AutomationAction[]>(ctx, 'automation.actions', async (ids) => {
-          const rows = await ctx.services.prisma.automationAction.findMany({
-            where: { teamId: requireTeam(ctx).id, automationId: { in: [...ids] } },
-            orderBy: [{ executionRank: 'asc' }, { id: 'asc' }],
-          });
-          return ids.map((id) => rows.filter((r) => r.automationId === id));
-        }, String);
-        return loader.load(a.row.id);
+        return requestLoader<bigint, AutomationAction[]>(ctx, 'automation.actions', (ids) => loadActionsOfMany(ctx, ids), String).load(a.row.id);
       },
     }),
   }),
 });
 
-const AutomationPageRef = builder.objectRef<AutomationPage>('AutomationPage').implement({
-  fields: (t) => ({
-    nodes: t.field({ type: [AutomationRef], resolve: (p) => p.nodes }),
-    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
-  }),
-});
+const AutomationPageRef = pageType('AutomationPage', AutomationRef);
 
 const AutomationExecutionRef = builder.objectRef<ExecutionItem>('AutomationExecution').implement({
   description: 'An execution log entry.',
@@ -115,12 +108,7 @@ const AutomationExecutionRef = builder.objectRef<ExecutionItem>('AutomationExecu
   }),
 });
 
-const AutomationExecutionPageRef = builder.objectRef<ExecutionPage>('AutomationExecutionPage').implement({
-  fields: (t) => ({
-    nodes: t.field({ type: [AutomationExecutionRef], resolve: (p) => p.nodes }),
-    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
-  }),
-});
+const AutomationExecutionPageRef = pageType('AutomationExecutionPage', AutomationExecutionRef);
 
 const AutomationExecutionEventRef = builder.objectRef<AutomationExecutionEvent>('AutomationExecutionEvent').implement({
   description: 'An execution was queued, started or finished.',
@@ -273,17 +261,8 @@ builder.subscriptionFields((t) => ({
     args: { automationSimplyId: t.arg.string() },
     subscribe: (_root, args, ctx) =>
       pipe(
-        ctx.services.events.pubsub.subscribe('automationExecutions', requireTeam(ctx).simplyId),
-        filter(async (event: AutomationExecutionEvent) => {
-          if (args.automationSimplyId && event.automationSimplyId !== args.automationSimplyId) return false;
-          // a credential that lost the permission stops receiving
-          if (ctx.refreshPrincipal) {
-            const fresh = await ctx.refreshPrincipal().catch(() => null);
-            if (!fresh) return false;
-            ctx.principal = fresh;
-          }
-          return hasFeature(ctx.principal, FEATURE, 'VIEW');
-        }),
+        subscribeExecutionEvents(ctx),
+        filter((event: AutomationExecutionEvent) => mayReceiveExecutionEvent(ctx, event, args.automationSimplyId)),
       ),
     resolve: (event) => event,
   }),

@@ -9,7 +9,9 @@ import { requireTeam } from '../../app/require-team.ts';
 import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';
 import { type ErrorDetail, NotFoundError, ValidationError } from '../../app/errors.ts';
-import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { assertDataSimplyId } from '../../app/ids.ts';
+import { automationId, automationActionId } from './automations.ids.ts';
+import { AutomationNotFoundError } from './automations.errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { requireDataReach } from './author-reach.ts';
 import {
@@ -28,8 +30,11 @@ import {
   type ValidatedAction,
   type ValidationEnv,
   zodDetails,
-} from './automation.input.ts';
+} from './automations.input.ts';
 import { type Tx } from '../../db/transaction.ts';
+
+/** Reads need it at VIEW level, writes at EDIT (the fields' privileged tier). */
+export const AUTOMATION_ADMIN_FEATURE = 'TEAM_ADMIN_DATA_WIZARDS';
 
 export interface AutomationItem {
   row: Automation;
@@ -66,12 +71,21 @@ type Db = Tx | RequestContext['services']['prisma'];
 
 async function findAutomation(db: Db, teamId: bigint, simplyId: string): Promise<Automation> {
   const row = await db.automation.findUnique({ where: { teamId_simplyId: { teamId, simplyId } } });
-  if (!row) throw new NotFoundError('Automation', simplyId);
+  if (!row) throw new AutomationNotFoundError(simplyId);
   return row;
 }
 
 export async function loadActions(ctx: RequestContext, automationId: bigint): Promise<AutomationAction[]> {
   return ctx.services.prisma.automationAction.findMany({ where: { teamId: requireTeam(ctx).id, automationId }, orderBy: ORDER_ACTIONS });
+}
+
+/** The actions of several automations of the caller's team (one query for a whole list), each in executionRank order. */
+export async function loadActionsOfMany(ctx: RequestContext, automationIds: readonly bigint[]): Promise<AutomationAction[][]> {
+  const rows = await ctx.services.prisma.automationAction.findMany({
+    where: { teamId: requireTeam(ctx).id, automationId: { in: [...automationIds] } },
+    orderBy: ORDER_ACTIONS,
+  });
+  return automationIds.map((id) => rows.filter((r) => r.automationId === id));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -101,7 +115,7 @@ export async function listAutomations(ctx: RequestContext, args: ListAutomations
 
 export async function getAutomation(ctx: RequestContext, simplyId: string): Promise<AutomationItem> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'automation', 'automationSimplyId');
+  automationId.assert(simplyId, 'automationSimplyId');
   const row = await findAutomation(ctx.services.prisma, team.id, simplyId);
   const [schema, actions] = await Promise.all([ctx.services.schemas.get(team.id), loadActions(ctx, row.id)]);
   return item(schema, row, actions);
@@ -144,7 +158,7 @@ function actionData(teamId: bigint, automationId: bigint, action: ValidatedActio
   return {
     teamId,
     automationId,
-    simplyId: newSimplyId('automationAction'),
+    simplyId: automationActionId.create(),
     actionType: action.actionType,
     actionConfig: action.actionConfig as never,
     executionRank: rank,
@@ -167,7 +181,7 @@ export async function createAutomation(ctx: RequestContext, raw: unknown): Promi
   throwIfAny(details, 'Invalid automation');
   requireEmailPermission(env, actions);
   requireDataReach(env, actions);
-  const simplyId = newSimplyId('automation');
+  const simplyId = automationId.create();
   const { row, created } = await schemaWrite(ctx, `automation created: ${input.name} (${simplyId})`, async (tx) => {
     const row = await tx.automation.create({
       data: {
@@ -195,7 +209,7 @@ export async function createAutomation(ctx: RequestContext, raw: unknown): Promi
 
 export async function updateAutomation(ctx: RequestContext, simplyId: string, raw: unknown): Promise<AutomationItem> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'automation', 'automationSimplyId');
+  automationId.assert(simplyId, 'automationSimplyId');
   const input = parseInput(automationUpdateInput, raw, 'Invalid automation');
   const current = await findAutomation(ctx.services.prisma, team.id, simplyId);
   const schema = await ctx.services.schemas.get(team.id);
@@ -239,7 +253,7 @@ export async function updateAutomation(ctx: RequestContext, simplyId: string, ra
 
 export async function deleteAutomation(ctx: RequestContext, simplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'automation', 'automationSimplyId');
+  automationId.assert(simplyId, 'automationSimplyId');
   await schemaWrite(
     ctx,
     (row: Automation) => `automation deleted: ${row.name} (${simplyId})`,
@@ -277,7 +291,7 @@ function insertAt<T>(list: readonly T[], value: T, rank: number | undefined): T[
 
 export async function createAction(ctx: RequestContext, automationSimplyId: string, raw: unknown): Promise<AutomationAction> {
   const team = requireTeam(ctx);
-  assertSimplyId(automationSimplyId, 'automation', 'automationSimplyId');
+  automationId.assert(automationSimplyId, 'automationSimplyId');
   const automation = await findAutomation(ctx.services.prisma, team.id, automationSimplyId);
   const env = await envForAutomation(ctx, automation);
   const details: ErrorDetail[] = [];
@@ -303,8 +317,8 @@ async function findAction(tx: Db, teamId: bigint, automation: Automation, simply
 
 export async function updateAction(ctx: RequestContext, automationSimplyId: string, actionSimplyId: string, raw: unknown): Promise<AutomationAction> {
   const team = requireTeam(ctx);
-  assertSimplyId(automationSimplyId, 'automation', 'automationSimplyId');
-  assertSimplyId(actionSimplyId, 'automationAction', 'automationActionSimplyId');
+  automationId.assert(automationSimplyId, 'automationSimplyId');
+  automationActionId.assert(actionSimplyId, 'automationActionSimplyId');
   const input = parseInput(actionUpdateInput, raw, 'Invalid automation action');
   const automation = await findAutomation(ctx.services.prisma, team.id, automationSimplyId);
   const current = await findAction(ctx.services.prisma, team.id, automation, actionSimplyId);
@@ -353,8 +367,8 @@ export async function updateAction(ctx: RequestContext, automationSimplyId: stri
 
 export async function deleteAction(ctx: RequestContext, automationSimplyId: string, actionSimplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertSimplyId(automationSimplyId, 'automation', 'automationSimplyId');
-  assertSimplyId(actionSimplyId, 'automationAction', 'automationActionSimplyId');
+  automationId.assert(automationSimplyId, 'automationSimplyId');
+  automationActionId.assert(actionSimplyId, 'automationActionSimplyId');
   await schemaWrite(ctx, `automation action deleted: ${actionSimplyId} of ${automationSimplyId}`, async (tx) => {
     const automation = await findAutomation(tx, team.id, automationSimplyId);
     const row = await findAction(tx, team.id, automation, actionSimplyId);
@@ -367,7 +381,7 @@ export async function deleteAction(ctx: RequestContext, automationSimplyId: stri
 /** Every action of the automation, each exactly once, in the new order. */
 export async function reorderActions(ctx: RequestContext, automationSimplyId: string, ordered: unknown): Promise<AutomationItem> {
   const team = requireTeam(ctx);
-  assertSimplyId(automationSimplyId, 'automation', 'automationSimplyId');
+  automationId.assert(automationSimplyId, 'automationSimplyId');
   if (!Array.isArray(ordered) || ordered.some((id) => typeof id !== 'string')) {
     throw new ValidationError('orderedActionSimplyIds must be an array of action simplyIds', [{ field: 'orderedActionSimplyIds', message: 'must be an array of strings' }]);
   }

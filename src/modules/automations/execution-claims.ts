@@ -7,8 +7,8 @@
 import type pg from 'pg';
 import type { Services } from '../../app/context.ts';
 import type { AutomationExecutionEvent } from './automations.events.ts';
-import { newSimplyId } from '../../app/ids.ts';
-import { WIZARD_TRIGGERS, type TriggerType } from './automation.input.ts';
+import { automationExecutionId } from './automations.ids.ts';
+import { WIZARD_TRIGGERS, type TriggerType } from './automations.input.ts';
 
 export const EXECUTE_AUTOMATION = 'automations.execute';
 /** record and schedule executions: the queue retries a run whose worker died (at least once) */
@@ -101,7 +101,7 @@ export async function claimExecutions(services: Services, db: pg.PoolClient, cla
      ON CONFLICT ("automationId", "triggerEventId") DO NOTHING
      RETURNING *`,
     [
-      claims.map(() => newSimplyId('automationExecution')),
+      claims.map(() => automationExecutionId.create()),
       claims.map((c) => c.teamId),
       claims.map((c) => c.automationId),
       claims.map((c) => c.triggerType),

@@ -5,10 +5,14 @@
 // mail and notification idempotency keys still hold) or ABANDON (FAILED, with who decided).
 import type { AutomationExecution } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
+import { hasFeature } from '../../app/auth/principal.ts';
+import type { AutomationExecutionEvent } from './automations.events.ts';
+import { AUTOMATION_ADMIN_FEATURE } from './automations.service.ts';
 import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../app/errors.ts';
-import { assertSimplyId } from '../../app/ids.ts';
+import { automationId, automationExecutionId } from './automations.ids.ts';
+import { AutomationNotFoundError } from './automations.errors.ts';
 import { announce, EXECUTE_AUTOMATION, type ExecutionJobData, sendExecutionJob, toExecutionRow } from './execution-claims.ts';
 import { inTransaction } from '../../db/transaction.ts';
 
@@ -34,7 +38,7 @@ export interface ListExecutionsArgs extends PageInput {
 /** Newest first; optionally one status, or the execution of one trigger event (a stable wizard key). */
 export async function listExecutions(ctx: RequestContext, automationSimplyId: string, args: ListExecutionsArgs): Promise<ExecutionPage> {
   const team = requireTeam(ctx);
-  assertSimplyId(automationSimplyId, 'automation', 'automationSimplyId');
+  automationId.assert(automationSimplyId, 'automationSimplyId');
   const paging = parsePaging(args);
   if (args.status && !(EXECUTION_STATUSES as readonly string[]).includes(args.status)) {
     throw new ValidationError(`status must be one of ${EXECUTION_STATUSES.join(', ')}`, [{ field: 'status', message: `one of ${EXECUTION_STATUSES.join(', ')}` }]);
@@ -43,7 +47,7 @@ export async function listExecutions(ctx: RequestContext, automationSimplyId: st
     throw new ValidationError('triggerEventId must be 1 to 200 characters', [{ field: 'triggerEventId', message: '1 to 200 characters' }]);
   }
   const automation = await ctx.services.prisma.automation.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId: automationSimplyId } }, select: { id: true } });
-  if (!automation) throw new NotFoundError('Automation', automationSimplyId);
+  if (!automation) throw new AutomationNotFoundError(automationSimplyId);
   const where = {
     teamId: team.id,
     automationId: automation.id,
@@ -58,7 +62,7 @@ export async function listExecutions(ctx: RequestContext, automationSimplyId: st
 
 export async function reconcileExecution(ctx: RequestContext, executionSimplyId: string, resolution: string): Promise<ExecutionItem> {
   const team = requireTeam(ctx);
-  assertSimplyId(executionSimplyId, 'automationExecution', 'executionSimplyId');
+  automationExecutionId.assert(executionSimplyId, 'executionSimplyId');
   if (!(RECONCILE_RESOLUTIONS as readonly string[]).includes(resolution)) {
     throw new ValidationError(`resolution must be RETRY or ABANDON`, [{ field: 'resolution', message: 'RETRY or ABANDON' }]);
   }
@@ -100,4 +104,23 @@ export async function reconcileExecution(ctx: RequestContext, executionSimplyId:
   });
   const fresh = await services.prisma.automationExecution.findUniqueOrThrow({ where: { id: row.id } });
   return { row: fresh, automationSimplyId: current.automation.simplyId };
+}
+
+/** The team's execution updates from every instance (the automationExecutions subscription). */
+export function subscribeExecutionEvents(ctx: RequestContext): AsyncIterable<AutomationExecutionEvent> {
+  return ctx.services.events.pubsub.subscribe('automationExecutions', requireTeam(ctx).simplyId) as AsyncIterable<AutomationExecutionEvent>;
+}
+
+/**
+ * Whether a subscriber still gets this event: of the automation it asked for (if any), and its
+ * credential, read again now, still has the feature; one that lost the permission stops receiving.
+ */
+export async function mayReceiveExecutionEvent(ctx: RequestContext, event: AutomationExecutionEvent, automationSimplyId?: string | null): Promise<boolean> {
+  if (automationSimplyId && event.automationSimplyId !== automationSimplyId) return false;
+  if (ctx.refreshPrincipal) {
+    const fresh = await ctx.refreshPrincipal().catch(() => null);
+    if (!fresh) return false;
+    ctx.principal = fresh;
+  }
+  return hasFeature(ctx.principal, AUTOMATION_ADMIN_FEATURE, 'VIEW');
 }

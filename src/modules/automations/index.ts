@@ -1,12 +1,14 @@
 // Automations: triggers (record events, wizard completion, schedules), ordered actions, executions.
 import { defineModule } from '../../app/module.ts';
-import * as schema from './automation.schema.ts';
-import { automationJobs } from './automation.jobs.ts';
+import * as schema from './automations.schema.ts';
+import { automationJobs } from './automations.jobs.ts';
 import { automationTriggerConsumer } from './automation-triggers.ts';
+import { automationActionId, automationExecutionId, automationId, paymentChargeId } from './automations.ids.ts';
 
 export const automationsModule = defineModule({
   name: 'automations',
   schema,
+  ids: [automationId, automationActionId, automationExecutionId, paymentChargeId],
   jobs: () => automationJobs,
   outboxConsumers: (services) => ({ automations: automationTriggerConsumer(services) }),
   topics: ['automationExecutions'],

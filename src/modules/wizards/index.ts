@@ -1,5 +1,10 @@
 // Data wizards: multi-step data-entry forms, their authoring and their runs.
 import { defineModule } from '../../app/module.ts';
-import * as schema from './wizard.schema.ts';
+import * as schema from './wizards.schema.ts';
+import { dataWizardId, dataWizardInstanceId, dataWizardStepId, dataWizardStepTaskId } from './wizards.ids.ts';
 
-export const wizardsModule = defineModule({ name: 'wizards', schema });
+export const wizardsModule = defineModule({
+  name: 'wizards',
+  schema,
+  ids: [dataWizardId, dataWizardStepId, dataWizardStepTaskId, dataWizardInstanceId],
+});

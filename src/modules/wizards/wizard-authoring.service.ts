@@ -13,7 +13,8 @@ import { isDataType } from '../collections/values/index.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ConflictError, type ErrorDetail, NotFoundError, ValidationError } from '../../app/errors.ts';
-import { assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { dataWizardId, dataWizardStepId, dataWizardStepTaskId } from './wizards.ids.ts';
+import { WizardNotFoundError, WizardStepNotFoundError, WizardTaskNotFoundError } from './wizards.errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { loadWizardConfig, type WizardConfig, type WizardStep, type WizardTask } from './wizard-config.ts';
 import {
@@ -36,7 +37,7 @@ import {
   updateStepInput,
   updateTaskInput,
   updateWizardInput,
-} from './wizard.input.ts';
+} from './wizards.input.ts';
 import { type Tx } from '../../db/transaction.ts';
 
 /** An update that names nothing to change would only record an empty schema version. */
@@ -97,7 +98,7 @@ function checkTask(schema: TeamSchema, collection: CollectionDefinition, input: 
 
 async function insertTask(tx: Tx, teamId: bigint, stepId: bigint, rank: number, task: CheckedTask): Promise<{ id: bigint; simplyId: string }> {
   const row = await tx.dataWizardStepTask.create({
-    data: { teamId, stepId, simplyId: newSimplyId('dataWizardStepTask'), type: task.input.type, title: task.input.title, rank, config: task.config as never },
+    data: { teamId, stepId, simplyId: dataWizardStepTaskId.create(), type: task.input.type, title: task.input.title, rank, config: task.config as never },
   });
   if (task.links.length > 0) {
     await tx.dataWizardTaskField.createMany({ data: task.links.map((l, i) => ({ teamId, taskId: row.id, fieldId: l.fieldId, rank: i, isRequired: l.isRequired })) });
@@ -106,7 +107,7 @@ async function insertTask(tx: Tx, teamId: bigint, stepId: bigint, rank: number, 
 }
 
 async function insertStep(tx: Tx, teamId: bigint, wizardId: bigint, rank: number, title: unknown, tasks: CheckedTask[]): Promise<{ id: bigint; simplyId: string }> {
-  const step = await tx.dataWizardStep.create({ data: { teamId, wizardId, simplyId: newSimplyId('dataWizardStep'), title: title as never, rank } });
+  const step = await tx.dataWizardStep.create({ data: { teamId, wizardId, simplyId: dataWizardStepId.create(), title: title as never, rank } });
   for (const [i, task] of tasks.entries()) await insertTask(tx, teamId, step.id, i, task);
   return step;
 }
@@ -157,7 +158,7 @@ interface Located {
 async function locateWizard(tx: Tx, teamId: bigint, simplyId: string): Promise<Located> {
   const schema = await loadSchemaTx(tx, teamId);
   const config = await loadWizardConfig(tx, schema, simplyId);
-  if (!config) throw new NotFoundError('Data wizard', simplyId);
+  if (!config) throw new WizardNotFoundError(simplyId);
   if (!config.collection) throw new ConflictError(`The collection of data wizard ${simplyId} no longer exists; delete the wizard`);
   return { schema, config, collection: config.collection };
 }
@@ -165,39 +166,39 @@ async function locateWizard(tx: Tx, teamId: bigint, simplyId: string): Promise<L
 async function locateStep(tx: Tx, teamId: bigint, stepSimplyId: string): Promise<Located & { step: WizardStep }> {
   const row = await tx.dataWizardStep.findUnique({ where: { teamId_simplyId: { teamId, simplyId: stepSimplyId } }, select: { wizardId: true } });
   const wizard = row && (await tx.dataWizard.findUnique({ where: { teamId_id: { teamId, id: row.wizardId } }, select: { simplyId: true } }));
-  if (!wizard) throw new NotFoundError('Data wizard step', stepSimplyId);
+  if (!wizard) throw new WizardStepNotFoundError(stepSimplyId);
   const located = await locateWizard(tx, teamId, wizard.simplyId);
   const step = located.config.steps.find((s) => s.row.simplyId === stepSimplyId);
-  if (!step) throw new NotFoundError('Data wizard step', stepSimplyId);
+  if (!step) throw new WizardStepNotFoundError(stepSimplyId);
   return { ...located, step };
 }
 
 async function locateTask(tx: Tx, teamId: bigint, taskSimplyId: string): Promise<Located & { step: WizardStep; task: WizardTask }> {
   const row = await tx.dataWizardStepTask.findUnique({ where: { teamId_simplyId: { teamId, simplyId: taskSimplyId } }, select: { stepId: true } });
   const step = row && (await tx.dataWizardStep.findUnique({ where: { teamId_id: { teamId, id: row.stepId } }, select: { simplyId: true } }));
-  if (!step) throw new NotFoundError('Data wizard step task', taskSimplyId);
+  if (!step) throw new WizardTaskNotFoundError(taskSimplyId);
   const located = await locateStep(tx, teamId, step.simplyId);
   const task = located.step.tasks.find((t) => t.row.simplyId === taskSimplyId);
-  if (!task) throw new NotFoundError('Data wizard step task', taskSimplyId);
+  if (!task) throw new WizardTaskNotFoundError(taskSimplyId);
   return { ...located, task };
 }
 
 async function reload(ctx: RequestContext, simplyId: string): Promise<WizardConfig> {
   const team = requireTeam(ctx);
   const config = await loadWizardConfig(ctx.services.prisma, await ctx.services.schemas.get(team.id), simplyId);
-  if (!config) throw new NotFoundError('Data wizard', simplyId);
+  if (!config) throw new WizardNotFoundError(simplyId);
   return config;
 }
 
 function stepOf(config: WizardConfig, simplyId: string): WizardStep {
   const step = config.steps.find((s) => s.row.simplyId === simplyId);
-  if (!step) throw new NotFoundError('Data wizard step', simplyId);
+  if (!step) throw new WizardStepNotFoundError(simplyId);
   return step;
 }
 
 function taskOf(config: WizardConfig, simplyId: string): WizardTask {
   const task = config.steps.flatMap((s) => s.tasks).find((t) => t.row.simplyId === simplyId);
-  if (!task) throw new NotFoundError('Data wizard step task', simplyId);
+  if (!task) throw new WizardTaskNotFoundError(simplyId);
   return task;
 }
 
@@ -207,7 +208,7 @@ function taskOf(config: WizardConfig, simplyId: string): WizardTask {
 export async function createWizard(ctx: RequestContext, raw: unknown): Promise<WizardConfig> {
   const team = requireTeam(ctx);
   const input = parseInput(createWizardInput, raw, 'Invalid data wizard');
-  const simplyId = newSimplyId('dataWizard');
+  const simplyId = dataWizardId.create();
   await schemaWrite(ctx, `wizard created: ${labelOf(input.name)} (${simplyId}) on collection ${input.dataCollectionSimplyId}`, async (tx) => {
     const schema = await loadSchemaTx(tx, team.id);
     const collection = wizardCollection(schema, input.dataCollectionSimplyId);
@@ -230,12 +231,12 @@ export async function createWizard(ctx: RequestContext, raw: unknown): Promise<W
 
 export async function updateWizard(ctx: RequestContext, simplyId: string, raw: unknown): Promise<WizardConfig> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'dataWizard', 'dataWizardSimplyId');
+  dataWizardId.assert(simplyId, 'dataWizardSimplyId');
   const input = parseInput(updateWizardInput, raw, 'Invalid data wizard');
   requireSomething(input, 'name, description');
   await schemaWrite(ctx, `wizard updated: ${simplyId}`, async (tx) => {
     const row = await tx.dataWizard.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } }, select: { id: true } });
-    if (!row) throw new NotFoundError('Data wizard', simplyId);
+    if (!row) throw new WizardNotFoundError(simplyId);
     await tx.dataWizard.update({
       where: { id: row.id },
       data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.description !== undefined ? { description: input.description } : {}) },
@@ -246,10 +247,10 @@ export async function updateWizard(ctx: RequestContext, simplyId: string, raw: u
 
 export async function deleteWizard(ctx: RequestContext, simplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'dataWizard', 'dataWizardSimplyId');
+  dataWizardId.assert(simplyId, 'dataWizardSimplyId');
   await schemaWrite(ctx, `wizard deleted: ${simplyId}`, async (tx) => {
     const row = await tx.dataWizard.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } }, select: { id: true } });
-    if (!row) throw new NotFoundError('Data wizard', simplyId);
+    if (!row) throw new WizardNotFoundError(simplyId);
     // steps, tasks, links and instances cascade
     await tx.dataWizard.delete({ where: { id: row.id } });
   });
@@ -261,7 +262,7 @@ export async function deleteWizard(ctx: RequestContext, simplyId: string): Promi
 
 export async function createStep(ctx: RequestContext, wizardSimplyId: string, raw: unknown, position?: number | null): Promise<WizardStep> {
   const team = requireTeam(ctx);
-  assertSimplyId(wizardSimplyId, 'dataWizard', 'dataWizardSimplyId');
+  dataWizardId.assert(wizardSimplyId, 'dataWizardSimplyId');
   const input = parseInput(stepInput, raw, 'Invalid data wizard step');
   const at = parseInput(positionInput, position, 'Invalid position');
   const created = await schemaWrite(ctx, `wizard step added to ${wizardSimplyId}`, async (tx) => {
@@ -280,7 +281,7 @@ export async function createStep(ctx: RequestContext, wizardSimplyId: string, ra
 
 export async function updateStep(ctx: RequestContext, stepSimplyId: string, raw: unknown): Promise<WizardStep> {
   const team = requireTeam(ctx);
-  assertSimplyId(stepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
+  dataWizardStepId.assert(stepSimplyId, 'dataWizardStepSimplyId');
   const input = parseInput(updateStepInput, raw, 'Invalid data wizard step');
   requireSomething(input, 'title');
   const wizard = await schemaWrite(ctx, `wizard step updated: ${stepSimplyId}`, async (tx) => {
@@ -293,7 +294,7 @@ export async function updateStep(ctx: RequestContext, stepSimplyId: string, raw:
 
 export async function deleteStep(ctx: RequestContext, stepSimplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertSimplyId(stepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
+  dataWizardStepId.assert(stepSimplyId, 'dataWizardStepSimplyId');
   await schemaWrite(ctx, `wizard step deleted: ${stepSimplyId}`, async (tx) => {
     const { config, step } = await locateStep(tx, team.id, stepSimplyId);
     await tx.dataWizardStep.delete({ where: { id: step.row.id } });
@@ -304,8 +305,8 @@ export async function deleteStep(ctx: RequestContext, stepSimplyId: string): Pro
 
 export async function reorderSteps(ctx: RequestContext, wizardSimplyId: string, ordered: unknown): Promise<WizardConfig> {
   const team = requireTeam(ctx);
-  assertSimplyId(wizardSimplyId, 'dataWizard', 'dataWizardSimplyId');
-  const ids = parseInput(orderInput('dataWizardStep'), ordered, 'Invalid step order');
+  dataWizardId.assert(wizardSimplyId, 'dataWizardSimplyId');
+  const ids = parseInput(orderInput(dataWizardStepId), ordered, 'Invalid step order');
   await schemaWrite(ctx, `wizard steps reordered in ${wizardSimplyId}`, async (tx) => {
     const { config } = await locateWizard(tx, team.id, wizardSimplyId);
     const steps = config.steps.map((s) => ({ id: s.row.id, rank: s.row.rank, simplyId: s.row.simplyId }));
@@ -317,7 +318,7 @@ export async function reorderSteps(ctx: RequestContext, wizardSimplyId: string, 
 /** Makes a step the first one: it moves to the front, the others keep their order. */
 export async function setFirstStep(ctx: RequestContext, stepSimplyId: string): Promise<WizardConfig> {
   const team = requireTeam(ctx);
-  assertSimplyId(stepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
+  dataWizardStepId.assert(stepSimplyId, 'dataWizardStepSimplyId');
   const wizard = await schemaWrite(ctx, `wizard first step set: ${stepSimplyId}`, async (tx) => {
     const { config, step } = await locateStep(tx, team.id, stepSimplyId);
     const steps = config.steps.map((s) => ({ id: s.row.id, rank: s.row.rank, simplyId: s.row.simplyId }));
@@ -332,7 +333,7 @@ export async function setFirstStep(ctx: RequestContext, stepSimplyId: string): P
 
 export async function createTask(ctx: RequestContext, stepSimplyId: string, raw: unknown, position?: number | null): Promise<WizardTask> {
   const team = requireTeam(ctx);
-  assertSimplyId(stepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
+  dataWizardStepId.assert(stepSimplyId, 'dataWizardStepSimplyId');
   const input = parseInput(taskInput, raw, 'Invalid data wizard step task');
   const at = parseInput(positionInput, position, 'Invalid position');
   const created = await schemaWrite(ctx, `wizard task added to step ${stepSimplyId}`, async (tx) => {
@@ -350,7 +351,7 @@ export async function createTask(ctx: RequestContext, stepSimplyId: string, raw:
 
 export async function updateTask(ctx: RequestContext, taskSimplyId: string, raw: unknown): Promise<WizardTask> {
   const team = requireTeam(ctx);
-  assertSimplyId(taskSimplyId, 'dataWizardStepTask', 'dataWizardStepTaskSimplyId');
+  dataWizardStepTaskId.assert(taskSimplyId, 'dataWizardStepTaskSimplyId');
   const input = parseInput(updateTaskInput, raw, 'Invalid data wizard step task');
   requireSomething(input, 'type, title, config');
   const wizard = await schemaWrite(ctx, `wizard task updated: ${taskSimplyId}`, async (tx) => {
@@ -369,7 +370,7 @@ export async function updateTask(ctx: RequestContext, taskSimplyId: string, raw:
 
 export async function deleteTask(ctx: RequestContext, taskSimplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertSimplyId(taskSimplyId, 'dataWizardStepTask', 'dataWizardStepTaskSimplyId');
+  dataWizardStepTaskId.assert(taskSimplyId, 'dataWizardStepTaskSimplyId');
   await schemaWrite(ctx, `wizard task deleted: ${taskSimplyId}`, async (tx) => {
     const { step, task } = await locateTask(tx, team.id, taskSimplyId);
     await tx.dataWizardStepTask.delete({ where: { id: task.row.id } });
@@ -380,8 +381,8 @@ export async function deleteTask(ctx: RequestContext, taskSimplyId: string): Pro
 
 export async function reorderTasks(ctx: RequestContext, stepSimplyId: string, ordered: unknown): Promise<WizardStep> {
   const team = requireTeam(ctx);
-  assertSimplyId(stepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
-  const ids = parseInput(orderInput('dataWizardStepTask'), ordered, 'Invalid task order');
+  dataWizardStepId.assert(stepSimplyId, 'dataWizardStepSimplyId');
+  const ids = parseInput(orderInput(dataWizardStepTaskId), ordered, 'Invalid task order');
   const wizard = await schemaWrite(ctx, `wizard tasks reordered in step ${stepSimplyId}`, async (tx) => {
     const { config, step } = await locateStep(tx, team.id, stepSimplyId);
     const tasks = step.tasks.map((t) => ({ id: t.row.id, rank: t.row.rank, simplyId: t.row.simplyId }));
@@ -406,7 +407,7 @@ function currentLinks(task: WizardTask): TaskFieldInput[] {
 /** Replaces a task's field links (order, required flags) with the given list. */
 export async function setTaskFields(ctx: RequestContext, taskSimplyId: string, fields: unknown): Promise<WizardTask> {
   const team = requireTeam(ctx);
-  assertSimplyId(taskSimplyId, 'dataWizardStepTask', 'dataWizardStepTaskSimplyId');
+  dataWizardStepTaskId.assert(taskSimplyId, 'dataWizardStepTaskSimplyId');
   const input = parseInput(replaceFieldsInput, { fields }, 'Invalid task fields');
   return changeLinks(ctx, team.id, taskSimplyId, `wizard task fields set: ${taskSimplyId}`, () => input.fields);
 }
@@ -414,7 +415,7 @@ export async function setTaskFields(ctx: RequestContext, taskSimplyId: string, f
 /** Links one field (appended), or updates its isRequired when it is linked already. */
 export async function addTaskField(ctx: RequestContext, taskSimplyId: string, raw: unknown): Promise<WizardTask> {
   const team = requireTeam(ctx);
-  assertSimplyId(taskSimplyId, 'dataWizardStepTask', 'dataWizardStepTaskSimplyId');
+  dataWizardStepTaskId.assert(taskSimplyId, 'dataWizardStepTaskSimplyId');
   const link = parseInput(taskFieldInput, raw, 'Invalid task field');
   return changeLinks(ctx, team.id, taskSimplyId, `wizard task field linked: ${link.dataFieldSimplyId} to ${taskSimplyId}`, (task) => {
     const links = currentLinks(task);
@@ -427,7 +428,7 @@ export async function addTaskField(ctx: RequestContext, taskSimplyId: string, ra
 
 export async function removeTaskField(ctx: RequestContext, taskSimplyId: string, dataFieldSimplyId: string): Promise<WizardTask> {
   const team = requireTeam(ctx);
-  assertSimplyId(taskSimplyId, 'dataWizardStepTask', 'dataWizardStepTaskSimplyId');
+  dataWizardStepTaskId.assert(taskSimplyId, 'dataWizardStepTaskSimplyId');
   parseInput(fieldId, dataFieldSimplyId, 'Invalid dataFieldSimplyId');
   return changeLinks(ctx, team.id, taskSimplyId, `wizard task field unlinked: ${dataFieldSimplyId} from ${taskSimplyId}`, (task) => {
     const links = currentLinks(task);

@@ -3,7 +3,7 @@
 // every face (detail, schema, run-access, execute, the runner) with one Prisma query.
 import type { DataWizard, DataWizardStep, DataWizardStepTask, Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
-import type { TaskType } from './wizard.input.ts';
+import type { TaskType } from './wizards.input.ts';
 import { type Tx } from '../../db/transaction.ts';
 
 export interface WizardTaskField {

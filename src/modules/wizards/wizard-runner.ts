@@ -17,13 +17,14 @@ import { accessTo } from '../collections/access.ts';
 import { calculateName } from '../records/calculated-name.ts';
 import { type ChangeActor, recordChanges } from '../records/record-changes.ts';
 import { checkReferences, type PreparedFields } from '../records/record-input.ts';
-import { findRecords } from '../records/record-reads.ts';
-import { lockRecords, syncSmartMemberships, updateRecords } from '../records/record-writes.ts';
+import { findRecords, lockRecords, syncSmartMemberships, updateRecords } from '../records/records.sql.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { encodeRecordFields, toValidationError } from '../collections/values/index.ts';
 import type { RequestSource, Services } from '../../app/context.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
-import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { assertDataSimplyId } from '../../app/ids.ts';
+import { dataWizardId, dataWizardStepId, dataWizardInstanceId } from './wizards.ids.ts';
+import { WizardNotFoundError, WizardStepNotFoundError } from './wizards.errors.ts';
 import { firstStep, loadWizardConfig, type WizardConfig, type WizardStep, type WizardTask } from './wizard-config.ts';
 import { insertCompletionEvent, type RunErrorDetail } from './wizard-events.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -78,7 +79,7 @@ const sameStored = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSO
 function stepsToRun(config: WizardConfig, stepSimplyId: string | undefined): WizardStep[] {
   if (stepSimplyId !== undefined) {
     const step = config.steps.find((s) => s.row.simplyId === stepSimplyId);
-    if (!step) throw new NotFoundError('Data wizard step', stepSimplyId);
+    if (!step) throw new WizardStepNotFoundError(stepSimplyId);
     return [step];
   }
   const first = firstStep(config);
@@ -94,17 +95,17 @@ function collectedFields(steps: readonly WizardStep[]): Set<string> {
 
 /** Checks what the caller sent before anything starts; returns the wizard, steps and form data. */
 async function prepareRun(services: Services, schema: TeamSchema, input: RunWizardInput) {
-  assertSimplyId(input.dataWizardSimplyId, 'dataWizard', 'dataWizardSimplyId');
+  dataWizardId.assert(input.dataWizardSimplyId, 'dataWizardSimplyId');
   if (typeof input.dataRecordSimplyId !== 'string' || input.dataRecordSimplyId === '') {
     throw new ValidationError('dataRecordSimplyId is required', [{ field: 'dataRecordSimplyId', message: 'is required' }]);
   }
   assertDataSimplyId(input.dataRecordSimplyId, 'dataRecordSimplyId');
-  if (input.dataWizardStepSimplyId !== undefined) assertSimplyId(input.dataWizardStepSimplyId, 'dataWizardStep', 'dataWizardStepSimplyId');
+  if (input.dataWizardStepSimplyId !== undefined) dataWizardStepId.assert(input.dataWizardStepSimplyId, 'dataWizardStepSimplyId');
   const formData = input.formData ?? {};
   if (!isPlainObject(formData)) throw new ValidationError('formData must be an object keyed by field simplyId', [{ field: 'formData', message: 'must be an object' }]);
 
   const config = await loadWizardConfig(services.prisma, schema, input.dataWizardSimplyId);
-  if (!config) throw new NotFoundError('Data wizard', input.dataWizardSimplyId);
+  if (!config) throw new WizardNotFoundError(input.dataWizardSimplyId);
   const collection = config.collection;
   if (!collection) throw new ConflictError(`The collection of data wizard ${input.dataWizardSimplyId} no longer exists`);
   const steps = stepsToRun(config, input.dataWizardStepSimplyId);
@@ -191,7 +192,7 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
   const { config, collection, steps, formData, record } = await prepareRun(services, schema, input);
   const teamSimplyId = await teamSimplyIdOf(services, input);
   const p = input.principal;
-  const instanceSimplyId = newSimplyId('dataWizardInstance');
+  const instanceSimplyId = dataWizardInstanceId.create();
   const { rows } = await services.pool.query(
     `INSERT INTO "DataWizardInstance" ("simplyId", "teamId", "wizardId", "recordId", status, "formData", "actorKind", "actorId")
      VALUES ($1, $2, $3, $4, 'RUNNING', $5::jsonb, $6, $7) RETURNING id`,

@@ -5,7 +5,7 @@ import { pageType } from '../../app/graphql/page.ts';
 import type { WizardConfig, WizardStep, WizardTask, WizardTaskField } from './wizard-config.ts';
 import { firstStep } from './wizard-config.ts';
 import type { RunErrorDetail } from './wizard-events.ts';
-import { TASK_TYPES } from './wizard.input.ts';
+import { TASK_TYPES } from './wizards.input.ts';
 import type { RunWizardResult } from './wizard-runner.ts';
 import type { RunAccess } from './wizards.service.ts';
 

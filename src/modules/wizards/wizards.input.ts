@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { ValidationError } from '../../app/errors.ts';
-import { simplyIdPattern } from '../../app/ids.ts';
+import { type IdKind, simplyIdPattern } from '../../app/ids.ts';
+import { dataFieldId } from '../collections/collections.ids.ts';
 import { localizedTextSchema } from '../../app/localized-text.ts';
 
 /**
@@ -35,7 +36,7 @@ const description = z
   .nullable()
   .transform((v) => (v === '' ? null : v));
 
-export const fieldId = z.string().regex(simplyIdPattern('dataField'), 'must be a data field simplyId (fld-XXXX-XXXX-XXXX)');
+export const fieldId = z.string().regex(dataFieldId.pattern, 'must be a data field simplyId (fld-XXXX-XXXX-XXXX)');
 
 export const taskFieldInput = z.object({ dataFieldSimplyId: fieldId, isRequired: z.boolean().default(false) }).strict();
 export type TaskFieldInput = z.output<typeof taskFieldInput>;
@@ -84,8 +85,8 @@ export const positionInput = z
   .nullable()
   .optional();
 
-export const orderInput = (resource: 'dataWizardStep' | 'dataWizardStepTask') =>
-  z.array(z.string().regex(simplyIdPattern(resource), 'malformed identifier')).max(MAX_STEPS_PER_WIZARD + MAX_TASKS_PER_STEP);
+export const orderInput = (kind: IdKind) =>
+  z.array(z.string().regex(kind.pattern, 'malformed identifier')).max(MAX_STEPS_PER_WIZARD + MAX_TASKS_PER_STEP);
 
 export const replaceFieldsInput = z.object({ fields: taskFields }).strict();
 

@@ -1,4 +1,4 @@
-// GraphQL face of data wizards (Document 1 §2.6, §4.5). REST: rest-adapter/routes/data-wizards.ts;
+// GraphQL face of data wizards (Document 1 §2.6, §4.5). REST: rest-adapter/routes/wizards.ts;
 // rules: docs/api/data-wizards.md. Reads and execute are standard tier (permissions checked in
 // wizards.service.ts once the wizard's collection is known); run access needs a signed-in user;
 // authoring is privileged: TEAM_ADMIN_DATA_WIZARDS at edit level (or team admin), never a scoped token.
@@ -22,7 +22,7 @@ import {
   updateTask,
   updateWizard,
 } from './wizard-authoring.service.ts';
-import { TASK_TYPES } from './wizard.input.ts';
+import { TASK_TYPES } from './wizards.input.ts';
 import {
   DataWizardExecutionRef,
   DataWizardPageRef,
@@ -30,7 +30,7 @@ import {
   DataWizardRunAccessRef,
   DataWizardStepRef,
   DataWizardStepTaskRef,
-} from './wizard.types.ts';
+} from './wizards-types.schema.ts';
 import { executeWizard, getWizard, listWizards, WIZARD_ADMIN_FEATURE, wizardRunAccess } from './wizards.service.ts';
 
 const AUTHORING = 'Privileged: TEAM_ADMIN_DATA_WIZARDS edit or team admin; never scoped tokens. Records a new team schema version.';

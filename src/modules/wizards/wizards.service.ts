@@ -10,9 +10,10 @@ import { hasDataAccess, hasFeature, hasScope, type Principal } from '../../app/a
 import type { RequestContext } from '../../app/context.ts';
 import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { requireSchemaRead } from '../team-schema/schema-versions.service.ts';
-import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
-import { assertSimplyId } from '../../app/ids.ts';
+import { requireSchemaRead } from '../team-schema/team-schema.service.ts';
+import { PermissionDeniedError } from '../../app/errors.ts';
+import { dataWizardId } from './wizards.ids.ts';
+import { WizardNotFoundError } from './wizards.errors.ts';
 import { firstStep, loadWizardConfig, toWizardConfig, WIZARD_INCLUDE, type WizardConfig } from './wizard-config.ts';
 import { runWizard, type RunWizardResult } from './wizard-runner.ts';
 
@@ -38,10 +39,10 @@ function requireRun(p: Principal, config: WizardConfig): void {
 /** The wizard in the caller's team, or 404. */
 async function findWizard(ctx: RequestContext, simplyId: string): Promise<WizardConfig> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'dataWizard', 'dataWizardSimplyId');
+  dataWizardId.assert(simplyId, 'dataWizardSimplyId');
   const schema = await ctx.services.schemas.get(team.id);
   const config = await loadWizardConfig(ctx.services.prisma, schema, simplyId);
-  if (!config) throw new NotFoundError('Data wizard', simplyId);
+  if (!config) throw new WizardNotFoundError(simplyId);
   return config;
 }
 
@@ -63,7 +64,7 @@ export async function listWizards(ctx: RequestContext, args: PageInput): Promise
 /** Configuration (detail and schema): TEAM_ADMIN_DATA_WIZARDS view, or RUN on its collection. */
 export async function getWizard(ctx: RequestContext, simplyId: string): Promise<WizardConfig> {
   requireTeam(ctx);
-  assertSimplyId(simplyId, 'dataWizard', 'dataWizardSimplyId');
+  dataWizardId.assert(simplyId, 'dataWizardSimplyId');
   requireSchemaRead(ctx.principal);
   const config = await findWizard(ctx, simplyId);
   if (!hasFeature(ctx.principal, WIZARD_ADMIN_FEATURE, 'VIEW') && !canRun(ctx.principal, config)) {

@@ -1,15 +1,16 @@
 // What an action handler gets: the execution's acting context, the record it works on (as it is
 // now: an UPDATE_FIELDS earlier in the run is visible to later actions) and its own config.
 import type { TeamRef } from '../../../app/auth/principal.ts';
-import type { RecordRow } from '../../records/record-reads.ts';
+import type { RecordRow } from '../../records/records.sql.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../collections/team-schema.ts';
 import type { RequestContext, Services } from '../../../app/context.ts';
 import { ApiError } from '../../../app/errors.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';
+import { ActionError, NoRecordError } from '../automations.errors.ts';
 
 export interface ActionRun {
   services: Services;
-  /** the automation's acting context (src/automations/automation-principal.ts) */
+  /** the automation's acting context (automation-principal.ts) */
   ctx: RequestContext;
   team: TeamRef;
   schema: TeamSchema;
@@ -32,22 +33,14 @@ export interface ActionResult {
 
 export type ActionHandler = (run: ActionRun) => Promise<ActionResult | void>;
 
-/** A failure with a code for the execution log (ApiErrors keep theirs). */
-export class ActionError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
+/** The code and message an execution log entry records for a failure (ApiErrors keep their code). */
 export function failureOf(error: unknown): { code: string; message: string } {
   if (error instanceof ApiError || error instanceof ActionError) return { code: error.code, message: error.message.slice(0, 1000) };
   return { code: 'ACTION_FAILED', message: (error instanceof Error ? error.message : String(error)).slice(0, 1000) };
 }
 
 export function requireRecord(run: ActionRun, what: string): RecordRow {
-  if (!run.record) throw new ActionError('NO_RECORD', `${what} needs a record, and this run has none`);
+  if (!run.record) throw new NoRecordError(what);
   return run.record;
 }
 

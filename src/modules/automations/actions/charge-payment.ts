@@ -1,10 +1,11 @@
 // CHARGE_PAYMENT: a fixed amount or the record's amount field, through the payment provider, once
 // per idempotency key (payments/charges.ts). A decline fails the action.
 import { decodeValue } from '../../collections/values/index.ts';
-import { amountProblem, isCurrency } from '../automation.input.ts';
+import { amountProblem, isCurrency } from '../automations.input.ts';
 import { renderTags } from '../merge-tags.ts';
 import { chargeOnce } from '../payments/charges.ts';
-import { ActionError, type ActionHandler, fieldsOf } from './action-run.ts';
+import { type ActionHandler, fieldsOf } from './action-run.ts';
+import { InvalidPaymentError, NoAmountError, PaymentDeclinedError } from '../automations.errors.ts';
 
 export const chargePayment: ActionHandler = async (run) => {
   const config = run.config as { amount?: number | string; amountFieldSimplyId?: string; currency?: string; description?: string };
@@ -14,13 +15,13 @@ export const chargePayment: ActionHandler = async (run) => {
   if (config.amountFieldSimplyId) {
     const field = fields.find((f) => f.dataFieldSimplyId === config.amountFieldSimplyId);
     amount = field && run.record ? decodeValue(field, run.record.values[field.dataFieldSimplyId]) : null;
-    if (amount === null || amount === undefined) throw new ActionError('NO_AMOUNT', `The record has no amount in ${config.amountFieldSimplyId}`);
+    if (amount === null || amount === undefined) throw new NoAmountError(String(config.amountFieldSimplyId));
     if (!currency && field?.dataType === 'MONEY' && typeof field.config.currency === 'string') currency = field.config.currency;
   }
-  if (!currency || !isCurrency(currency)) throw new ActionError('INVALID_PAYMENT', 'No valid currency for the charge');
+  if (!currency || !isCurrency(currency)) throw new InvalidPaymentError('No valid currency for the charge');
   const text = typeof amount === 'number' ? String(amount) : amount;
   const problem = amountProblem(text, currency);
-  if (problem) throw new ActionError('INVALID_PAYMENT', `The amount ${String(text)} ${problem}`);
+  if (problem) throw new InvalidPaymentError(`The amount ${String(text)} ${problem}`);
   const outcome = await chargeOnce(run.services.prisma, run.payments, {
     teamId: run.team.id,
     amount: text as string,
@@ -29,5 +30,5 @@ export const chargePayment: ActionHandler = async (run) => {
     idempotencyKey: run.idempotencyKey,
     recordSimplyId: run.record?.simplyId ?? null,
   });
-  if (outcome.status === 'DECLINED') throw new ActionError('PAYMENT_DECLINED', `Payment ${outcome.paymentSimplyId} was declined: ${outcome.message ?? 'no reason given'}`);
+  if (outcome.status === 'DECLINED') throw new PaymentDeclinedError(outcome.paymentSimplyId, outcome.message);
 };

@@ -1,5 +1,5 @@
 // Action type → handler.
-import type { ActionType } from '../automation.input.ts';
+import type { ActionType } from '../automations.input.ts';
 import type { ActionHandler } from './action-run.ts';
 import { chargePayment } from './charge-payment.ts';
 import { createRecord } from './create-record.ts';

@@ -1,7 +1,8 @@
 // RUN_WIZARD_STEP: the wizard (or one of its steps) on the run's record, as the automation, through
-// the wizard runner (src/wizards/wizard-runner.ts); an unsuccessful run fails the action.
+// the wizard runner (src/modules/wizards/wizard-runner.ts); an unsuccessful run fails the action.
 import { runWizard } from '../../wizards/wizard-runner.ts';
-import { ActionError, type ActionHandler, requireRecord } from './action-run.ts';
+import { type ActionHandler, requireRecord } from './action-run.ts';
+import { WizardFailedError } from '../automations.errors.ts';
 
 export const runWizardStep: ActionHandler = async (run) => {
   const record = requireRecord(run, 'RUN_WIZARD_STEP');
@@ -17,5 +18,5 @@ export const runWizardStep: ActionHandler = async (run) => {
     requestId: run.executionSimplyId,
     automationDepth: run.depth,
   });
-  if (!result.success) throw new ActionError('WIZARD_FAILED', `Wizard ${config.dataWizardSimplyId} did not complete: ${result.message}`);
+  if (!result.success) throw new WizardFailedError(String(config.dataWizardSimplyId), result.message);
 };

@@ -6,7 +6,8 @@ import { renderTags } from '../merge-tags.ts';
 
 /** the mailer's subject limit (src/mail/mail.input.ts): a long merged value is cut, not refused */
 const MAX_SUBJECT = 255;
-import { ActionError, type ActionHandler, fieldsOf } from './action-run.ts';
+import { type ActionHandler, fieldsOf } from './action-run.ts';
+import { NoRecipientError } from '../automations.errors.ts';
 
 export const sendEmail: ActionHandler = async (run) => {
   const config = run.config as { to?: string[]; toFieldSimplyId?: string; subject: string; text: string; html?: string };
@@ -16,7 +17,7 @@ export const sendEmail: ActionHandler = async (run) => {
     const field = fields.find((f) => f.dataFieldSimplyId === config.toFieldSimplyId);
     const value = field && run.record ? decodeValue(field, run.record.values[field.dataFieldSimplyId]) : null;
     if (typeof value === 'string' && value) recipients.push(value);
-    else if (recipients.length === 0) throw new ActionError('NO_RECIPIENT', `The record has no email address in ${config.toFieldSimplyId}`);
+    else if (recipients.length === 0) throw new NoRecipientError(`The record has no email address in ${config.toFieldSimplyId}`);
   }
   const seen = new Set<string>();
   const to = recipients.filter((r) => !seen.has(r.toLowerCase()) && seen.add(r.toLowerCase()));

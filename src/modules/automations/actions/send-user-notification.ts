@@ -4,7 +4,8 @@
 import { decodeValue } from '../../collections/values/index.ts';
 import { newSimplyId } from '../../../app/ids.ts';
 import { renderTags } from '../merge-tags.ts';
-import { ActionError, type ActionHandler, fieldsOf } from './action-run.ts';
+import { type ActionHandler, fieldsOf } from './action-run.ts';
+import { NoRecipientError, NotAMemberError } from '../automations.errors.ts';
 
 export const sendUserNotification: ActionHandler = async (run) => {
   const config = run.config as { userSimplyId?: string; toUserFieldSimplyId?: string; title: string; body?: string };
@@ -15,13 +16,13 @@ export const sendUserNotification: ActionHandler = async (run) => {
     const field = fields.find((f) => f.dataFieldSimplyId === config.toUserFieldSimplyId);
     const value = field && run.record ? decodeValue(field, run.record.values[field.dataFieldSimplyId]) : null;
     who = typeof value === 'string' && value.trim() ? value.trim() : null;
-    if (!who) throw new ActionError('NO_RECIPIENT', `The record has no user in ${config.toUserFieldSimplyId}`);
+    if (!who) throw new NoRecipientError(`The record has no user in ${config.toUserFieldSimplyId}`);
   }
   const member = await prisma.teamMembership.findFirst({
     where: { teamId: run.team.id, isActive: true, user: who!.startsWith('usr-') ? { simplyId: who! } : { email: { equals: who!, mode: 'insensitive' } } },
     select: { userId: true },
   });
-  if (!member) throw new ActionError('NOT_A_MEMBER', `${who} is not an active member of the team`);
+  if (!member) throw new NotAMemberError(String(who));
   const already = await prisma.userNotification.findFirst({ where: { teamId: run.team.id, source: 'AUTOMATION', sourceId: run.idempotencyKey }, select: { id: true } });
   if (already) return;
   await prisma.userNotification.create({

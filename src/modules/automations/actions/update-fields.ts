@@ -2,7 +2,8 @@
 // formats, validation, audit and events as PATCH /v1/data-records/{id}). A field that no longer
 // exists fails the action before anything is written (the record update would skip it quietly).
 import { updateRecordsById } from '../../records/records.service.ts';
-import { ActionError, type ActionHandler, fieldsOf, requireRecord } from './action-run.ts';
+import { type ActionHandler, fieldsOf, requireRecord } from './action-run.ts';
+import { InvalidConfigError } from '../automations.errors.ts';
 
 export function staleFieldKeys(fields: readonly { dataFieldSimplyId: string }[], values: unknown): string[] {
   const known = new Set(fields.map((f) => f.dataFieldSimplyId));
@@ -12,7 +13,7 @@ export function staleFieldKeys(fields: readonly { dataFieldSimplyId: string }[],
 export const updateFields: ActionHandler = async (run) => {
   const record = requireRecord(run, 'UPDATE_FIELDS');
   const stale = staleFieldKeys(fieldsOf(run), run.config.fields);
-  if (stale.length > 0) throw new ActionError('INVALID_CONFIG', `The action writes fields the collection no longer has: ${stale.join(', ')}`);
+  if (stale.length > 0) throw new InvalidConfigError(`The action writes fields the collection no longer has: ${stale.join(', ')}`);
   const outcome = await updateRecordsById(run.ctx, [{ dataRecordSimplyId: record.simplyId, fields: run.config.fields }], { batch: false, source: 'JOB' });
   return { record: outcome.records[0]?.row ?? record };
 };

@@ -3,7 +3,7 @@
 // from the row (never charged twice); a PENDING one is asked again with the same key, which a
 // provider answers without charging again.
 import type { PrismaClient } from '../../../generated/prisma/client.ts';
-import { newSimplyId } from '../../../app/ids.ts';
+import { paymentChargeId } from '../automations.ids.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 
 export interface ChargeInput {
@@ -33,7 +33,7 @@ export async function chargeOnce(prisma: PrismaClient, provider: PaymentProvider
     where: key,
     update: {},
     create: {
-      simplyId: newSimplyId('payment'),
+      simplyId: paymentChargeId.create(),
       teamId: input.teamId,
       provider: provider.name,
       amount: input.amount,
