@@ -1,35 +1,38 @@
-// /v1/auth → src/identity/login.schema.ts (the built-in first-party identity provider)
-import { bodyObject, defineRoutes } from '../legacy-route.ts';
-
-const SESSION = `accessToken tokenType expiresAt expiresIn refreshToken refreshTokenExpiresAt user { id userSimplyId email firstName lastName isSystemAdmin teams { teamSimplyId name isTeamAdmin } }`;
+// /v1/auth → src/modules/identity/identity.schema.ts (the built-in first-party identity provider)
+import { z } from 'zod';
+import { loginFields, refreshTokenBody } from '../../src/modules/identity/identity.input.ts';
+import { AUTH_SESSION } from '../../src/modules/identity/identity.fragments.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { defineRoutes, respond, route } from '../route.ts';
 
 export const authRoutes = defineRoutes([
-  {
+  route({
     method: 'POST',
     path: '/v1/auth/login',
     summary: 'Sign in with email and password: a 1-hour access token (JWT) and a refresh token',
-    operation: `mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { ${SESSION} } }`,
-    body: 'required',
-    variables: (req) => {
-      const body = bodyObject(req);
-      return { email: body.email, password: body.password };
-    },
-  },
-  {
+    operation: operation`mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { ${AUTH_SESSION} } }`,
+    // other fields of the body are ignored
+    body: z.object(loginFields),
+    variables: ({ body }) => body,
+  }),
+  route({
     method: 'POST',
     path: '/v1/auth/refresh',
     summary: 'Exchange a refresh token (single use) for a new access token and refresh token',
-    operation: `mutation Refresh($refreshToken: String!) { refreshAccessToken(refreshToken: $refreshToken) { ${SESSION} } }`,
-    body: 'required',
-    variables: (req) => ({ refreshToken: bodyObject(req).refreshToken }),
-  },
-  {
+    operation: operation`mutation Refresh($refreshToken: String!) { refreshAccessToken(refreshToken: $refreshToken) { ${AUTH_SESSION} } }`,
+    body: refreshTokenBody,
+    variables: ({ body }) => body,
+  }),
+  route({
     method: 'POST',
     path: '/v1/auth/logout',
     summary: 'End the sign-in session of a refresh token',
-    operation: `mutation Logout($refreshToken: String!) { logout(refreshToken: $refreshToken) }`,
-    body: 'required',
-    variables: (req) => ({ refreshToken: bodyObject(req).refreshToken }),
-    respond: () => ({ data: { loggedOut: true } }),
-  },
+    operation: operation`mutation Logout($refreshToken: String!) { logout(refreshToken: $refreshToken) }`,
+    body: refreshTokenBody,
+    variables: ({ body }) => body,
+    respond: respond.custom(
+      () => ({ data: { loggedOut: true } }),
+      () => ({ data: { type: 'object', properties: { loggedOut: { type: 'boolean', const: true } }, required: ['loggedOut'] } }),
+    ),
+  }),
 ]);

@@ -1,63 +1,61 @@
-// /v1/users → src/users/user.schema.ts
-import { bodyObject, defineRoutes, listParam, pageVariables, respondPage } from '../legacy-route.ts';
+// /v1/users → src/modules/users/users.schema.ts
+import { z } from 'zod';
+import { createUserInput, updateMeInput } from '../../src/modules/users/users.input.ts';
+import { CURRENT_USER, CURRENT_USER_VARIABLES, TEAM_USER, USER } from '../../src/modules/users/users.fragments.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { defineRoutes, respond, route } from '../route.ts';
+import { pageQuery, queryList } from '../schemas.ts';
 
-const TEAM_USER = `id userSimplyId email firstName lastName isTeamAdmin isActive teamRoleSimplyId lastLoggedIn createdAt`;
-const ME = `
-  id userSimplyId email firstName lastName isTeamAdmin isSystemAdmin defaultInterfaceLanguageId lastLoggedIn createdAt
-  selectedTeam { id teamSimplyId name }
-  permissions { isTeamAdmin isSystemAdmin }
-  teams @include(if: $teams) { teamSimplyId name isTeamAdmin isActive teamRoleSimplyId lastOpened }
-  rolePermissions @include(if: $rolePermissions) { id teamRoleSimplyId name dataFullAccess dataPermissions { dataCollectionSimplyId level } featurePermissions { name level } }
-  permissionSnapshot @include(if: $permissionSnapshot) {
-    credentialKind teamSimplyId isSystemAdmin isTeamAdmin teamRoleSimplyId dataFullAccess hasDataAccess
-    featurePermissions { name level } dataPermissions { dataCollectionSimplyId levels } oauthScopes
-  }`;
-const ME_VARS = `$teams: Boolean!, $rolePermissions: Boolean!, $permissionSnapshot: Boolean!`;
-const USER = `id userSimplyId email firstName lastName isSystemAdmin isActive lastLoggedIn createdAt teams { teamSimplyId name isTeamAdmin isActive teamRoleSimplyId lastOpened }`;
+/** `expand=teams,rolePermissions,permissionSnapshot`; other values are ignored */
+const expandQuery = z.object({ expand: queryList().describe('teams, rolePermissions, permissionSnapshot (comma-separated)') });
 
-const expandVariables = (req: Parameters<typeof listParam>[0]) => {
-  const expand = listParam(req, 'expand');
-  return { teams: expand.has('teams'), rolePermissions: expand.has('rolePermissions'), permissionSnapshot: expand.has('permissionSnapshot') };
-};
+const expandVariables = ({ query }: { query: z.output<typeof expandQuery> }) => ({
+  teams: query.expand.includes('teams'),
+  rolePermissions: query.expand.includes('rolePermissions'),
+  permissionSnapshot: query.expand.includes('permissionSnapshot'),
+});
 
 export const userRoutes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/v1/users/me',
     summary: 'The signed-in user; expand=teams,rolePermissions,permissionSnapshot',
-    operation: `query Me(${ME_VARS}) { me { ${ME} } }`,
+    operation: operation`query Me(${CURRENT_USER_VARIABLES}) { me { ${CURRENT_USER} } }`,
+    query: expandQuery,
     variables: expandVariables,
-  },
-  {
+  }),
+  route({
     method: 'PATCH',
     path: '/v1/users/me',
     summary: 'Self-service profile: firstName, lastName, defaultInterfaceLanguageId',
-    operation: `mutation UpdateMe($input: UpdateMeInput!, ${ME_VARS}) { updateMe(input: $input) { ${ME} } }`,
-    body: 'required',
-    variables: (req) => ({ input: bodyObject(req), ...expandVariables(req) }),
-  },
-  {
+    operation: operation`mutation UpdateMe($input: UpdateMeInput!, ${CURRENT_USER_VARIABLES}) { updateMe(input: $input) { ${CURRENT_USER} } }`,
+    query: expandQuery,
+    body: updateMeInput,
+    variables: (input) => ({ input: input.body, ...expandVariables(input) }),
+  }),
+  route({
     method: 'GET',
     path: '/v1/users',
     summary: 'Users of the selected team (TEAM_ADMIN_USERS view)',
-    operation: `query Users($limit: Int, $offset: Int) { users(limit: $limit, offset: $offset) { nodes { ${TEAM_USER} } pagination { total limit offset hasMore } } }`,
-    variables: pageVariables,
-    respond: respondPage,
-  },
-  {
+    operation: operation`query Users($limit: Int, $offset: Int) { users(limit: $limit, offset: $offset) { nodes { ${TEAM_USER} } pagination { total limit offset hasMore } } }`,
+    query: pageQuery,
+    variables: ({ query }) => query,
+    respond: respond.page,
+  }),
+  route({
     method: 'GET',
     path: '/v1/users/{userSimplyId}',
     summary: 'A user of the selected team; 404 when not in it',
-    operation: `query User($id: String!) { user(userSimplyId: $id) { ${TEAM_USER} } }`,
-    variables: (req) => ({ id: req.params.userSimplyId }),
-  },
-  {
+    operation: operation`query User($id: String!) { user(userSimplyId: $id) { ${TEAM_USER} } }`,
+    variables: ({ params }) => ({ id: params.userSimplyId }),
+  }),
+  route({
     method: 'POST',
     path: '/v1/users',
     summary: 'Create a user with team associations (system administrators only)',
-    operation: `mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ${USER} } }`,
-    body: 'required',
-    variables: (req) => ({ input: bodyObject(req) }),
+    operation: operation`mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ${USER} } }`,
+    body: createUserInput,
+    variables: ({ body }) => ({ input: body }),
     status: 201,
-  },
+  }),
 ]);

@@ -1,18 +1,16 @@
 // API keys over REST (/v1/api-keys) and their GraphQL twins (apiKeys, apiKey, createApiKey,
 // updateApiKey, rotateApiKey, revokeApiKey): Document 1 §2.1, §4.1, §5, §7, §8.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { API_KEY, ISSUED_API_KEY } from '../../src/modules/credentials/credentials.fragments.ts';
+import { VIEWER, mintSessionToken, sha256, viewerOf } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const KEY_ID = /^key-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 const FULL_KEY = /^svc_live_[A-Za-z0-9_-]{43}$/;
-const KEY_FIELDS = `id apiKeySimplyId name keyHint teamRoleSimplyId featurePermissions allowedIpAddresses expiresAt expired lastRotatedAt createdAt updatedAt`;
-const VIEWER = `{ viewer { credentialKind credentialId teamSimplyId isTeamAdmin teamRoleSimplyId dataFullAccess hasDataAccess featurePermissions { name level } oauthScopes expiresAt } }`;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 describe('API keys', () => {
   let server: TestServer;
@@ -20,8 +18,10 @@ describe('API keys', () => {
   let other: TeamFixture;
   let readRole: string;
 
-  const viewer = async (token: string) => gqlData(await server.graphql(VIEWER, {}, { token })).viewer;
+  const viewer = (token: string) => viewerOf(server, token);
   const newKey = (body: Record<string, unknown>) => createApiKey(server, team, { name: 'test key', ...body });
+  const gqlCreateKey = (input: Record<string, unknown>, token: string) =>
+    server.graphql(`mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { fullApiKey } }`, { input }, { token });
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -98,7 +98,7 @@ describe('API keys', () => {
 
     it('createApiKey (GraphQL) returns the secret in its payload only, and the key works', async () => {
       const res = await server.graphql(
-        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { fullApiKey apiKey { ${KEY_FIELDS} } } }`,
+        operation`mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { ${ISSUED_API_KEY} } }`,
         { input: { name: 'gql key', featurePermissions: ['TEAM_ADMIN_USER_ROLES:VIEW'], allowedIpAddresses: ['127.0.0.1'] } },
         { token: team.apiKey },
       );
@@ -157,17 +157,9 @@ describe('API keys', () => {
       expectError(await server.request('POST', '/v1/api-keys', { token: team.apiKey }), 400, 'VALIDATION_ERROR');
       expectError(await server.request('POST', '/v1/api-keys', { token: team.apiKey, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR');
 
-      const gqlPast = await server.graphql(
-        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { fullApiKey } }`,
-        { input: { name: 'x', expiresAt: new Date(Date.now() - 1000).toISOString() } },
-        { token: team.apiKey },
-      );
+      const gqlPast = await gqlCreateKey({ name: 'x', expiresAt: new Date(Date.now() - 1000).toISOString() }, team.apiKey);
       expectGqlError(gqlPast, 'VALIDATION_ERROR', 400);
-      const gqlFeature = await server.graphql(
-        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { fullApiKey } }`,
-        { input: { name: 'x', featurePermissions: ['NOPE'] } },
-        { token: team.apiKey },
-      );
+      const gqlFeature = await gqlCreateKey({ name: 'x', featurePermissions: ['NOPE'] }, team.apiKey);
       expectGqlError(gqlFeature, 'VALIDATION_ERROR', 400);
     });
 
@@ -242,11 +234,7 @@ describe('API keys', () => {
       expectOk(await post(team.userToken, { teamRoleSimplyId: readRole }, team.teamSimplyId), 201);
 
       // GraphQL twin
-      const gql = await server.graphql(
-        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { fullApiKey } }`,
-        { input: { name: 'child', teamRoleSimplyId: readRole } },
-        { token: keysOnly.key },
-      );
+      const gql = await gqlCreateKey({ name: 'child', teamRoleSimplyId: readRole }, keysOnly.key);
       expectGqlError(gql, 'PERMISSION_DENIED', 403);
     });
 
@@ -280,16 +268,12 @@ describe('API keys', () => {
       const peer = await newKey({ featurePermissions: ['TEAM_ADMIN_API_KEYS'] });
       expectOk(await server.request('POST', `/v1/api-keys/${peer.id}/rotate`, { token: keysOnly.key }));
 
-      const gql = await server.graphql(
-        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { fullApiKey } }`,
-        { input: { name: 'child', featurePermissions: ['TEAM_SETTINGS'] } },
-        { token: keysOnly.key },
-      );
+      const gql = await gqlCreateKey({ name: 'child', featurePermissions: ['TEAM_SETTINGS'] }, keysOnly.key);
       expectGqlError(gql, 'PERMISSION_DENIED', 403);
     });
 
     it('session tokens cannot create, list or change API keys (privileged tier: 403)', async () => {
-      const token = expectOk(await server.request('POST', '/v1/session-tokens', { token: team.apiKey, body: {} }), 201).token;
+      const token = (await mintSessionToken(server, team.apiKey)).token;
       // the token inherited TEAM_ADMIN_API_KEYS from the bootstrap key, yet the tier refuses it
       expect((await viewer(token)).featurePermissions).toContainEqual({ name: 'TEAM_ADMIN_API_KEYS', level: 'EDIT' });
       expectError(await server.request('POST', '/v1/api-keys', { token, body: { name: 'from token' } }), 403, 'PERMISSION_DENIED');
@@ -441,7 +425,7 @@ describe('API keys', () => {
       // GraphQL twin
       const gql = gqlData(
         await server.graphql(
-          `mutation($id: String!, $input: UpdateApiKeyInput!) { updateApiKey(apiKeySimplyId: $id, input: $input) { ${KEY_FIELDS} } }`,
+          operation`mutation($id: String!, $input: UpdateApiKeyInput!) { updateApiKey(apiKeySimplyId: $id, input: $input) { ${API_KEY} } }`,
           { id: key.id, input: { name: 'via graphql', teamRoleSimplyId: readRole, allowedIpAddresses: ['127.0.0.0/8'] } },
           { token: team.apiKey },
         ),
@@ -468,7 +452,7 @@ describe('API keys', () => {
   describe('rotate', () => {
     it('REST: new secret for the same id; the old one is 401 at once and its session tokens are revoked', async () => {
       const key = await newKey({ name: 'to rotate', teamRoleSimplyId: readRole, featurePermissions: ['TEAM_ADMIN_USERS'] });
-      const session = expectOk(await server.request('POST', '/v1/session-tokens', { token: key.key, body: {} }), 201);
+      const session = await mintSessionToken(server, key.key);
       // both are warm in the credential cache
       expectOk(await server.request('GET', '/v1/users', { token: key.key }));
       expectOk(await server.request('GET', '/v1/users', { token: session.token }));
@@ -511,7 +495,7 @@ describe('API keys', () => {
   describe('revoke (DELETE)', () => {
     it('REST: a warm key is 401 right after DELETE; it disappears from get and list', async () => {
       const key = await newKey({ name: 'doomed', teamRoleSimplyId: readRole });
-      const session = expectOk(await server.request('POST', '/v1/session-tokens', { token: key.key, body: {} }), 201);
+      const session = await mintSessionToken(server, key.key);
       expect((await viewer(key.key)).credentialId).toBe(key.id);
       expect((await viewer(session.token)).credentialKind).toBe('SESSION_TOKEN');
 
@@ -549,7 +533,7 @@ describe('API keys', () => {
     it('a key works until its expiresAt, then is 401 (and so are its session tokens); it shows expired', async () => {
       const expiresAt = new Date(Date.now() + 2_500);
       const key = await newKey({ name: 'short lived', teamRoleSimplyId: readRole, expiresAt: expiresAt.toISOString() });
-      const session = expectOk(await server.request('POST', '/v1/session-tokens', { token: key.key, body: { expiresInMinutes: 60 } }), 201);
+      const session = await mintSessionToken(server, key.key, { expiresInMinutes: 60 });
       // a session token never outlives its key
       expect(session.expiresAt).toBe(expiresAt.toISOString());
       expect(await viewer(key.key)).toMatchObject({ expiresAt: expiresAt.toISOString() });

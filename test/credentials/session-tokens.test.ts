@@ -1,17 +1,17 @@
 // Session tokens over REST (/v1/session-tokens) and GraphQL (createSessionToken, sessionToken,
 // revokeSessionToken): Document 1 §2.2, §3, §4.1, §5 rule 2, §7, §8.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_PERMISSIONS } from '../../src/app/auth/feature-permissions.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { ISSUED_SESSION_TOKEN, SESSION_TOKEN } from '../../src/modules/credentials/credentials.fragments.ts';
+import { VIEWER, mintSessionToken, sha256, viewerOf } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const TOKEN = /^svc_sess_[A-Za-z0-9_-]{43}$/;
 const SESSION_ID = /^sess_[A-Za-z0-9]{24}$/;
-const VIEWER = `{ viewer { credentialKind credentialId teamSimplyId isTeamAdmin isSystemAdmin teamRoleSimplyId dataFullAccess hasDataAccess featurePermissions { name level } dataPermissions { dataCollectionSimplyId levels } oauthScopes expiresAt } }`;
-const ISSUED = `token id expiresAt featurePermissions oauthScopes metadata createdAt`;
-const INSPECTED = `id expiresAt expired revoked featurePermissions oauthScopes metadata createdAt`;
 
 const sorted = (values: string[]) => [...values].sort();
 const minutesFromNow = (iso: string) => (new Date(iso).getTime() - Date.now()) / 60_000;
@@ -26,8 +26,8 @@ describe('session tokens', () => {
   let readKey: { key: string; id: string };
 
   const mint = (token: string, body?: unknown) => server.request('POST', '/v1/session-tokens', { token, body });
-  const mintOk = async (token: string, body: Record<string, unknown> = {}) => expectOk(await mint(token, body), 201);
-  const viewer = async (token: string) => gqlData(await server.graphql(VIEWER, {}, { token })).viewer;
+  const mintOk = (token: string, body?: Record<string, unknown>) => mintSessionToken(server, token, body);
+  const viewer = (token: string) => viewerOf(server, token);
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -53,7 +53,7 @@ describe('session tokens', () => {
 
       const row = await server.app.services.prisma.sessionToken.findUniqueOrThrow({ where: { simplyId: data.id } });
       expect(row.tokenHash).not.toBe(data.token);
-      expect(row.tokenHash).toBe(createHash('sha256').update(data.token).digest('hex'));
+      expect(row.tokenHash).toBe(sha256(data.token));
       expect(row.teamId).toBe(team.teamId);
 
       expect(await viewer(data.token)).toMatchObject({
@@ -77,7 +77,7 @@ describe('session tokens', () => {
     it('createSessionToken (GraphQL) is the same operation', async () => {
       const res = gqlData(
         await server.graphql(
-          `mutation($input: CreateSessionTokenInput) { createSessionToken(input: $input) { ${ISSUED} } }`,
+          operation`mutation($input: CreateSessionTokenInput) { createSessionToken(input: $input) { ${ISSUED_SESSION_TOKEN} } }`,
           { input: { expiresInMinutes: 5, oauthScopes: ['schema:read'], featurePermissions: ['TEAM_SETTINGS:VIEW'], metadata: { agent: 'gql' } } },
           { token: team.apiKey },
         ),
@@ -286,7 +286,7 @@ describe('session tokens', () => {
       });
       expect(res.text.includes(created.token.slice(9))).toBe(false);
 
-      const gql = gqlData(await server.graphql(`query($id: String!) { sessionToken(sessionTokenId: $id) { ${INSPECTED} } }`, { id: created.id }, { token: team.apiKey }));
+      const gql = gqlData(await server.graphql(operation`query($id: String!) { sessionToken(sessionTokenId: $id) { ${SESSION_TOKEN} } }`, { id: created.id }, { token: team.apiKey }));
       expect(gql.sessionToken).toEqual(data);
       const noToken = await server.graphql(`query($id: String!) { sessionToken(sessionTokenId: $id) { token } }`, { id: created.id }, { token: team.apiKey });
       expect(noToken.data).toBeNull();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { addMember, createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { getMe } from '../support/users-fixtures.ts';
 
 const ISSUER = 'https://idp.example.test/';
 const AUDIENCE = 'svc-external-audience';
@@ -42,7 +43,7 @@ describe('external identity provider', () => {
     return jwt.sign(options.key ?? idpKey);
   }
 
-  const me = (token: string, teamId?: string) => server.request('GET', '/v1/users/me', { token, teamId });
+  const me = (token: string, teamId?: string) => getMe(server, token, { teamId });
   const linkedSubject = async (userSimplyId: string) =>
     (await server.app.services.prisma.user.findUniqueOrThrow({ where: { simplyId: userSimplyId } })).externalSubject;
 

@@ -5,15 +5,17 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newRefreshToken } from '../../src/app/auth/tokens.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { AUTH_SESSION } from '../../src/modules/identity/identity.fragments.ts';
 import { loadOrCreateSigningKey, type SigningKey } from '../../src/app/auth/signing-key.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { getMe } from '../support/users-fixtures.ts';
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const REFRESH = /^svc_refresh_[A-Za-z0-9_-]{43}$/;
 const PASSWORD = 'correct horse battery staple';
-const SESSION = `accessToken tokenType expiresAt expiresIn refreshToken refreshTokenExpiresAt user { userSimplyId email }`;
 
 // Sign-in attempts are throttled per address (20 burst) and per account (10 burst) in this
 // process: this file stays well under the address budget from 127.0.0.1, and the throttling
@@ -26,7 +28,7 @@ describe('first-party sign-in', () => {
 
   const login = (body: unknown) => server.request('POST', '/v1/auth/login', { body });
   const refresh = (refreshToken: unknown) => server.request('POST', '/v1/auth/refresh', { body: { refreshToken } });
-  const me = (token: string, teamId?: string) => server.request('GET', '/v1/users/me', { token, teamId });
+  const me = (token: string, teamId?: string) => getMe(server, token, { teamId });
 
   /** a refresh token written straight to the database (saves sign-in attempts) */
   async function storedRefreshToken(userSimplyId: string, expiresAt = new Date(Date.now() + 86_400_000)) {
@@ -103,7 +105,7 @@ describe('first-party sign-in', () => {
 
     it('GraphQL login is the same operation', async () => {
       const member = await addMember(server, team);
-      const res = gqlData(await server.graphql(`mutation($e: String!, $p: String!) { login(email: $e, password: $p) { ${SESSION} } }`, { e: member.email, p: PASSWORD }));
+      const res = gqlData(await server.graphql(operation`mutation($e: String!, $p: String!) { login(email: $e, password: $p) { ${AUTH_SESSION} } }`, { e: member.email, p: PASSWORD }));
       expect(res.login).toMatchObject({ tokenType: 'Bearer', user: { userSimplyId: member.userSimplyId, email: member.email } });
       expect(res.login.refreshToken).toMatch(REFRESH);
       const viewer = gqlData(await server.graphql(`{ viewer { credentialKind credentialId teamSimplyId isTeamAdmin } }`, {}, { token: res.login.accessToken, teamId: team.teamSimplyId }));
@@ -124,7 +126,7 @@ describe('first-party sign-in', () => {
       expect(expectOk(await me(second.accessToken, team.teamSimplyId)).userSimplyId).toBe(member.userSimplyId);
 
       // GraphQL twin, continuing the chain
-      const third = gqlData(await server.graphql(`mutation($r: String!) { refreshAccessToken(refreshToken: $r) { ${SESSION} } }`, { r: second.refreshToken })).refreshAccessToken;
+      const third = gqlData(await server.graphql(operation`mutation($r: String!) { refreshAccessToken(refreshToken: $r) { ${AUTH_SESSION} } }`, { r: second.refreshToken })).refreshAccessToken;
       expect(third.refreshToken).not.toBe(second.refreshToken);
       expect(third.user.userSimplyId).toBe(member.userSimplyId);
 

@@ -2,9 +2,11 @@
 // Document 2 §2.6, §4.5, §5.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSimplyId } from '../../src/app/ids.ts';
+import { mintSessionToken } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { getMe } from '../support/users-fixtures.ts';
 
 const USER_ID = /^usr-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 
@@ -19,8 +21,7 @@ describe('users', () => {
   let memberRole: string;
   let member: { userSimplyId: string; token: string; email: string };
 
-  const me = (token: string, options: { teamId?: string; query?: string } = {}) =>
-    server.request('GET', `/v1/users/me${options.query ? `?${options.query}` : ''}`, { token, teamId: options.teamId });
+  const me = (token: string, options: { teamId?: string; query?: string } = {}) => getMe(server, token, options);
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -130,7 +131,7 @@ describe('users', () => {
     it('API keys and session tokens get 400 VALIDATION_ERROR (REST and GraphQL)', async () => {
       const keyError = expectError(await me(team.apiKey), 400, 'VALIDATION_ERROR');
       expect(keyError.message).toMatch(/user credential/);
-      const session = expectOk(await server.request('POST', '/v1/session-tokens', { token: team.apiKey, body: {} }), 201);
+      const session = await mintSessionToken(server, team.apiKey);
       expectError(await me(session.token), 400, 'VALIDATION_ERROR');
       expectError(await me(team.apiKey, { teamId: team.teamSimplyId }), 400, 'VALIDATION_ERROR');
       expectGqlError(await server.graphql(`{ me { id } }`, {}, { token: team.apiKey }), 'VALIDATION_ERROR', 400);
@@ -249,7 +250,7 @@ describe('users', () => {
       expect(expectOk(await server.request('GET', '/v1/users?limit=100', { token: usersKey.key }))).toHaveLength(users.length);
       const noUsersKey = await createApiKey(server, team, { name: 'no users', featurePermissions: ['TEAM_SETTINGS'] });
       expectError(await server.request('GET', '/v1/users', { token: noUsersKey.key }), 403, 'PERMISSION_DENIED');
-      const session = expectOk(await server.request('POST', '/v1/session-tokens', { token: usersKey.key, body: {} }), 201);
+      const session = await mintSessionToken(server, usersKey.key);
       expectOk(await server.request('GET', '/v1/users', { token: session.token }));
 
       const gql = gqlData(await server.graphql(`{ users(limit: 100) { nodes { userSimplyId } pagination { total } } }`, {}, { token: usersKey.key }));

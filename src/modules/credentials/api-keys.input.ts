@@ -1,3 +1,5 @@
+// API key bodies (docs/api/authentication.md). The parsed output is still the GraphQL input
+// (`expiresAt` stays an ISO string), so the REST table validates with these and hands the result on.
 import { z } from 'zod';
 import { DATA_FULL_ACCESS, isFeaturePermission, parseFeatureString } from '../../app/auth/feature-permissions.ts';
 import { isValidAllowlistEntry } from '../../app/auth/ip-allowlist.ts';
@@ -15,29 +17,38 @@ const allowlist = z
   .array(z.string().trim().refine(isValidAllowlistEntry, 'must be an IPv4/IPv6 address or CIDR range'))
   .max(100);
 
-const futureDate = z.coerce
-  .date({ message: 'must be an ISO 8601 date-time' })
-  .refine((d) => d.getTime() > Date.now(), 'must be in the future');
+const futureDateTime = z
+  .string({ message: 'must be an ISO 8601 date-time' })
+  // a malformed date is one problem, not also "not in the future"
+  .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'must be an ISO 8601 date-time', abort: true })
+  .refine((v) => Date.parse(v) > Date.now(), 'must be in the future');
+
+const teamRole = z.string().min(1, 'must be a team role simplyId, or null for none').nullable().optional();
 
 export const createApiKeyInput = z
   .object({
     name: z.string().trim().min(1).max(100),
-    teamRoleSimplyId: z.string().min(1, 'must be a team role simplyId, or null for none').nullable().optional(),
+    teamRoleSimplyId: teamRole,
     featurePermissions: featureStringList.default([]),
     allowedIpAddresses: allowlist.default([]),
-    expiresAt: futureDate.nullable().optional(),
+    expiresAt: futureDateTime.nullable().optional(),
   })
   .strict();
 
 export const updateApiKeyInput = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
-    teamRoleSimplyId: z.string().min(1, 'must be a team role simplyId, or null for none').nullable().optional(),
+    teamRoleSimplyId: teamRole,
     featurePermissions: featureStringList.optional(),
     allowedIpAddresses: allowlist.optional(),
-    expiresAt: futureDate.nullable().optional(),
+    expiresAt: futureDateTime.nullable().optional(),
   })
   .strict();
 
 export type CreateApiKeyInput = z.output<typeof createApiKeyInput>;
 export type UpdateApiKeyInput = z.output<typeof updateApiKeyInput>;
+
+/** An optional date-time as the database takes it: null clears, undefined leaves it. */
+export function toDate(value: string | null | undefined): Date | null | undefined {
+  return typeof value === 'string' ? new Date(value) : value;
+}

@@ -1,12 +1,19 @@
 // GraphQL face of API keys. REST: rest-adapter/routes/credentials.ts.
 import { builder } from '../../app/builder.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
-import { assertSimplyId } from '../../app/ids.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
-import { requireTeam } from '../../app/require-team.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { NotFoundError } from '../../app/errors.ts';
-import { createApiKey, revokeApiKey, rotateApiKey, updateApiKey } from './api-keys.service.ts';
+import {
+  countApiKeys,
+  createApiKey,
+  findApiKey,
+  findApiKeys,
+  loadApiKey,
+  revokeApiKey,
+  rotateApiKey,
+  updateApiKey,
+  type IssuedKey,
+} from './api-keys.service.ts';
 
 const FEATURE = 'TEAM_ADMIN_API_KEYS';
 
@@ -33,18 +40,13 @@ export const ApiKeyRef = builder.prismaObject('ApiKey', {
 
 const ApiKeyPage = pageType('ApiKeyPage', ApiKeyRef);
 
-interface IssuedKeyShape {
-  id: bigint;
-  fullApiKey: string;
-}
-
-const IssuedApiKeyRef = builder.objectRef<IssuedKeyShape>('IssuedApiKey').implement({
+const IssuedApiKeyRef = builder.objectRef<IssuedKey>('IssuedApiKey').implement({
   description: 'Returned by create and rotate: the only time the full key is shown.',
   fields: (t) => ({
     fullApiKey: t.exposeString('fullApiKey'),
     apiKey: t.prismaField({
       type: 'ApiKey',
-      resolve: (query, issued, _args, ctx) => ctx.services.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: issued.id } }),
+      resolve: (query, issued, _args, ctx) => loadApiKey(ctx, issued.id, query),
     }),
   }),
 });
@@ -69,36 +71,19 @@ const UpdateApiKeyInput = builder.inputType('UpdateApiKeyInput', {
   }),
 });
 
-
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: ApiKeyPage,
     authScopes: tier.privileged(FEATURE, 'VIEW'),
     args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx, info) => {
-      const team = requireTeam(ctx);
-      const where = { teamId: team.id, revokedAt: null };
-      return loadPage(ctx, info, args, {
-        findMany: (query, paging) =>
-          ctx.services.prisma.apiKey.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit }),
-        count: () => ctx.services.prisma.apiKey.count({ where }),
-      });
-    },
+    resolve: (_root, args, ctx, info) =>
+      loadPage(ctx, info, args, { findMany: (query, paging) => findApiKeys(ctx, query, paging), count: () => countApiKeys(ctx) }),
   }),
   apiKey: t.prismaField({
     type: 'ApiKey',
     authScopes: tier.privileged(FEATURE, 'VIEW'),
     args: { apiKeySimplyId: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const team = requireTeam(ctx);
-      assertSimplyId(args.apiKeySimplyId, 'apiKey', 'apiKeySimplyId');
-      const key = await ctx.services.prisma.apiKey.findUnique({
-        ...query,
-        where: { teamId_simplyId: { teamId: team.id, simplyId: args.apiKeySimplyId } },
-      });
-      if (!key || key.revokedAt) throw new NotFoundError('API key', args.apiKeySimplyId);
-      return key;
-    },
+    resolve: (query, _root, args, ctx) => findApiKey(ctx, args.apiKeySimplyId, query),
   }),
 }));
 
@@ -113,10 +98,7 @@ builder.mutationFields((t) => ({
     type: 'ApiKey',
     authScopes: tier.privileged(FEATURE, 'EDIT'),
     args: { apiKeySimplyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateApiKeyInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await updateApiKey(ctx, args.apiKeySimplyId, suppliedFields(args.input));
-      return ctx.services.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (query, _root, args, ctx) => loadApiKey(ctx, await updateApiKey(ctx, args.apiKeySimplyId, suppliedFields(args.input)), query),
   }),
   rotateApiKey: t.field({
     type: IssuedApiKeyRef,

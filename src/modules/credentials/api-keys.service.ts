@@ -8,11 +8,13 @@ import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { teamWrite } from '../../app/team-write.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
-import { assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import type { Paging } from '../../app/paging.ts';
 import { parseInput } from '../../app/validate.ts';
-import { findRoleId } from '../team-roles/team-roles.service.ts';
-import { createApiKeyInput, updateApiKeyInput } from './api-key.input.ts';
+import type { PrismaSelection } from '../../db/prisma.ts';
 import { type Tx } from '../../db/transaction.ts';
+import { findRoleId } from '../team-roles/team-roles.service.ts';
+import { createApiKeyInput, toDate, updateApiKeyInput } from './api-keys.input.ts';
+import { apiKeyId } from './credentials.ids.ts';
 
 export interface IssuedKey {
   id: bigint;
@@ -59,6 +61,32 @@ async function resolveRoleAndFeatures(
   return { teamRoleId, features: unique };
 }
 
+const KEY_ORDER = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** A page of the team's active keys, newest first. `query` is the Prisma selection the caller needs. */
+export function findApiKeys(ctx: RequestContext, query: PrismaSelection, paging: Paging) {
+  const team = requireTeam(ctx);
+  return ctx.services.prisma.apiKey.findMany({ ...query, where: { teamId: team.id, revokedAt: null }, orderBy: KEY_ORDER, skip: paging.offset, take: paging.limit });
+}
+
+export function countApiKeys(ctx: RequestContext): Promise<number> {
+  return ctx.services.prisma.apiKey.count({ where: { teamId: requireTeam(ctx).id, revokedAt: null } });
+}
+
+/** One active key of the caller's team; a revoked key or another team's is not found. */
+export async function findApiKey(ctx: RequestContext, simplyId: string, query: PrismaSelection) {
+  const team = requireTeam(ctx);
+  apiKeyId.assert(simplyId, 'apiKeySimplyId');
+  const key = await ctx.services.prisma.apiKey.findUnique({ ...query, where: { teamId_simplyId: { teamId: team.id, simplyId }, revokedAt: null } });
+  if (!key) throw new NotFoundError('API key', simplyId);
+  return key;
+}
+
+/** A key just written by this request, with the caller's selection. */
+export function loadApiKey(ctx: RequestContext, id: bigint, query: PrismaSelection) {
+  return ctx.services.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } });
+}
+
 export async function createApiKey(ctx: RequestContext, raw: unknown): Promise<IssuedKey> {
   const team = requireTeam(ctx);
   const input = parseInput(createApiKeyInput, raw, 'Invalid API key');
@@ -75,14 +103,14 @@ export async function createApiKey(ctx: RequestContext, raw: unknown): Promise<I
       return tx.apiKey.create({
         data: {
           teamId: team.id,
-          simplyId: newSimplyId('apiKey'),
+          simplyId: apiKeyId.create(),
           name: input.name,
           keyHash: hashToken(fullApiKey),
           keyHint: tokenHint(fullApiKey, API_KEY_PREFIX),
           teamRoleId: resolved.teamRoleId,
           featurePermissions: resolved.features,
           allowedIpAddresses: input.allowedIpAddresses,
-          expiresAt: input.expiresAt ?? null,
+          expiresAt: toDate(input.expiresAt) ?? null,
           createdByUserId: ctx.principal.userId,
         },
         select: { id: true, simplyId: true },
@@ -93,7 +121,7 @@ export async function createApiKey(ctx: RequestContext, raw: unknown): Promise<I
 }
 
 async function findActiveKey(tx: Tx, teamId: bigint, simplyId: string) {
-  assertSimplyId(simplyId, 'apiKey', 'apiKeySimplyId');
+  apiKeyId.assert(simplyId, 'apiKeySimplyId');
   const key = await tx.apiKey.findUnique({ where: { teamId_simplyId: { teamId, simplyId } } });
   if (!key || key.revokedAt) throw new NotFoundError('API key', simplyId);
   return key;
@@ -122,7 +150,7 @@ export async function updateApiKey(ctx: RequestContext, simplyId: string, raw: u
         teamRoleId: resolved.teamRoleId,
         featurePermissions: resolved.features,
         allowedIpAddresses: input.allowedIpAddresses,
-        expiresAt: input.expiresAt,
+        expiresAt: toDate(input.expiresAt),
       },
     });
     return key.id;

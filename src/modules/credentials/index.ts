@@ -1,11 +1,13 @@
 // Credentials: API keys, session tokens, and the hourly purge of expired tokens.
 import { defineModule } from '../../app/module.ts';
-import * as apiKeySchema from './api-key.schema.ts';
-import * as sessionTokenSchema from './session-token.schema.ts';
+import * as apiKeySchema from './api-keys.schema.ts';
+import * as sessionTokenSchema from './session-tokens.schema.ts';
+import { apiKeyId } from './credentials.ids.ts';
 import { credentialJobs } from './credentials.jobs.ts';
 
 export const credentialsModule = defineModule({
   name: 'credentials',
   schema: { apiKeySchema, sessionTokenSchema },
+  ids: [apiKeyId],
   jobs: () => credentialJobs as never[],
 });

@@ -2,7 +2,7 @@
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
-import { createSessionToken, inspectSessionToken, revokeSessionToken } from './session-tokens.service.ts';
+import { createSessionToken, findSessionToken, revokeSessionToken } from './session-tokens.service.ts';
 
 export const SessionTokenRef = builder.prismaObject('SessionToken', {
   description: 'Inspection view: never the token value.',
@@ -47,10 +47,7 @@ builder.queryFields((t) => ({
     type: 'SessionToken',
     authScopes: tier.standard,
     args: { sessionTokenId: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const row = await inspectSessionToken(ctx, args.sessionTokenId);
-      return ctx.services.prisma.sessionToken.findUniqueOrThrow({ ...query, where: { id: row.id } });
-    },
+    resolve: (query, _root, args, ctx) => findSessionToken(ctx, args.sessionTokenId, query),
   }),
 }));
 

@@ -1,5 +1,4 @@
 // Session tokens (Document 1 §2.2, §5 rule 2): short-lived, minted by an API key, narrowing only.
-import { z } from 'zod';
 import { formatFeatureString, parseFeatureString, type FeatureLevel } from '../../app/auth/feature-permissions.ts';
 import { DEFAULT_SESSION_SCOPES, isOauthScope, type OauthScope } from '../../app/auth/oauth-scopes.ts';
 import { hasFeature, type Principal } from '../../app/auth/principal.ts';
@@ -9,25 +8,11 @@ import { requireTeam } from '../../app/require-team.ts';
 import { InvalidOauthScopesError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { SESSION_ID_PATTERN, newSessionId } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
-import { featureStringList } from './api-key.input.ts';
-import { creatorFeatures, creatorScopes } from './creator-scopes.ts';
 import { publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
+import type { PrismaSelection } from '../../db/prisma.ts';
 import { runTransaction } from '../../db/transaction.ts';
-
-const METADATA_MAX_BYTES = 4096;
-
-const createInput = z
-  .object({
-    expiresInMinutes: z.number().int().min(1).max(1440).default(60),
-    featurePermissions: featureStringList.optional(),
-    oauthScopes: z.array(z.string()).max(50).optional(),
-    metadata: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .optional()
-      .refine((m) => m == null || Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `metadata is limited to ${METADATA_MAX_BYTES} bytes of JSON`),
-  })
-  .strict();
+import { creatorFeatures, creatorScopes } from './creator-scopes.ts';
+import { createSessionTokenInput } from './session-tokens.input.ts';
 
 function narrowFeatures(creator: Principal, requested: string[] | undefined): string[] {
   const available = creatorFeatures(creator);
@@ -59,7 +44,7 @@ export async function createSessionToken(ctx: RequestContext, raw: unknown) {
   if (creator.kind !== 'API_KEY' || creator.apiKeyId === null) {
     throw new PermissionDeniedError('Session tokens are minted with an API key');
   }
-  const input = parseInput(createInput, raw, 'Invalid session token request');
+  const input = parseInput(createSessionTokenInput, raw, 'Invalid session token request');
   const oauthScopes = narrowScopes(creator, input.oauthScopes);
   const featurePermissions = narrowFeatures(creator, input.featurePermissions);
   const token = newSessionToken();
@@ -82,7 +67,7 @@ export async function createSessionToken(ctx: RequestContext, raw: unknown) {
   return { row, token };
 }
 
-export function assertSessionId(id: string): void {
+function assertSessionId(id: string): void {
   if (!SESSION_ID_PATTERN.test(id)) {
     throw new ValidationError('sessionTokenId must be the sess_ identifier, not the token', [
       { field: 'sessionTokenId', message: 'malformed identifier' },
@@ -105,8 +90,10 @@ async function findVisibleToken(ctx: RequestContext, simplyId: string, level: 'V
   return row;
 }
 
-export function inspectSessionToken(ctx: RequestContext, simplyId: string) {
-  return findVisibleToken(ctx, simplyId, 'VIEW');
+/** Inspection, with the caller's selection (never the token value: only its hash is stored). */
+export async function findSessionToken(ctx: RequestContext, simplyId: string, query: PrismaSelection) {
+  const row = await findVisibleToken(ctx, simplyId, 'VIEW');
+  return ctx.services.prisma.sessionToken.findUniqueOrThrow({ ...query, where: { id: row.id } });
 }
 
 export async function revokeSessionToken(ctx: RequestContext, simplyId: string): Promise<boolean> {
@@ -117,5 +104,3 @@ export async function revokeSessionToken(ctx: RequestContext, simplyId: string):
   await publishCredentialInvalidation(ctx.services.notifier, ctx.services.authenticator, { teamId: row.teamId });
   return true;
 }
-
-

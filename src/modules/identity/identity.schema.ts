@@ -1,7 +1,9 @@
-// GraphQL face of the first-party identity provider. REST: rest-adapter/routes/auth.ts.
+// GraphQL face of the first-party identity provider. REST: rest-adapter/routes/identity.ts.
+import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
-import { login, logout, refresh, type IssuedSession } from './login.service.ts';
-import { UserRef } from '../users/user.schema.ts';
+import { loadUser } from '../users/users.service.ts';
+import { UserRef } from '../users/users.schema.ts';
+import { login, logout, refresh, type IssuedSession } from './identity.service.ts';
 
 const AuthSessionRef = builder.objectRef<IssuedSession>('AuthSession').implement({
   fields: (t) => ({
@@ -13,7 +15,7 @@ const AuthSessionRef = builder.objectRef<IssuedSession>('AuthSession').implement
     refreshTokenExpiresAt: t.expose('refreshTokenExpiresAt', { type: 'DateTime' }),
     user: t.prismaField({
       type: UserRef,
-      resolve: (query, s, _a, ctx) => ctx.services.prisma.user.findUniqueOrThrow({ ...query, where: { id: s.userId } }),
+      resolve: (query, s, _a, ctx) => loadUser(ctx, s.userId, query),
     }),
   }),
 });
@@ -21,16 +23,19 @@ const AuthSessionRef = builder.objectRef<IssuedSession>('AuthSession').implement
 builder.mutationFields((t) => ({
   login: t.field({
     type: AuthSessionRef,
+    authScopes: tier.publicLink,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => login(ctx, args),
   }),
   refreshAccessToken: t.field({
     type: AuthSessionRef,
+    authScopes: tier.publicLink,
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => refresh(ctx, args.refreshToken),
   }),
   logout: t.boolean({
     description: 'Ends the sign-in session the refresh token belongs to.',
+    authScopes: tier.publicLink,
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => logout(ctx, args.refreshToken),
   }),

@@ -2,16 +2,14 @@
 // rotating refresh tokens. Presenting an already-used refresh token revokes its whole family
 // (a stolen token is detected the first time both parties use it).
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { REFRESH_TOKEN_PREFIX, hashToken, newRefreshToken } from '../../app/auth/tokens.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { RateLimitError, UnauthenticatedError } from '../../app/errors.ts';
 import { RateLimiter } from '../../app/http/rate-limiter.ts';
 import { parseInput } from '../../app/validate.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../app/auth/passwords.ts';
-import { type Tx } from '../../db/transaction.ts';
-
-const loginInput = z.object({ email: z.string().trim().toLowerCase().email().max(320), password: z.string().min(1).max(200) }).strict();
+import { runTransaction, type Tx } from '../../db/transaction.ts';
+import { loginInput } from './identity.input.ts';
 
 // Guessing passwords is slowed per address and per account, whatever the general API limit.
 const attemptsPerAddress = new RateLimiter(20, 20);
@@ -56,7 +54,7 @@ export async function refresh(ctx: RequestContext, refreshToken: string): Promis
   }
   // claim it atomically: of two concurrent uses only one wins; the other is treated as reuse. Claim and
   // successor commit together, so the loser (waiting on the claim's row lock) revokes the successor too.
-  const issued = await prisma.$transaction(async (tx) => {
+  const issued = await runTransaction(prisma, async (tx) => {
     const claimed = await tx.refreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
     return claimed.count === 0 ? null : issueSession(ctx, row.userId, row.user.simplyId, row.familyId, tx);
   });

@@ -5,8 +5,11 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { API_KEY_PREFIX, hashToken, newApiKey, tokenHint } from '../../app/auth/tokens.ts';
 import { hashPassword } from '../../app/auth/passwords.ts';
 import { ValidationError } from '../../app/errors.ts';
+import { runTransaction } from '../../db/transaction.ts';
 import { newSimplyId } from '../../app/ids.ts';
 import { FEATURE_PERMISSIONS } from '../../app/auth/feature-permissions.ts';
+import { apiKeyId } from '../credentials/credentials.ids.ts';
+import { teamRoleId } from '../team-roles/team-roles.ids.ts';
 
 export interface BootstrapResult {
   teamId: bigint;
@@ -31,7 +34,7 @@ export async function bootstrapTeam(
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new ValidationError('--email must be an email address');
   if (input.password !== undefined && input.password.length < 12) throw new ValidationError('--password must be at least 12 characters');
   const apiKey = newApiKey();
-  return prisma.$transaction(async (tx) => {
+  return runTransaction(prisma, async (tx) => {
     const team = await tx.team.create({ data: { simplyId: newSimplyId('team'), name: teamName } });
     let user = await tx.user.findUnique({ where: { email } });
     let password: string | null = null;
@@ -51,7 +54,7 @@ export async function bootstrapTeam(
     });
     const role = await tx.teamRole.create({
       data: {
-        simplyId: newSimplyId('teamRole'),
+        simplyId: teamRoleId.create(),
         teamId: team.id,
         name: 'Full access',
         dataFullAccess: 'EDIT',
@@ -60,7 +63,7 @@ export async function bootstrapTeam(
     });
     const key = await tx.apiKey.create({
       data: {
-        simplyId: newSimplyId('apiKey'),
+        simplyId: apiKeyId.create(),
         teamId: team.id,
         name: 'Bootstrap key',
         keyHash: hashToken(apiKey),

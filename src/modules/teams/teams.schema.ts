@@ -2,8 +2,8 @@
 // delivered from whichever instance made the change.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
-import { requireTeam } from '../../app/require-team.ts';
 import type { TeamEvent } from '../../app/pubsub/event-bus.ts';
+import { subscribeTeamEvents } from './teams.service.ts';
 
 const ActorRef = builder.objectRef<TeamEvent['actor']>('EventActor').implement({
   fields: (t) => ({
@@ -26,7 +26,7 @@ builder.subscriptionFields((t) => ({
   teamEvents: t.field({
     type: TeamEventRef,
     authScopes: tier.privileged('TEAM_SETTINGS', 'VIEW'),
-    subscribe: (_root, _args, ctx) => ctx.services.events.pubsub.subscribe('teamEvents', requireTeam(ctx).simplyId),
+    subscribe: (_root, _args, ctx) => subscribeTeamEvents(ctx),
     resolve: (event) => event,
   }),
 }));

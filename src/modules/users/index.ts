@@ -1,5 +1,6 @@
-// Users: the signed-in person (`users/me`) and team member administration.
+// Users: the signed-in person (`users/me`) and team member administration. Their ids (`usr`, and
+// `tul` for memberships) are core kinds in src/app/ids.ts: the authenticator reads them.
 import { defineModule } from '../../app/module.ts';
-import * as schema from './user.schema.ts';
+import * as schema from './users.schema.ts';
 
 export const usersModule = defineModule({ name: 'users', schema });

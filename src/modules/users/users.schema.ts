@@ -3,13 +3,19 @@
 import type { Principal } from '../../app/auth/principal.ts';
 import { builder } from '../../app/builder.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
-import { assertSimplyId } from '../../app/ids.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
-import { requireTeam } from '../../app/require-team.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { InvalidTeamSelectionError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { FeaturePermissionRef, FullAccessLevelEnum } from '../team-roles/team-role.schema.ts';
-import { createUser, updateMe } from './users.service.ts';
+import {
+  countTeamUsers,
+  createUser,
+  findCurrentUser,
+  findOwnRole,
+  findTeamUser,
+  findTeamUsers,
+  loadUser,
+  updateMe,
+} from './users.service.ts';
 
 const userSelect = { user: true } as const;
 
@@ -127,11 +133,7 @@ export const CurrentUserRef = builder.prismaObject('User', {
       type: 'TeamRole',
       nullable: true,
       description: "the selected team's role of this user (null without a team or role)",
-      resolve: (query, _u, _a, ctx) => {
-        const p = ctx.principal;
-        if (!p.team || !p.teamRoleSimplyId) return null;
-        return ctx.services.prisma.teamRole.findUnique({ ...query, where: { teamId_simplyId: { teamId: p.team.id, simplyId: p.teamRoleSimplyId } } });
-      },
+      resolve: (query, _u, _a, ctx) => findOwnRole(ctx, query),
     }),
     permissionSnapshot: t.field({ type: PermissionSnapshotRef, resolve: (_u, _a, ctx) => ctx.principal }),
   }),
@@ -154,19 +156,6 @@ export const UserRef = builder.prismaObject('User', {
 });
 
 const TeamUserPage = pageType('TeamUserPage', TeamUserRef);
-
-/**
- * Current-user routes need a user credential. Document 2 §5: an API key here is a 400
- * VALIDATION_ERROR (not IDP_REQUIRED); a team the user does not belong to is 403.
- */
-function assertUserCredential(p: Principal): void {
-  if (p.kind === 'API_KEY' || p.kind === 'SESSION_TOKEN') {
-    throw new ValidationError('Current-user routes need a user credential; API keys and session tokens have no user');
-  }
-  if (p.kind !== 'USER') throw new PermissionDeniedError('This credential has no user');
-  // a team that was asked for but cannot be used is an error even where the team is optional
-  if (p.teamError instanceof PermissionDeniedError || p.teamError instanceof InvalidTeamSelectionError) throw p.teamError;
-}
 
 const UpdateMeInput = builder.inputType('UpdateMeInput', {
   fields: (t) => ({
@@ -195,15 +184,11 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
   }),
 });
 
-
 builder.queryFields((t) => ({
   me: t.prismaField({
     type: CurrentUserRef,
     authScopes: tier.authenticated,
-    resolve: (query, _root, _args, ctx) => {
-      assertUserCredential(ctx.principal);
-      return ctx.services.prisma.user.findUniqueOrThrow({ ...query, where: { id: ctx.principal.userId! } });
-    },
+    resolve: (query, _root, _args, ctx) => findCurrentUser(ctx, query),
   }),
   viewer: t.field({
     type: PermissionSnapshotRef,
@@ -215,30 +200,14 @@ builder.queryFields((t) => ({
     type: TeamUserPage,
     authScopes: tier.standardFeature('TEAM_ADMIN_USERS', 'VIEW'),
     args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx, info) => {
-      const team = requireTeam(ctx);
-      const where = { teamId: team.id };
-      return loadPage(ctx, info, args, {
-        findMany: (query, paging) =>
-          ctx.services.prisma.teamMembership.findMany({ ...query, where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip: paging.offset, take: paging.limit }),
-        count: () => ctx.services.prisma.teamMembership.count({ where }),
-      });
-    },
+    resolve: (_root, args, ctx, info) =>
+      loadPage(ctx, info, args, { findMany: (query, paging) => findTeamUsers(ctx, query, paging), count: () => countTeamUsers(ctx) }),
   }),
   user: t.prismaField({
     type: TeamUserRef,
     authScopes: tier.standardFeature('TEAM_ADMIN_USERS', 'VIEW'),
     args: { userSimplyId: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const team = requireTeam(ctx);
-      assertSimplyId(args.userSimplyId, 'user', 'userSimplyId');
-      const membership = await ctx.services.prisma.teamMembership.findFirst({
-        ...query,
-        where: { teamId: team.id, user: { simplyId: args.userSimplyId } },
-      });
-      if (!membership) throw new NotFoundError('User', args.userSimplyId);
-      return membership;
-    },
+    resolve: (query, _root, args, ctx) => findTeamUser(ctx, args.userSimplyId, query),
   }),
 }));
 
@@ -247,22 +216,13 @@ builder.mutationFields((t) => ({
     type: CurrentUserRef,
     authScopes: tier.authenticated,
     args: { input: t.arg({ type: UpdateMeInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      assertUserCredential(ctx.principal);
-      const id = await updateMe(ctx, suppliedFields(args.input));
-      return ctx.services.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (query, _root, args, ctx) => loadUser(ctx, await updateMe(ctx, suppliedFields(args.input)), query),
   }),
   createUser: t.prismaField({
     type: UserRef,
     authScopes: tier.systemAdmin,
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await createUser(ctx, {
-        ...givenFields(args.input),
-        teams: args.input.teams?.map((link) => givenFields(link)),
-      });
-      return ctx.services.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (query, _root, args, ctx) =>
+      loadUser(ctx, await createUser(ctx, { ...givenFields(args.input), teams: args.input.teams?.map((link) => givenFields(link)) }), query),
   }),
 }));

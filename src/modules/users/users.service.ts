@@ -1,54 +1,76 @@
 // Users (Document 2 §2.6, §4.5). Users are global; a team sees them through memberships.
-import { z } from 'zod';
+import type { Principal } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { hashPassword } from '../../app/auth/passwords.ts';
-import { NotFoundError } from '../../app/errors.ts';
-import { isSimplyId, newSimplyId } from '../../app/ids.ts';
-import { isLanguageTag } from '../../app/localized-text.ts';
+import { InvalidTeamSelectionError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
+import { assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import type { Paging } from '../../app/paging.ts';
+import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
+import type { PrismaSelection } from '../../db/prisma.ts';
 import { runTransaction } from '../../db/transaction.ts';
+import { createUserInput, updateMeInput } from './users.input.ts';
 
-const name = z.string().trim().max(100);
+/**
+ * Current-user routes need a user credential. Document 2 §5: an API key here is a 400
+ * VALIDATION_ERROR (not IDP_REQUIRED); a team the user does not belong to is 403.
+ */
+function assertUserCredential(p: Principal): bigint {
+  if (p.kind === 'API_KEY' || p.kind === 'SESSION_TOKEN') {
+    throw new ValidationError('Current-user routes need a user credential; API keys and session tokens have no user');
+  }
+  if (p.kind !== 'USER' || p.userId === null) throw new PermissionDeniedError('This credential has no user');
+  // a team that was asked for but cannot be used is an error even where the team is optional
+  if (p.teamError instanceof PermissionDeniedError || p.teamError instanceof InvalidTeamSelectionError) throw p.teamError;
+  return p.userId;
+}
 
-const updateMeInput = z
-  .object({
-    firstName: name.optional(),
-    lastName: name.optional(),
-    defaultInterfaceLanguageId: z.string().refine(isLanguageTag, 'must be a language tag such as "en" or "pt-BR"').nullable().optional(),
-  })
-  .strict();
+/** The signed-in user, with the caller's selection. */
+export function findCurrentUser(ctx: RequestContext, query: PrismaSelection) {
+  const userId = assertUserCredential(ctx.principal);
+  return loadUser(ctx, userId, query);
+}
+
+/** A user by internal id (one this request just wrote or signed in), with the caller's selection. */
+export function loadUser(ctx: RequestContext, id: bigint, query: PrismaSelection) {
+  return ctx.services.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** The selected team's role of the caller (null without a team or a role). */
+export function findOwnRole(ctx: RequestContext, query: PrismaSelection) {
+  const p = ctx.principal;
+  if (!p.team || !p.teamRoleSimplyId) return null;
+  return ctx.services.prisma.teamRole.findUnique({ ...query, where: { teamId_simplyId: { teamId: p.team.id, simplyId: p.teamRoleSimplyId } } });
+}
+
+const MEMBER_ORDER = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
+
+/** A page of the team's users (memberships), oldest first: the team's creator leads. */
+export function findTeamUsers(ctx: RequestContext, query: PrismaSelection, paging: Paging) {
+  const team = requireTeam(ctx);
+  return ctx.services.prisma.teamMembership.findMany({ ...query, where: { teamId: team.id }, orderBy: MEMBER_ORDER, skip: paging.offset, take: paging.limit });
+}
+
+export function countTeamUsers(ctx: RequestContext): Promise<number> {
+  return ctx.services.prisma.teamMembership.count({ where: { teamId: requireTeam(ctx).id } });
+}
+
+/** One user of the caller's team; a user of other teams only is not found. */
+export async function findTeamUser(ctx: RequestContext, userSimplyId: string, query: PrismaSelection) {
+  const team = requireTeam(ctx);
+  assertSimplyId(userSimplyId, 'user', 'userSimplyId');
+  const membership = await ctx.services.prisma.teamMembership.findFirst({ ...query, where: { teamId: team.id, user: { simplyId: userSimplyId } } });
+  if (!membership) throw new NotFoundError('User', userSimplyId);
+  return membership;
+}
 
 export async function updateMe(ctx: RequestContext, raw: unknown): Promise<bigint> {
+  const userId = assertUserCredential(ctx.principal);
   const input = parseInput(updateMeInput, raw, 'Invalid profile update');
-  const userId = ctx.principal.userId!;
   await ctx.services.prisma.user.update({ where: { id: userId }, data: input });
   return userId;
 }
-
-export const PASSWORD_MIN_LENGTH = 12;
-
-export const createUserInput = z
-  .object({
-    email: z.string().trim().toLowerCase().email().max(320),
-    firstName: name.default(''),
-    lastName: name.default(''),
-    password: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).max(200).optional(),
-    isSystemAdmin: z.boolean().default(false),
-    teams: z
-      .array(
-        z
-          .object({
-            teamSimplyId: z.string().refine((v) => isSimplyId(v, 'team'), 'must be a team simplyId'),
-            isTeamAdmin: z.boolean().default(false),
-            teamRoleSimplyId: z.string().refine((v) => isSimplyId(v, 'teamRole'), 'must be a team role simplyId').nullable().optional(),
-          })
-          .strict(),
-      )
-      .max(50)
-      .default([]),
-  })
-  .strict();
 
 /** System administrators only: creates a user with team associations, all or nothing. */
 export async function createUser(ctx: RequestContext, raw: unknown): Promise<bigint> {

@@ -1,0 +1,10 @@
+// The selections of this area's types that other faces (REST tables, tests) use.
+import { fragment, selection } from '../../app/graphql/fragments.ts';
+import { SESSION_USER } from '../users/users.fragments.ts';
+
+/** A sign-in session: the access token, the refresh token and the user. */
+export const AUTH_SESSION = fragment(
+  'AuthSessionFields',
+  'AuthSession',
+  selection`accessToken tokenType expiresAt expiresIn refreshToken refreshTokenExpiresAt user { ${SESSION_USER} }`,
+);

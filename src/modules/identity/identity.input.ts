@@ -1,0 +1,13 @@
+// Sign-in bodies (docs/api/authentication.md).
+import { z } from 'zod';
+
+/** What the REST body of POST /v1/auth/login must hold; other fields are ignored there. */
+export const loginFields = {
+  email: z.string().trim().toLowerCase().email().max(320),
+  password: z.string().min(1).max(200),
+};
+
+export const loginInput = z.object(loginFields).strict();
+
+/** POST /v1/auth/refresh and /logout: the refresh token (any string; a wrong one is a 401, not a 400) */
+export const refreshTokenBody = z.object({ refreshToken: z.string() });

@@ -1,0 +1,39 @@
+// User bodies (docs/api/users.md): the self-service profile and user creation.
+import { z } from 'zod';
+import { isSimplyId } from '../../app/ids.ts';
+import { isLanguageTag } from '../../app/localized-text.ts';
+import { teamRoleId } from '../team-roles/team-roles.ids.ts';
+
+const name = z.string().trim().max(100);
+
+export const updateMeInput = z
+  .object({
+    firstName: name.optional(),
+    lastName: name.optional(),
+    defaultInterfaceLanguageId: z.string().refine(isLanguageTag, 'must be a language tag such as "en" or "pt-BR"').nullable().optional(),
+  })
+  .strict();
+
+export const PASSWORD_MIN_LENGTH = 12;
+
+export const createUserInput = z
+  .object({
+    email: z.string().trim().toLowerCase().email().max(320),
+    firstName: name.default(''),
+    lastName: name.default(''),
+    password: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).max(200).optional(),
+    isSystemAdmin: z.boolean().default(false),
+    teams: z
+      .array(
+        z
+          .object({
+            teamSimplyId: z.string().refine((v) => isSimplyId(v, 'team'), 'must be a team simplyId'),
+            isTeamAdmin: z.boolean().default(false),
+            teamRoleSimplyId: z.string().refine(teamRoleId.is, 'must be a team role simplyId').nullable().optional(),
+          })
+          .strict(),
+      )
+      .max(50)
+      .default([]),
+  })
+  .strict();
