@@ -1,48 +1,54 @@
-// /v1/team-schema/* → src/data/team-schema/team-schema.schema.ts
-import { ValidationError, type ErrorDetail } from '../../src/app/errors.ts';
-import { defineRoutes, intParam, pageVariables, respondPage, type RestRequest } from '../legacy-route.ts';
+// /v1/team-schema/* → src/modules/team-schema/team-schema.schema.ts (docs/api/team-schema.md)
+import { z } from 'zod';
+import { TEAM_SCHEMA_CHANGED, TEAM_SCHEMA_DIFF, TEAM_SCHEMA_EXPORT, TEAM_SCHEMA_VERSION } from '../../src/modules/team-schema/team-schema.fragments.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { defineRoutes, respond, route } from '../route.ts';
+import { pageQuery, queryInt } from '../schemas.ts';
 
-const CHANGE = `id dataCollectionSimplyId changedProperties before after`;
-const ENTITY_DIFF = `{ added { ${CHANGE} } removed { ${CHANGE} } changed { ${CHANGE} } }`;
-
-/** Integer query parameters that must all be present: every missing one is named. */
-function requiredInts(req: RestRequest, names: string[]): Record<string, number> {
-  const details: ErrorDetail[] = names.filter((n) => !req.query.get(n)).map((field) => ({ field, message: 'is required (a version number; 0 is the empty schema)' }));
-  if (details.length > 0) throw new ValidationError(`${names.join(' and ')} are required`, details);
-  return Object.fromEntries(names.map((n) => [n, intParam(req, n)!]));
-}
+/** A version number the route cannot do without; empty counts as missing. The range is the service's to check. */
+const requiredVersion = () =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required (a version number; 0 is the empty schema)' : undefined) })
+      .regex(/^-?\d+$/, 'must be an integer')
+      .transform(Number),
+  );
 
 export const teamSchemaRoutes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/v1/team-schema/export',
     summary: 'The current team schema (collections with fields, views, wizards, automations) and its version number',
-    operation: `query TeamSchemaExport { teamSchemaExport { version formatVersion collections views wizards automations } }`,
-  },
-  {
+    operation: operation`query TeamSchemaExport { teamSchemaExport { ${TEAM_SCHEMA_EXPORT} } }`,
+  }),
+  route({
     method: 'GET',
     path: '/v1/team-schema/versions',
     summary: 'Schema version history, newest first: limit, offset; each { version, summary, actorKind, actorId, createdAt }',
-    operation: `query TeamSchemaVersions($limit: Int, $offset: Int) {
-      teamSchemaVersions(limit: $limit, offset: $offset) { nodes { version summary actorKind actorId createdAt } pagination { total limit offset hasMore } } }`,
-    variables: pageVariables,
-    respond: respondPage,
-  },
-  {
+    operation: operation`query TeamSchemaVersions($limit: Int, $offset: Int) {
+      teamSchemaVersions(limit: $limit, offset: $offset) { nodes { ${TEAM_SCHEMA_VERSION} } pagination { total limit offset hasMore } } }`,
+    query: pageQuery,
+    variables: ({ query }) => query,
+    respond: respond.page,
+  }),
+  route({
     method: 'GET',
     path: '/v1/team-schema/versions/compare',
     summary: 'What changed between two versions: from, to (required; 0 = the empty schema); added, removed, changed per collection, field and view',
-    operation: `query CompareTeamSchemaVersions($from: Int!, $to: Int!) {
-      compareTeamSchemaVersions(from: $from, to: $to) {
-        from to hasChanges collections ${ENTITY_DIFF} fields ${ENTITY_DIFF} views ${ENTITY_DIFF} wizards ${ENTITY_DIFF} automations ${ENTITY_DIFF} } }`,
-    variables: (req) => requiredInts(req, ['from', 'to']),
-  },
-  {
+    operation: operation`query CompareTeamSchemaVersions($from: Int!, $to: Int!) { compareTeamSchemaVersions(from: $from, to: $to) { ${TEAM_SCHEMA_DIFF} } }`,
+    query: z.object({ from: requiredVersion().describe('version number, 0 or more'), to: requiredVersion().describe('version number, 0 or more') }),
+    variables: ({ query }) => query,
+  }),
+  route({
     method: 'GET',
     path: '/v1/team-schema/changed',
     summary: 'Whether the schema changed since a version (sinceVersion) or a time (since, ISO 8601); exactly one of them',
-    operation: `query TeamSchemaChanged($sinceVersion: Int, $since: String) {
-      teamSchemaChanged(sinceVersion: $sinceVersion, since: $since) { changed currentVersion changedAt versionsSince } }`,
-    variables: (req) => ({ sinceVersion: intParam(req, 'sinceVersion'), since: req.query.get('since') }),
-  },
+    operation: operation`query TeamSchemaChanged($sinceVersion: Int, $since: String) { teamSchemaChanged(sinceVersion: $sinceVersion, since: $since) { ${TEAM_SCHEMA_CHANGED} } }`,
+    query: z.object({
+      sinceVersion: queryInt().describe('a version number the client holds'),
+      since: z.string().optional().describe('ISO 8601 date, or date-time with an offset'),
+    }),
+    variables: ({ query }) => query,
+  }),
 ]);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_TYPES } from '../../src/modules/collections/values/index.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
+import { postCollection, schemaVersions } from '../support/collection-fixtures.ts';
 import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
 
@@ -51,11 +52,9 @@ function call(method: string, path: string, body?: unknown, token = team.apiKey)
   return server.request(method, path, { token, body });
 }
 
-async function create(body: Record<string, unknown>, token = team.apiKey): Promise<any> {
-  return expectOk(await call('POST', '/v1/data-collections', body, token), 201);
-}
+const create = (body: Record<string, unknown>, token = team.apiKey): Promise<any> => postCollection(server, token, body);
 
-const versions = (teamId = team.teamId) => server.app.services.prisma.teamSchemaVersion.findMany({ where: { teamId }, orderBy: { version: 'asc' } });
+const versions = (teamId = team.teamId) => schemaVersions(server, teamId);
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());

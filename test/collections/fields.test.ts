@@ -3,12 +3,13 @@
 // archive/restore, conflicts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
+import { fieldIdsByColumn, postCollection, schemaVersionCount } from '../support/collection-fixtures.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { insertRecords } from '../../src/modules/records/record-writes.ts';
+import { insertRecords } from '../../src/modules/records/records.sql.ts';
 import { loadTeamSchema } from '../../src/modules/collections/team-schema.ts';
 import { newSimplyId } from '../../src/app/ids.ts';
-import { createWizard } from '../wizards/wizard-fixtures.ts';
+import { createWizard } from '../support/wizard-fixtures.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 
 let server: TestServer;
@@ -18,12 +19,8 @@ function call(method: string, path: string, body?: unknown, token = team.apiKey)
   return server.request(method, path, { token, body });
 }
 
-async function create(body: Record<string, unknown>): Promise<any> {
-  return expectOk(await call('POST', '/v1/data-collections', body), 201);
-}
-
-/** columnName → field simplyId (any: the tests name only columns they created) */
-const idsOf = (collection: { fields: { columnName: string; id: string }[] }): Record<string, any> => Object.fromEntries(collection.fields.map((f) => [f.columnName, f.id]));
+const create = (body: Record<string, unknown>): Promise<any> => postCollection(server, team.apiKey, body);
+const idsOf = fieldIdsByColumn;
 
 async function addRecord(collectionId: string, fields: Record<string, unknown>): Promise<any> {
   return expectOk(await call('POST', '/v1/data-records', { dataCollectionSimplyId: collectionId, fields }), 201);
@@ -37,7 +34,7 @@ async function memberIds(collectionId: string): Promise<string[]> {
   return (expectOk(await call('GET', `/v1/data-records?dataCollectionSimplyId=${collectionId}&limit=100&sort=calculatedName`)) as any[]).map((r) => r.id);
 }
 
-const versionCount = () => server.app.services.prisma.teamSchemaVersion.count({ where: { teamId: team.teamId } });
+const versionCount = () => schemaVersionCount(server, team.teamId);
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());

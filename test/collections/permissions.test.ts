@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { teamRoleId } from '../../src/modules/team-roles/team-roles.ids.ts';
+import { postCollection } from '../support/collection-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -36,7 +37,7 @@ async function roleWithFieldRules(name: string, collection: string, fieldRules: 
   const role = await server.app.services.prisma.teamRole.create({
     data: {
       teamId: team.teamId,
-      simplyId: newSimplyId('teamRole'),
+      simplyId: teamRoleId.create(),
       name,
       dataPermissions: { create: [{ dataCollectionSimplyId: collection, level: 'EDIT' }] },
       fieldPermissions: { create: fieldRules },
@@ -58,7 +59,7 @@ async function mintSession(body: Record<string, unknown> = {}, token = team.apiK
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
   other = await createTeam(server);
-  const create = async (body: unknown, token = team.apiKey) => expectOk(await call('POST', '/v1/data-collections', token, body), 201);
+  const create = (body: unknown, token = team.apiKey) => postCollection(server, token, body);
   open = await create({
     name: 'Open',
     fields: [

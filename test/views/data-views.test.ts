@@ -1,6 +1,7 @@
 // Data views over REST (/v1/data-views) and GraphQL (dataViews, dataView, dataViewRecords,
 // createDataView, deleteDataView): Document 1 §2.5, §4.4; docs/api/data-views.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaVersionCount } from '../support/collection-fixtures.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
@@ -36,7 +37,7 @@ async function mintSession(oauthScopes: string[], key = team.apiKey): Promise<st
   return expectOk(await call('POST', '/v1/session-tokens', { oauthScopes }, key), 201).token;
 }
 
-const versionCount = () => server.app.services.prisma.teamSchemaVersion.count({ where: { teamId: team.teamId } });
+const versionCount = () => schemaVersionCount(server, team.teamId);
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());

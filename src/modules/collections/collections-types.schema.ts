@@ -1,29 +1,14 @@
 // GraphQL objects of collections and fields. They are served from the team's cached schema
-// (src/data/schema), narrowed to what the caller's role may read; record counts come from one
+// (schema-cache.ts), narrowed to what the caller's role may read; record counts come from one
 // grouped query per request (DataLoader), whatever the number of collections listed.
 import { builder } from '../../app/builder.ts';
-import type { RequestContext } from '../../app/context.ts';
-import { requestLoader } from '../../app/request-loader.ts';
 import type { CollectionAccess } from './access.ts';
+import { ARCHETYPES, COLLECTION_TYPES } from './collections.input.ts';
+import { recordCountLoader } from './collections.sql.ts';
 import type { FieldDefinition } from './team-schema.ts';
 
-export const CollectionTypeEnum = builder.enumType('DataCollectionType', { values: ['STANDARD', 'SMART', 'CUSTOM_LIST'] as const });
+export const CollectionTypeEnum = builder.enumType('DataCollectionType', { values: COLLECTION_TYPES });
 
-export const ARCHETYPES = [
-  'PERSON',
-  'ORGANIZATION',
-  'EVENT',
-  'LOCATION',
-  'COMMUNICATION',
-  'CASE',
-  'INVOICE',
-  'FINANCIAL_TRANSACTION',
-  'TASK',
-  'PROJECT',
-  'HOUSEHOLD',
-  'CAMPAIGN',
-  'PARTICIPATION',
-] as const;
 export const ArchetypeEnum = builder.enumType('DataCollectionArchetype', { values: ARCHETYPES });
 
 export const DataFieldRef = builder.objectRef<FieldDefinition>('DataField').implement({
@@ -40,24 +25,6 @@ export const DataFieldRef = builder.objectRef<FieldDefinition>('DataField').impl
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
-
-/** Active records per collection id, for every collection a request touches, in one query. */
-export function recordCountLoader(ctx: RequestContext, teamId: bigint) {
-  return requestLoader<bigint, number>(
-    ctx,
-    'collection.recordCount',
-    async (ids) => {
-      const { rows } = await ctx.services.pool.query(
-        `SELECT "collectionId", count(*)::int AS n FROM "DataRecordMembership"
-          WHERE "teamId" = $1 AND "collectionId" = ANY($2::bigint[]) AND state = 'ACTIVE' GROUP BY "collectionId"`,
-        [teamId, ids],
-      );
-      const counts = new Map(rows.map((r) => [String(r.collectionId), r.n as number]));
-      return ids.map((id) => counts.get(String(id)) ?? 0);
-    },
-    (id) => String(id),
-  );
-}
 
 export const DataCollectionRef = builder.objectRef<CollectionAccess>('DataCollection').implement({
   fields: (t) => ({

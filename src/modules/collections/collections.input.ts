@@ -4,9 +4,27 @@
 import { z } from 'zod';
 import { localizedTextSchema } from '../../app/localized-text.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
+import { dataFieldId } from './collections.ids.ts';
 import { MAX_FORMULA_LENGTH } from '../records/calculated-name.ts';
 import { DATA_TYPES, isDataType } from './values/index.ts';
-import { ARCHETYPES } from './collection.types.ts';
+
+export const ARCHETYPES = [
+  'PERSON',
+  'ORGANIZATION',
+  'EVENT',
+  'LOCATION',
+  'COMMUNICATION',
+  'CASE',
+  'INVOICE',
+  'FINANCIAL_TRANSACTION',
+  'TASK',
+  'PROJECT',
+  'HOUSEHOLD',
+  'CAMPAIGN',
+  'PARTICIPATION',
+] as const;
+
+export const COLLECTION_TYPES = ['STANDARD', 'SMART', 'CUSTOM_LIST'] as const;
 
 /** Fields per collection (create body and every later addition). */
 export const MAX_FIELDS_PER_COLLECTION = 500;
@@ -26,7 +44,7 @@ const localized = localizedTextSchema.refine(
 const dataType = z.string().refine(isDataType, `must be one of ${DATA_TYPES.join(', ')}`);
 
 const collectionId = z.string().regex(simplyIdPattern(), 'must be a collection simplyId (XXXX-XXXX-XXXX)');
-const fieldId = z.string().regex(simplyIdPattern('dataField'), 'must be a data field simplyId (fld-XXXX-XXXX-XXXX)');
+const fieldId = z.string().regex(dataFieldId.pattern, 'must be a data field simplyId (fld-XXXX-XXXX-XXXX)');
 
 const formula = z.string().max(MAX_FORMULA_LENGTH, `at most ${MAX_FORMULA_LENGTH} characters`);
 
@@ -49,7 +67,7 @@ export const createCollectionInput = z
     singularName: localized.nullable().optional(),
     pluralName: localized.nullable().optional(),
     archetype: z.enum(ARCHETYPES).nullable().optional(),
-    type: z.enum(['STANDARD', 'SMART', 'CUSTOM_LIST']).default('STANDARD'),
+    type: z.enum(COLLECTION_TYPES).default('STANDARD'),
     parentDataCollectionSimplyId: collectionId.nullable().optional(),
     dataRecordCalculatedNameFormula: formula.nullable().optional(),
     filterCriteria: z.unknown().optional(),

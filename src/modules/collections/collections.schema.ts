@@ -1,5 +1,5 @@
 // GraphQL face of data collections and fields (Document 1 §2.4, §4.3).
-// REST: rest-adapter/routes/data-collections.ts; rules: docs/api/data-collections.md.
+// REST: rest-adapter/routes/collections.ts; rules: docs/api/data-collections.md.
 // Reads are standard tier (team context; scoped tokens need schema:read, the create menu
 // records:read; data permissions are checked in collections.service.ts once the collection is
 // known). Administration is privileged: team admins, or TEAM_SETTINGS at edit level.
@@ -8,7 +8,7 @@ import { builder } from '../../app/builder.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import { FieldAccessLevelEnum } from '../team-roles/team-role.schema.ts';
-import { ArchetypeEnum, CollectionTypeEnum, DataCollectionRef, DataFieldRef } from './collection.types.ts';
+import { ArchetypeEnum, CollectionTypeEnum, DataCollectionRef, DataFieldRef } from './collections-types.schema.ts';
 import {
   archiveCollection,
   createCollection,
@@ -22,8 +22,6 @@ import {
 } from './collections.service.ts';
 import { CREATE_BLOCKERS, createMenuFor, type BlockingField, type CreateMenu } from './create-menu.ts';
 import { addField, removeField, reorderFields, updateField } from './fields.service.ts';
-
-
 
 const DataCollectionPage = pageType('DataCollectionPage', DataCollectionRef);
 

@@ -5,16 +5,16 @@ import { hasScope } from '../../app/auth/principal.ts';
 import type { OauthScope } from '../../app/auth/oauth-scopes.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import type { Page } from '../../app/graphql/page.ts';
-import { pagination, parsePaging } from '../../app/paging.ts';
+import { type PageInput, pagination, type PaginationShape, parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
-import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { assertDataSimplyId, newSimplyId } from '../../app/ids.ts';
+import { dataFieldId } from './collections.ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { accessTo, canReadCollection, type CollectionAccess } from './access.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from './team-schema.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';
-import { archiveCollectionInput, createCollectionInput, MAX_PARENT_DEPTH, renameCollectionInput, updateCollectionInput } from './collection.input.ts';
+import { archiveCollectionInput, createCollectionInput, MAX_PARENT_DEPTH, renameCollectionInput, updateCollectionInput } from './collections.input.ts';
 import { columnConflict, draftFields, textLabel } from './fields.service.ts';
 import { recomputeRecordNames, resyncSmartCollection } from './recompute.ts';
 import { adminAccess, canonicalFormula, checkCriteria, findCollection, formulaDetails, loadSchemaTx, throwIfDetails } from './schema-admin.ts';
@@ -26,14 +26,12 @@ function requireScope(ctx: RequestContext, scope: OauthScope): void {
   if (!hasScope(ctx.principal, scope)) throw new PermissionDeniedError(`This token lacks the OAuth scope ${scope}`);
 }
 
-export interface ListCollectionsArgs {
-  limit?: number | null;
-  offset?: number | null;
+export interface ListCollectionsArgs extends PageInput {
   includeArchived?: boolean | null;
 }
 
 /** Collections the caller's data role can read (all for admins; none without a team role), oldest first. */
-export async function listCollections(ctx: RequestContext, args: ListCollectionsArgs): Promise<Page<CollectionAccess>> {
+export async function listCollections(ctx: RequestContext, args: ListCollectionsArgs): Promise<{ nodes: CollectionAccess[]; pagination: PaginationShape }> {
   const team = requireTeam(ctx);
   requireScope(ctx, 'schema:read');
   const paging = parsePaging(args);
@@ -64,7 +62,7 @@ export async function readableCollection(ctx: RequestContext, simplyId: string, 
 export async function readableField(ctx: RequestContext, collectionSimplyId: string, fieldSimplyId: string): Promise<FieldDefinition> {
   requireTeam(ctx);
   assertDataSimplyId(collectionSimplyId, 'dataCollectionSimplyId', 'collection');
-  assertSimplyId(fieldSimplyId, 'dataField', 'dataFieldSimplyId');
+  dataFieldId.assert(fieldSimplyId, 'dataFieldSimplyId');
   const access = await readableCollection(ctx, collectionSimplyId);
   const field = access.readable.find((f) => f.dataFieldSimplyId === fieldSimplyId);
   if (!field) throw new NotFoundError('Data field', fieldSimplyId);

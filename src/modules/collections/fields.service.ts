@@ -5,12 +5,12 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ConflictError, type ErrorDetail, ValidationError } from '../../app/errors.ts';
-import { newSimplyId } from '../../app/ids.ts';
+import { dataFieldId } from './collections.ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { formulaFields } from '../records/calculated-name.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from './team-schema.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';
-import { columnNameBase, type FieldInput, fieldInput, MAX_FIELDS_PER_COLLECTION, reorderFieldsInput, uniqueColumnName, updateFieldInput } from './collection.input.ts';
+import { columnNameBase, type FieldInput, fieldInput, MAX_FIELDS_PER_COLLECTION, reorderFieldsInput, uniqueColumnName, updateFieldInput } from './collections.input.ts';
 import { refuseIfAutomationsUse, releaseFieldReferences } from './field-references.ts';
 import { dropFieldKeys, recomputeRecordNames } from './recompute.ts';
 import { assertOwnsFields, checkFieldConfig, criteriaFields, findCollection, findOwnField, loadSchemaTx, smartOver, throwIfDetails } from './schema-admin.ts';
@@ -56,7 +56,7 @@ export function draftFields(
     taken.add(input.columnName);
   }
   const drafts = inputs.map((input, i) => ({
-    simplyId: newSimplyId('dataField'),
+    simplyId: dataFieldId.create(),
     title: input.title,
     columnName: input.columnName ?? uniqueColumnName(columnNameBase(input.title), taken),
     dataType: input.dataType,

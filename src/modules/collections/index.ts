@@ -1,7 +1,8 @@
 // Data collections and their fields, the field types, data permissions, and each team's schema
 // kept in memory (`services.schemas`).
 import { defineModule } from '../../app/module.ts';
-import * as schema from './collection.schema.ts';
+import { dataFieldId } from './collections.ids.ts';
+import * as schema from './collections.schema.ts';
 import { SchemaCache } from './schema-cache.ts';
 
 declare module '../../app/context.ts' {
@@ -14,6 +15,7 @@ declare module '../../app/context.ts' {
 export const collectionsModule = defineModule({
   name: 'collections',
   schema,
+  ids: [dataFieldId],
   services: async ({ pool, notifier }) => {
     const schemas = new SchemaCache(pool);
     await schemas.listen(notifier);

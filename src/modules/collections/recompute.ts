@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { calculateName, nameKeyOf } from '../records/calculated-name.ts';
 import { prefixOf } from '../records/record-keys.ts';
-import { syncSmartMemberships } from '../records/record-writes.ts';
+import { syncSmartMemberships } from '../records/records.sql.ts';
 import { loadTeamSchema } from './team-schema.ts';
 import { criteriaFields } from './schema-admin.ts';
 import { inTransaction } from '../../db/transaction.ts';

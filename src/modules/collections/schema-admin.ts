@@ -5,7 +5,8 @@
 import type { CollectionAccess } from './access.ts';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
-import { assertDataSimplyId, assertSimplyId } from '../../app/ids.ts';
+import { assertDataSimplyId } from '../../app/ids.ts';
+import { dataFieldId } from './collections.ids.ts';
 import { unknownPlaceholders } from '../records/calculated-name.ts';
 import { type CollectionDefinition, type CollectionType, type FieldDefinition, TeamSchema } from './team-schema.ts';
 import { type NormalizedFilter, normalizeFilters, validateFieldConfig } from './values/index.ts';
@@ -67,7 +68,7 @@ export function findCollection(schema: TeamSchema, simplyId: string, field = 'da
 
 /** A field defined on `collection` (not a SMART collection's source field). */
 export function findOwnField(collection: CollectionDefinition, simplyId: string): FieldDefinition {
-  assertSimplyId(simplyId, 'dataField', 'dataFieldSimplyId');
+  dataFieldId.assert(simplyId, 'dataFieldSimplyId');
   const field = collection.ownFields.find((f) => f.dataFieldSimplyId === simplyId);
   if (!field) throw new NotFoundError('Data field', simplyId);
   return field;

@@ -43,9 +43,9 @@ export interface TeamSchemaDocument {
   formatVersion: 1;
   collections: ExportedCollection[];
   views: ExportedView[];
-  /** src/wizards/wizard-export.ts */
+  /** src/modules/wizards/wizard-export.ts */
   wizards: unknown[];
-  /** src/automations/automation-export.ts */
+  /** src/modules/automations/automation-export.ts */
   automations: unknown[];
 }
 

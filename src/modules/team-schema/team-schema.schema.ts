@@ -3,8 +3,7 @@
 // tokens; what each caller sees is narrowed in schema-versions.service.ts.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
-import { type PaginationShape } from '../../app/paging.ts';
-import { PaginationRef } from '../../app/graphql/page.ts';
+import { pageType } from '../../app/graphql/page.ts';
 import type { EntityChange, EntityDiff } from './schema-diff.ts';
 import {
   compareVersions,
@@ -15,8 +14,7 @@ import {
   type SchemaExport,
   type VersionComparison,
   type VersionItem,
-} from './schema-versions.service.ts';
-
+} from './team-schema.service.ts';
 
 const TeamSchemaExportRef = builder.objectRef<SchemaExport>('TeamSchemaExport').implement({
   description: 'The portable team schema: every reference is a simplyId (Document 1 §9 rule 3).',
@@ -40,12 +38,7 @@ const TeamSchemaVersionRef = builder.objectRef<VersionItem>('TeamSchemaVersion')
   }),
 });
 
-const TeamSchemaVersionPageRef = builder.objectRef<{ nodes: VersionItem[]; pagination: PaginationShape }>('TeamSchemaVersionPage').implement({
-  fields: (t) => ({
-    nodes: t.field({ type: [TeamSchemaVersionRef], resolve: (p) => p.nodes }),
-    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
-  }),
-});
+const TeamSchemaVersionPageRef = pageType('TeamSchemaVersionPage', TeamSchemaVersionRef);
 
 const TeamSchemaEntityChangeRef = builder.objectRef<EntityChange>('TeamSchemaEntityChange').implement({
   fields: (t) => ({

@@ -1,5 +1,6 @@
 // Data views: saved, filtered and sorted windows onto a collection.
 import { defineModule } from '../../app/module.ts';
-import * as schema from './view.schema.ts';
+import { dataViewId } from './views.ids.ts';
+import * as schema from './views.schema.ts';
 
-export const viewsModule = defineModule({ name: 'views', schema });
+export const viewsModule = defineModule({ name: 'views', schema, ids: [dataViewId] });

@@ -1,6 +1,6 @@
 // Data view body (docs/api/data-views.md) and its `config`, validated strictly against the
 // collection the view belongs to: columns and sort fields are that collection's field simplyIds,
-// filters follow the record search rules (src/data/values, normalizeFilters).
+// filters follow the record search rules (collections/values, normalizeFilters).
 import { z } from 'zod';
 import { localizedTextSchema } from '../../app/localized-text.ts';
 import type { ErrorDetail } from '../../app/errors.ts';

@@ -1,13 +1,12 @@
-// GraphQL face of data views (Document 1 §2.5, §4.4). REST: rest-adapter/routes/data-views.ts.
+// GraphQL face of data views (Document 1 §2.5, §4.4). REST: rest-adapter/routes/views.ts.
 // Reads are standard tier (team context; permissions checked in views.service.ts once the view's
 // collection is known); create and delete are privileged (TEAM_SETTINGS edit or team admin).
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
-import { PaginationRef } from '../../app/graphql/page.ts';
-import { readViewConfig, VIEW_TYPES, type ViewConfig, type ViewSort } from './view.input.ts';
-import { createView, deleteView, getView, listViews, viewRecords, type ViewItem, type ViewPage, type ViewRecordItem } from './views.service.ts';
-
+import { pageType } from '../../app/graphql/page.ts';
+import { readViewConfig, VIEW_TYPES, type ViewConfig, type ViewSort } from './views.input.ts';
+import { createView, deleteView, getView, listViews, viewRecords, type ViewItem, type ViewRecordItem } from './views.service.ts';
 
 export const DataViewTypeEnum = builder.enumType('DataViewType', { values: VIEW_TYPES });
 
@@ -41,12 +40,7 @@ export const DataViewRef = builder.objectRef<ViewItem>('DataView').implement({
   }),
 });
 
-const DataViewPageRef = builder.objectRef<ViewPage<ViewItem>>('DataViewPage').implement({
-  fields: (t) => ({
-    nodes: t.field({ type: [DataViewRef], resolve: (p) => p.nodes }),
-    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
-  }),
-});
+const DataViewPageRef = pageType('DataViewPage', DataViewRef);
 
 const DataViewRecordRef = builder.objectRef<ViewRecordItem>('DataViewRecord').implement({
   description: 'A record row of a view: no field values.',
@@ -60,12 +54,7 @@ const DataViewRecordRef = builder.objectRef<ViewRecordItem>('DataViewRecord').im
   }),
 });
 
-const DataViewRecordPageRef = builder.objectRef<ViewPage<ViewRecordItem>>('DataViewRecordPage').implement({
-  fields: (t) => ({
-    nodes: t.field({ type: [DataViewRecordRef], resolve: (p) => p.nodes }),
-    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
-  }),
-});
+const DataViewRecordPageRef = pageType('DataViewRecordPage', DataViewRecordRef);
 
 const DataViewInput = builder.inputType('DataViewInput', {
   fields: (t) => ({

@@ -8,14 +8,15 @@ import type { RequestContext } from '../../app/context.ts';
 import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
-import { assertDataSimplyId, assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { assertDataSimplyId } from '../../app/ids.ts';
+import { dataViewId } from './views.ids.ts';
 import { canReadCollection, requireRecordCredential } from '../collections/access.ts';
-import { findRecordPage, type RecordRow } from '../records/record-reads.ts';
+import { findRecordPage, type RecordRow } from '../records/records.sql.ts';
 import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
-import { requireSchemaRead } from '../team-schema/schema-versions.service.ts';
+import { requireSchemaRead } from '../team-schema/team-schema.service.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';
 import { parseInput } from '../../app/validate.ts';
-import { dataViewInput, validateViewConfig } from './view.input.ts';
+import { dataViewInput, validateViewConfig } from './views.input.ts';
 
 /** A view as served: its row and the simplyId of its collection. */
 export interface ViewItem {
@@ -94,7 +95,7 @@ export async function listViews(ctx: RequestContext, args: ListViewsArgs): Promi
 
 export async function getView(ctx: RequestContext, simplyId: string): Promise<ViewItem> {
   requireTeam(ctx);
-  assertSimplyId(simplyId, 'dataView', 'dataViewSimplyId');
+  dataViewId.assert(simplyId, 'dataViewSimplyId');
   requireSchemaRead(ctx.principal);
   const { row, schema, collection } = await findView(ctx, simplyId);
   requireReadable(ctx.principal, collection);
@@ -107,7 +108,7 @@ export async function getView(ctx: RequestContext, simplyId: string): Promise<Vi
  */
 export async function viewRecords(ctx: RequestContext, simplyId: string, args: PageInput): Promise<ViewPage<ViewRecordItem>> {
   requireTeam(ctx);
-  assertSimplyId(simplyId, 'dataView', 'dataViewSimplyId');
+  dataViewId.assert(simplyId, 'dataViewSimplyId');
   const paging = parsePaging(args);
   requireRecordCredential(ctx.principal, 'READ');
   const { schema, collection } = await findView(ctx, simplyId);
@@ -136,7 +137,7 @@ export async function createView(ctx: RequestContext, raw: unknown): Promise<Vie
   const collection = schema.collectionsBySimplyId.get(input.dataCollectionSimplyId);
   if (!collection) throw new NotFoundError('Data collection', input.dataCollectionSimplyId);
   const config = validateViewConfig(schema.fieldsOf(collection), input.config);
-  const simplyId = newSimplyId('dataView');
+  const simplyId = dataViewId.create();
   const row = await schemaWrite(ctx, `view created: ${labelOf(input.name)} (${simplyId}) on collection ${collection.simplyId}`, async (tx) => {
     // the collection may have gone since the cached schema was read
     const current = await tx.dataCollection.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId: collection.simplyId } }, select: { id: true } });
@@ -160,7 +161,7 @@ export async function createView(ctx: RequestContext, raw: unknown): Promise<Vie
 /** Privileged: deletes a view (a schema change, recorded as a new version). */
 export async function deleteView(ctx: RequestContext, simplyId: string): Promise<boolean> {
   const team = requireTeam(ctx);
-  assertSimplyId(simplyId, 'dataView', 'dataViewSimplyId');
+  dataViewId.assert(simplyId, 'dataViewSimplyId');
   await schemaWrite(
     ctx,
     (row: DataView) => `view deleted: ${labelOf(row.name)} (${simplyId})`,

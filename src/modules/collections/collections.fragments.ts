@@ -1,0 +1,25 @@
+// The selections of this area's types that other faces (REST tables, tests) use.
+import { fragment, selection } from '../../app/graphql/fragments.ts';
+
+export const DATA_FIELD = fragment('DataFieldFields', 'DataField', `id dataFieldSimplyId title columnName dataType isRequired sortOrder config createdAt updatedAt`);
+
+/** A collection in lists: no fields, no formula or criteria. */
+export const DATA_COLLECTION_SUMMARY = fragment(
+  'DataCollectionSummaryFields',
+  'DataCollection',
+  `id dataCollectionSimplyId name singularName pluralName archetype effectiveArchetype type enumDataCollectionTypeId
+   fieldCount recordCount parentDataCollectionSimplyId isArchived createdAt updatedAt`,
+);
+
+/** A collection read alone: the summary, its display-name formula, SMART criteria and readable fields. */
+export const DATA_COLLECTION = fragment(
+  'DataCollectionFields',
+  'DataCollection',
+  selection`${DATA_COLLECTION_SUMMARY} dataRecordCalculatedNameFormula filterCriteria fields { ${DATA_FIELD} }`,
+);
+
+export const CREATE_MENU = fragment(
+  'DataCollectionCreateMenuFields',
+  'DataCollectionCreateMenu',
+  selection`collection { ${DATA_COLLECTION_SUMMARY} } fields { ${DATA_FIELD} } canCreate reasons blockingFields { dataFieldSimplyId title access }`,
+);
