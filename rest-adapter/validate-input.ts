@@ -27,8 +27,7 @@ export function validateInput(route: RestRoute, params: Record<string, string>, 
   if (route.body && body === undefined && !route.body.safeParse(undefined).success) throw new ValidationError('This route needs a JSON body');
   return {
     params: route.params ? parsePart(route.params, params, '') : params,
-    // TRANSITIONAL: tables not yet converted read URLSearchParams themselves
-    query: route.query ? parsePart(route.query, queryObject(searchParams), '') : searchParams,
+    query: route.query ? parsePart(route.query, queryObject(searchParams), '') : {},
     body: route.body ? parsePart(route.body, body, '') : undefined,
   };
 }

@@ -25,6 +25,7 @@ import { loadTeamSchema } from '../src/modules/collections/team-schema.ts';
 import { encodeRecordFields } from '../src/modules/collections/values/index.ts';
 import { newSimplyId } from '../src/app/ids.ts';
 import { inTransaction } from '../src/db/transaction.ts';
+import { dataFieldId } from '../src/modules/collections/collections.ids.ts';
 
 export const SEED_STATUSES = ['active', 'inactive', 'pending', 'churned', 'trial'] as const;
 
@@ -130,7 +131,7 @@ export async function createSeedCollection(prisma: Prisma, teamId: bigint, name 
         data: {
           teamId,
           collectionId: collection.id,
-          simplyId: newSimplyId('dataField'),
+          simplyId: dataFieldId.create(),
           title: spec.columnName.replace('_', ' ').replace(/^./, (c) => c.toUpperCase()),
           columnName: spec.columnName,
           dataType: spec.dataType,

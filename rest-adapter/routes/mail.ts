@@ -2,7 +2,7 @@
 // routes, documented in docs/api/mail.md.
 import { z } from 'zod';
 import { MAIL_MESSAGE, MAIL_MESSAGE_SUMMARY } from '../../src/modules/mail/mail.fragments.ts';
-import { MAIL_STATUSES } from '../../src/modules/mail/mail.service.ts';
+import { MAIL_STATUSES } from '../../src/modules/mail/mail.input.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery } from '../schemas.ts';

@@ -1,5 +1,5 @@
-// /v1/team-roles → src/modules/team-roles/team-role.schema.ts
-import { teamRoleInput } from '../../src/modules/team-roles/team-role.input.ts';
+// /v1/team-roles → src/modules/team-roles/team-roles.schema.ts
+import { teamRoleInput } from '../../src/modules/team-roles/team-roles.input.ts';
 import { TEAM_ROLE } from '../../src/modules/team-roles/team-roles.fragments.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';

@@ -1,5 +1,6 @@
 // Public identifiers (simplyIds). Internal numeric ids never leave the server.
-// Records and collections: XXXX-XXXX-XXXX. Other resources: `<prefix>-XXXX-XXXX-XXXX`.
+// Records and collections: XXXX-XXXX-XXXX. Other resources: `<prefix>-XXXX-XXXX-XXXX`, one
+// IdKind per resource, declared by the module that owns it (`<area>.ids.ts`).
 // The alphabet drops 0/O, 1/I/L so ids survive being read aloud or retyped.
 import { randomBytes } from 'node:crypto';
 import { ValidationError } from './errors.ts';
@@ -24,77 +25,18 @@ function randomGroups(groups: number): string {
   return out.join('-');
 }
 
-export const ID_PREFIXES = {
-  team: 'tm',
-  user: 'usr',
-  teamRole: 'role',
-  apiKey: 'key',
-  membership: 'tul',
-  dataField: 'fld',
-  dataView: 'view',
-  mail: 'mail',
-  notification: 'ntf',
-  webhook: 'whk',
-  webhookDelivery: 'dlv',
-  automation: 'aut',
-  automationAction: 'act',
-  automationExecution: 'exe',
-  payment: 'pay',
-  dataWizard: 'wiz',
-  dataWizardStep: 'wst',
-  dataWizardStepTask: 'wtk',
-  dataWizardInstance: 'wri',
-} as const;
-
-export type PrefixedResource = keyof typeof ID_PREFIXES;
-
-export function newSimplyId(resource?: PrefixedResource): string {
-  return resource ? `${ID_PREFIXES[resource]}-${randomGroups(3)}` : randomGroups(3);
-}
-
 const plainPattern = new RegExp(`^${GROUP}-${GROUP}-${GROUP}$`);
-const prefixedPatterns = Object.fromEntries(
-  Object.entries(ID_PREFIXES).map(([k, prefix]) => [k, new RegExp(`^${prefix}-${GROUP}-${GROUP}-${GROUP}$`)]),
-) as Record<PrefixedResource, RegExp>;
 
-export function isSimplyId(value: string, resource?: PrefixedResource): boolean {
-  return (resource ? prefixedPatterns[resource] : plainPattern).test(value);
+/** A record or collection simplyId (no prefix). */
+export function newSimplyId(): string {
+  return randomGroups(3);
 }
 
-const RESOURCE_LABELS: Record<PrefixedResource, string> = {
-  team: 'team',
-  user: 'user',
-  teamRole: 'team role',
-  apiKey: 'API key',
-  membership: 'team membership',
-  dataField: 'data field',
-  dataView: 'data view',
-  mail: 'mail message',
-  notification: 'notification',
-  webhook: 'webhook subscription',
-  webhookDelivery: 'webhook delivery',
-  automation: 'automation',
-  automationAction: 'automation action',
-  automationExecution: 'automation execution',
-  payment: 'payment charge',
-  dataWizard: 'data wizard',
-  dataWizardStep: 'data wizard step',
-  dataWizardStepTask: 'data wizard step task',
-  dataWizardInstance: 'data wizard instance',
-};
-
-/** Rejects anything but the resource's simplyId (numeric internal ids included) with a 400 naming the field. */
-export function assertSimplyId(value: string, resource: PrefixedResource, field: string): void {
-  if (!isSimplyId(value, resource)) {
-    throw new ValidationError(
-      `${field} must be a ${RESOURCE_LABELS[resource]} simplyId (${ID_PREFIXES[resource]}-XXXX-XXXX-XXXX)`,
-      [{ field, message: 'malformed identifier' }],
-    );
-  }
+export function isSimplyId(value: string): boolean {
+  return plainPattern.test(value);
 }
 
-export const simplyIdPattern = (resource?: PrefixedResource): RegExp =>
-  resource ? prefixedPatterns[resource] : plainPattern;
+export const simplyIdPattern = (): RegExp => plainPattern;
 
 /**
  * One kind of prefixed identifier, declared by the module that mints it (`<area>.ids.ts`):
@@ -131,13 +73,6 @@ export function idKind(prefix: string, label: string): IdKind {
 /** Random, URL-safe secret material for tokens (256 bits). */
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
-}
-
-export const SESSION_ID_PATTERN = /^sess_[A-Za-z0-9]{24}$/;
-
-export function newSessionId(): string {
-  const raw = randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '');
-  return `sess_${(raw + randomGroups(6).replace(/-/g, '')).slice(0, 24)}`;
 }
 
 /** Records and collections use bare XXXX-XXXX-XXXX ids; anything else (numbers included) is a 400. */

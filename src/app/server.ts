@@ -20,7 +20,8 @@ import { DomainEventOutbox } from './outbox.ts';
 import { EventBus } from './pubsub/event-bus.ts';
 import { PgNotifier } from './pubsub/pg-notifier.ts';
 import { RestAdapter } from '../../rest-adapter/handler.ts';
-import { openApiDocument } from '../../rest-adapter/openapi.ts';
+import { cachedOpenApiDocument } from '../../rest-adapter/openapi.ts';
+import { serveDocs } from '../../rest-adapter/docs-page.ts';
 import { modules, routes } from './modules.ts';
 import { outboxJobs } from './outbox.jobs.ts';
 import { clientAddress } from './http/client-address.ts';
@@ -163,7 +164,11 @@ export async function startApp(options: StartOptions): Promise<App> {
       }
       if (path === '/openapi.json') {
         route = path;
-        return sendJson(res, 200, openApiDocument(routes, `${baseUrlRef.value}/`));
+        return sendJson(res, 200, cachedOpenApiDocument({ schema, modules, serverUrl: baseUrlRef.value }));
+      }
+      if ((path === '/docs' || path.startsWith('/docs/')) && serveDocs(res, path)) {
+        route = '/docs';
+        return;
       }
       if (path === '/graphql') {
         route = path;

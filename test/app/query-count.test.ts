@@ -3,10 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newApiKey } from '../../src/app/auth/tokens.ts';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { membershipId, teamId, userId } from '../../src/app/ids.ts';
 import { createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { countSql, type SqlCounter } from '../support/sql-counter.ts';
+import { apiKeyId } from '../../src/modules/credentials/credentials.ids.ts';
+import { teamRoleId } from '../../src/modules/team-roles/team-roles.ids.ts';
 
 const SMALL = 3;
 const LARGE = 25;
@@ -32,7 +34,7 @@ describe('SQL statements per request do not grow with the rows returned', () => 
         await prisma.teamRole.create({
           data: {
             teamId: team.teamId,
-            simplyId: newSimplyId('teamRole'),
+            simplyId: teamRoleId.create(),
             name: `Role ${i}`,
             dataPermissions: { create: [{ dataCollectionSimplyId: '*', level: 'READ' }, { dataCollectionSimplyId: 'ABCD-EFGH-JKMN', level: 'EDIT' }] },
           },
@@ -42,30 +44,30 @@ describe('SQL statements per request do not grow with the rows returned', () => 
     await prisma.apiKey.createMany({
       data: roles.map((role, i) => {
         const key = newApiKey();
-        return { teamId: team.teamId, simplyId: newSimplyId('apiKey'), name: `Key ${i}`, keyHash: hashToken(key), keyHint: key.slice(0, 12), teamRoleId: role.id };
+        return { teamId: team.teamId, simplyId: apiKeyId.create(), name: `Key ${i}`, keyHash: hashToken(key), keyHint: key.slice(0, 12), teamRoleId: role.id };
       }),
     });
     const emails = roles.map(() => uniqueEmail('member'));
-    await prisma.user.createMany({ data: emails.map((email) => ({ simplyId: newSimplyId('user'), email })) });
+    await prisma.user.createMany({ data: emails.map((email) => ({ simplyId: userId.create(), email })) });
     const users = await prisma.user.findMany({ where: { email: { in: emails } } });
     await prisma.teamMembership.createMany({
-      data: users.map((user, i) => ({ simplyId: newSimplyId('membership'), teamId: team.teamId, userId: user.id, teamRoleId: roles[i]!.id })),
+      data: users.map((user, i) => ({ simplyId: membershipId.create(), teamId: team.teamId, userId: user.id, teamRoleId: roles[i]!.id })),
     });
 
     // one person in `rows` teams (the fixture's team first), with a role in each
-    const person = await prisma.user.create({ data: { simplyId: newSimplyId('user'), email: uniqueEmail('many-teams') } });
+    const person = await prisma.user.create({ data: { simplyId: userId.create(), email: uniqueEmail('many-teams') } });
     const teamIds = [team.teamId];
     for (let i = 1; i < rows; i++) {
-      teamIds.push((await prisma.team.create({ data: { simplyId: newSimplyId('team'), name: `Other ${i} ${randomBytes(3).toString('hex')}` } })).id);
+      teamIds.push((await prisma.team.create({ data: { simplyId: teamId.create(), name: `Other ${i} ${randomBytes(3).toString('hex')}` } })).id);
     }
     for (const [i, teamId] of teamIds.entries()) {
       const role =
         i === 0
           ? roles[0]!
           : await prisma.teamRole.create({
-              data: { teamId, simplyId: newSimplyId('teamRole'), name: 'Member', dataPermissions: { create: [{ dataCollectionSimplyId: '*', level: 'READ' }] } },
+              data: { teamId, simplyId: teamRoleId.create(), name: 'Member', dataPermissions: { create: [{ dataCollectionSimplyId: '*', level: 'READ' }] } },
             });
-      await prisma.teamMembership.create({ data: { simplyId: newSimplyId('membership'), teamId, userId: person.id, teamRoleId: role.id } });
+      await prisma.teamMembership.create({ data: { simplyId: membershipId.create(), teamId, userId: person.id, teamRoleId: role.id } });
     }
     const { token } = await server.app.services.jwt.issueAccessToken(person.simplyId);
     return { team, userToken: token };

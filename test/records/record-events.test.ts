@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { purgeDispatchedEvents } from '../../src/app/outbox.jobs.ts';
 import { DISPATCH_DOMAIN_EVENTS, DomainEventOutbox, MAX_FAILURE_ATTEMPTS, type DomainEventRow } from '../../src/app/outbox.ts';
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
-import { newSimplyId } from '../../src/app/ids.ts';
+
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk, gqlData } from '../support/expect-envelope.ts';
@@ -20,11 +20,11 @@ import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 import { createPeople, createRecord } from '../support/record-fixtures.ts';
+import { teamRoleId } from '../../src/modules/team-roles/team-roles.ids.ts';
 
 const until = untilWith({ timeoutMs: 10_000, everyMs: 50 });
 const EVENT_ID = /^[0-9a-z]{14}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 
 interface EventRow {
   id: bigint;
@@ -336,7 +336,7 @@ describe('each write leaves its events and audit entries, in its own transaction
 
 async function readerRole(): Promise<string> {
   const role = await server.app.services.prisma.teamRole.create({
-    data: { teamId: team.teamId, simplyId: newSimplyId('teamRole'), name: `Reader ${randomBytes(3).toString('hex')}`, dataPermissions: { create: [{ dataCollectionSimplyId: people.id, level: 'READ' }] } },
+    data: { teamId: team.teamId, simplyId: teamRoleId.create(), name: `Reader ${randomBytes(3).toString('hex')}`, dataPermissions: { create: [{ dataCollectionSimplyId: people.id, level: 'READ' }] } },
   });
   return role.simplyId;
 }

@@ -3,13 +3,14 @@
 // (the NOTIFY is sent in the write's transaction), only those of its collection, only with the
 // field ids its role may read; a caller that cannot read the collection cannot subscribe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSimplyId } from '../../src/app/ids.ts';
+
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { serverGraphqlWsClient, type GraphQLErrorShape } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
+import { teamRoleId } from '../../src/modules/team-roles/team-roles.ids.ts';
 
 const until = untilWith({ timeoutMs: 5000, everyMs: 20 });
 
@@ -224,7 +225,7 @@ describe('dataRecordChanges across two instances', () => {
     const role = await a.app.services.prisma.teamRole.create({
       data: {
         teamId: team.teamId,
-        simplyId: newSimplyId('teamRole'),
+        simplyId: teamRoleId.create(),
         name: 'No salaries',
         dataPermissions: { create: [{ dataCollectionSimplyId: people.id, level: 'READ' }] },
         fieldPermissions: { create: [{ dataFieldSimplyId: f.salary!, level: 'NONE' }] },

@@ -1,12 +1,13 @@
 // The GraphQL face of records: every query and mutation answers with the semantics of its REST
 // twin (rest-adapter/routes/records.ts), and its errors carry extensions.code (and status).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSimplyId } from '../../src/app/ids.ts';
+
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, startServerWithTeam, unique, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
 import { createPeople, readRecord } from '../support/record-fixtures.ts';
+import { teamRoleId } from '../../src/modules/team-roles/team-roles.ids.ts';
 
 const RECORD = 'id dataRecordSimplyId dataCollectionSimplyId name fields isArchived createdAt updatedAt';
 const BATCH = `operation succeeded failed warnings results { index ok dataRecordSimplyId record { ${RECORD} } error { code status message details } }`;
@@ -208,7 +209,7 @@ describe('errors carry extensions.code and status, as REST carries error.code', 
     const role = await server.app.services.prisma.teamRole.create({
       data: {
         teamId: team.teamId,
-        simplyId: newSimplyId('teamRole'),
+        simplyId: teamRoleId.create(),
         name: `Narrow ${unique()}`,
         dataPermissions: { create: [{ dataCollectionSimplyId: people.id, level: 'EDIT' }] },
         fieldPermissions: { create: [{ dataFieldSimplyId: f.balance!, level: 'NONE' }, { dataFieldSimplyId: f.age!, level: 'READ' }] },

@@ -1,117 +1,108 @@
-// Every documented /v1 route in the delivered scope must have a route-table entry whose
-// GraphQL operation validates against the schema. Extend DOCUMENTED as capabilities land.
+// The route checklist: every documented /v1 route (rest-adapter/documented-routes.json, a copy of
+// the platform documents' list) is served or named in rest-adapter/routes-not-built.ts, never both;
+// every served route outside the documents is an extension with a reason; every operation fits the
+// schema; and the module list and the route files under rest-adapter/routes/ match one to one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { prepare } from '../../rest-adapter/executor.ts';
+import { DOCUMENTED_ROUTES_FILE, documentedRoutes, routeChecklist, routeKey, servingRoutes } from '../../rest-adapter/openapi-checklist.ts';
+import { routeExtensions } from '../../rest-adapter/openapi-extensions.ts';
 import { openApiDocument } from '../../rest-adapter/openapi.ts';
-import { routes } from '../../src/app/modules.ts';
+import { routesNotBuilt } from '../../rest-adapter/routes-not-built.ts';
+import { modules, routes } from '../../src/app/modules.ts';
 import { schema } from '../../src/app/schema.ts';
 
-const DOCUMENTED = [
-  // Document 1 §4.1
-  'POST /v1/api-keys',
-  'POST /v1/api-keys/{apiKeySimplyId}/rotate',
-  'POST /v1/session-tokens',
-  'GET /v1/session-tokens/{sessionTokenId}',
-  'DELETE /v1/session-tokens/{sessionTokenId}',
-  // Document 2 §4.5
-  'GET /v1/users/me',
-  'PATCH /v1/users/me',
-  'GET /v1/users',
-  'GET /v1/users/{userSimplyId}',
-  'POST /v1/users',
-  // team roles (privileged, refined in docs/api/team-roles.md)
-  'GET /v1/team-roles',
-  'POST /v1/team-roles',
-  'GET /v1/team-roles/{teamRoleSimplyId}',
-  'PUT /v1/team-roles/{teamRoleSimplyId}',
-  'DELETE /v1/team-roles/{teamRoleSimplyId}',
-  // Document 1 §4.4 (data views)
-  'GET /v1/data-views',
-  'GET /v1/data-views/{dataViewSimplyId}',
-  'GET /v1/data-views/{dataViewSimplyId}/records',
-  'POST /v1/data-views',
-  'DELETE /v1/data-views/{dataViewSimplyId}',
-  // Document 1 §4.3 (team schema)
-  'GET /v1/team-schema/export',
-  'GET /v1/team-schema/versions',
-  'GET /v1/team-schema/versions/compare',
-  'GET /v1/team-schema/changed',
-  // Document 1 §4.2 (related record endpoints)
-  'GET /v1/audit-log/records/DataRecord/{recordSimplyId}',
-  // Document 1 §4.2 records (batch methods: docs/api/data-records.md)
-  'GET /v1/data-records',
-  'GET /v1/data-records/{dataRecordSimplyId}',
-  'POST /v1/data-records',
-  'PATCH /v1/data-records/{dataRecordSimplyId}',
-  'PUT /v1/data-records/{dataRecordSimplyId}',
-  'DELETE /v1/data-records/{dataRecordSimplyId}',
-  'POST /v1/data-records/search',
-  'POST /v1/data-records/batch',
-  'PATCH /v1/data-records/batch',
-  'DELETE /v1/data-records/batch',
-  'POST /v1/create-menu/data-records',
-  // Document 1 §4.3 data collections (docs/api/data-collections.md; PATCH, archive and reorder are ours)
-  'GET /v1/data-collections',
-  'GET /v1/data-collections/{dataCollectionSimplyId}',
-  'GET /v1/data-collections/{dataCollectionSimplyId}/fields',
-  'GET /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
-  'GET /v1/create-menu/data-collections/{dataCollectionSimplyId}',
-  'POST /v1/data-collections',
-  'POST /v1/data-collections/{dataCollectionSimplyId}/rename',
-  'POST /v1/data-collections/{dataCollectionSimplyId}/recalculate-record-names',
-  'POST /v1/data-collections/{dataCollectionSimplyId}/resync-smart-membership',
-  'PATCH /v1/data-collections/{dataCollectionSimplyId}',
-  'POST /v1/data-collections/{dataCollectionSimplyId}/archive',
-  'POST /v1/data-collections/{dataCollectionSimplyId}/fields',
-  'PATCH /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
-  'DELETE /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
-  'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder',
-  // outgoing mail (ours: docs/api/mail.md)
-  'GET /v1/mail-messages',
-  'GET /v1/mail-messages/{mailSimplyId}',
-  // Document 1 §4.8 webhooks
-  'POST /v1/webhooks',
-  'GET /v1/webhooks',
-  'GET /v1/webhooks/{webhookSimplyId}',
-  'PUT /v1/webhooks/{webhookSimplyId}',
-  'DELETE /v1/webhooks/{webhookSimplyId}',
-  'GET /v1/webhooks/{webhookSimplyId}/deliveries',
-  // Document 1 §4.6 automations
-  'GET /v1/automations',
-  'GET /v1/automations/{automationSimplyId}',
-  'POST /v1/automations',
-  'PUT /v1/automations/{automationSimplyId}',
-  'DELETE /v1/automations/{automationSimplyId}',
-  'POST /v1/automations/{automationSimplyId}/actions',
-  'PUT /v1/automations/{automationSimplyId}/actions/{automationActionSimplyId}',
-  'DELETE /v1/automations/{automationSimplyId}/actions/{automationActionSimplyId}',
-  'PUT /v1/automations/{automationSimplyId}/actions/reorder',
-  'GET /v1/automations/{automationSimplyId}/executions',
-  // Document 1 §4.5 data wizards
-  'GET /v1/data-wizards',
-  'GET /v1/data-wizards/{dataWizardSimplyId}',
-  'GET /v1/data-wizards/{dataWizardSimplyId}/schema',
-  'POST /v1/data-wizards/{dataWizardSimplyId}/execute',
-  'GET /v1/data-wizards/{dataWizardSimplyId}/run-access',
-];
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const documented = documentedRoutes();
+const checklist = routeChecklist(routes, documented);
+const ROUTE_FILES = path.join(repo, 'rest-adapter', 'routes');
+
+describe('route checklist', () => {
+  it('holds the 375 documented routes, equal to the shared list when it sits beside the repository', () => {
+    expect(documented).toHaveLength(375);
+    for (const d of documented) {
+      expect(d.method, routeKey(d)).toMatch(/^(GET|POST|PUT|PATCH|DELETE|\?)$/);
+      expect(d.path, routeKey(d)).toMatch(/^\/v1\//);
+      expect(['standard', 'privileged', 'public']).toContain(d.tier);
+    }
+    const shared = path.resolve(repo, '..', 'shared', 'api-routes.json');
+    if (fs.existsSync(shared)) expect(JSON.parse(fs.readFileSync(shared, 'utf8'))).toEqual(JSON.parse(fs.readFileSync(DOCUMENTED_ROUTES_FILE, 'utf8')));
+  });
+
+  it('finds every documented route served or listed as not built', () => {
+    expect(checklist.missing.map(routeKey)).toEqual([]);
+  });
+
+  it('lists no route both as served and as not built', () => {
+    expect(checklist.both.map(routeKey)).toEqual([]);
+  });
+
+  it('lists as not built only documented routes, each once, under its own area and section', () => {
+    expect(checklist.unknownNotBuilt).toEqual([]);
+    const listed = routesNotBuilt.flatMap((g) => g.routes);
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const group of routesNotBuilt) {
+      for (const key of group.routes) {
+        const entries = documented.filter((d) => routeKey(d) === key);
+        expect(entries.some((d) => d.area === group.area && d.doc === group.doc && d.section === group.section), key).toBe(true);
+      }
+    }
+  });
+
+  it('maps the documented batch routes to POST, PATCH and DELETE /v1/data-records/batch', () => {
+    const batch = documented.filter((d) => d.path === '/v1/data-records/batch');
+    expect(batch.map((d) => d.operation).sort()).toEqual(['batch create', 'batch delete', 'batch update']);
+    expect(batch.flatMap((d) => servingRoutes(d, routes).map(routeKey)).sort()).toEqual([
+      'DELETE /v1/data-records/batch',
+      'PATCH /v1/data-records/batch',
+      'POST /v1/data-records/batch',
+    ]);
+  });
+
+  it('gives every served route outside the documents a reason, and lists no other extension', () => {
+    const unexplained = checklist.extensions.filter((e) => !e.reason || e.reason.trim().length < 10).map((e) => routeKey(e.route));
+    expect(unexplained).toEqual([]);
+    expect(checklist.staleExtensions).toEqual([]);
+    expect(checklist.extensions.map((e) => routeKey(e.route))).toContain('POST /v1/auth/login');
+    expect(Object.keys(routeExtensions)).toHaveLength(checklist.extensions.length);
+  });
+
+  it('counts per area add up', () => {
+    const total = checklist.byArea.reduce((n, a) => n + a.documented, 0);
+    expect(total).toBe(documented.length);
+    const served = checklist.byArea.reduce((n, a) => n + a.served, 0);
+    const notBuilt = checklist.entries.filter((e) => e.notBuilt).length;
+    expect(served + notBuilt).toBe(documented.length);
+  });
+});
 
 describe('REST route table', () => {
-  const table = new Set(routes.map((r) => `${r.method} ${r.path}`));
-
-  it.each(DOCUMENTED)('serves %s', (route) => {
-    expect(table.has(route)).toBe(true);
-  });
+  const table = new Set(routes.map(routeKey));
 
   it('has no duplicate entries', () => {
     expect(table.size).toBe(routes.length);
   });
 
   it('validates every operation against the schema', () => {
-    for (const route of routes) expect(() => prepare(schema, route)).not.toThrow();
+    for (const route of routes) expect(() => prepare(schema, route), routeKey(route)).not.toThrow();
   });
 
   it('describes every route in the OpenAPI document', () => {
-    const doc = openApiDocument(routes, 'https://example.test/') as { paths: Record<string, Record<string, unknown>> };
-    for (const route of routes) expect(doc.paths[route.path]?.[route.method.toLowerCase()]).toBeDefined();
+    const doc = openApiDocument({ schema, modules, serverUrl: 'https://example.test/' });
+    for (const route of routes) expect(doc.paths[route.path]?.[route.method.toLowerCase()], routeKey(route)).toBeDefined();
+  });
+
+  it('has one route file per module with a REST face, named like the module, and no other', async () => {
+    const files = fs.readdirSync(ROUTE_FILES).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+    const withRoutes = modules.filter((m) => m.routes.length > 0);
+    expect(files).toEqual(withRoutes.map((m) => m.name).sort());
+    for (const module of withRoutes) {
+      const exported = Object.values(await import(path.join(ROUTE_FILES, `${module.name}.ts`)));
+      expect(exported, `rest-adapter/routes/${module.name}.ts exports the table of module ${module.name}`).toContain(module.routes);
+    }
+    // modules without a REST face (teams) have no route file
+    for (const module of modules.filter((m) => m.routes.length === 0)) expect(files).not.toContain(module.name);
   });
 });

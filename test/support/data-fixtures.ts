@@ -3,6 +3,7 @@
 import { newSimplyId } from '../../src/app/ids.ts';
 import type { TeamFixture } from './fixtures.ts';
 import type { TestServer } from './server.ts';
+import { dataFieldId } from '../../src/modules/collections/collections.ids.ts';
 
 export interface FieldSpec {
   title?: string;
@@ -43,7 +44,7 @@ export async function createCollection(
       data: {
         teamId: team.teamId,
         collectionId: collection.id,
-        simplyId: newSimplyId('dataField'),
+        simplyId: dataFieldId.create(),
         title: spec.title ?? spec.columnName,
         columnName: spec.columnName,
         dataType: spec.dataType,

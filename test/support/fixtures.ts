@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { bootstrapTeam, type BootstrapResult } from '../../src/modules/teams/bootstrap.service.ts';
 import { startTestServer, type StartOptions, type TestServer } from './server.ts';
+import { membershipId, userId } from '../../src/app/ids.ts';
 
 export interface TeamFixture extends BootstrapResult {
   /** a first-party JWT for the team-admin user */
@@ -66,10 +67,10 @@ export async function addMember(
     ? await prisma.teamRole.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: options.teamRoleSimplyId } } })
     : null;
   const user = await prisma.user.create({
-    data: { simplyId: newSimplyId('user'), email, passwordHash: await hashPassword('correct horse battery staple') },
+    data: { simplyId: userId.create(), email, passwordHash: await hashPassword('correct horse battery staple') },
   });
   await prisma.teamMembership.create({
-    data: { simplyId: newSimplyId('membership'), teamId: team.teamId, userId: user.id, isTeamAdmin: options.isTeamAdmin ?? false, teamRoleId: role?.id ?? null },
+    data: { simplyId: membershipId.create(), teamId: team.teamId, userId: user.id, isTeamAdmin: options.isTeamAdmin ?? false, teamRoleId: role?.id ?? null },
   });
   const { token } = await server.app.services.jwt.issueAccessToken(user.simplyId);
   return { userSimplyId: user.simplyId, token, email };

@@ -1,7 +1,7 @@
 // Users over REST (/v1/users, /v1/users/me) and GraphQL (me, updateMe, users, user, createUser):
 // Document 2 §2.6, §4.5, §5.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newSimplyId } from '../../src/app/ids.ts';
+import { membershipId } from '../../src/app/ids.ts';
 import { mintSessionToken } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
@@ -64,7 +64,7 @@ describe('users', () => {
       const multi = await addMember(server, team);
       const user = await server.app.services.prisma.user.findUniqueOrThrow({ where: { simplyId: multi.userSimplyId } });
       await server.app.services.prisma.teamMembership.create({
-        data: { simplyId: newSimplyId('membership'), teamId: other.teamId, userId: user.id, isTeamAdmin: true },
+        data: { simplyId: membershipId.create(), teamId: other.teamId, userId: user.id, isTeamAdmin: true },
       });
       const data = expectOk(await me(multi.token, { teamId: team.teamSimplyId, query: 'expand=teams' }));
       expect(data.teams).toEqual([

@@ -4,7 +4,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { JwtService } from './jwt-service.ts';
 import { InvalidTeamSelectionError, PermissionDeniedError, RateLimitError, UnauthenticatedError, teamContextRequired } from '../errors.ts';
 import { RateLimiter } from '../http/rate-limiter.ts';
-import { isSimplyId } from '../ids.ts';
+import { teamId as teamIdKind, userId as userIdKind } from '../ids.ts';
 import { CredentialCache } from './credential-cache.ts';
 import { isAddressAllowed } from './ip-allowlist.ts';
 import {
@@ -158,13 +158,13 @@ export class Authenticator {
     };
     let principal = base;
     let teamId: bigint | null = null;
-    if (teamSelector && !isSimplyId(teamSelector, 'team')) {
+    if (teamSelector && !teamIdKind.is(teamSelector)) {
       principal = {
         ...base,
         teamError: new InvalidTeamSelectionError(),
       };
     } else if (teamSelector) {
-      const membership = isSimplyId(teamSelector, 'team')
+      const membership = teamIdKind.is(teamSelector)
         ? await this.prisma.teamMembership.findFirst({
             where: { userId: user.id, isActive: true, team: { simplyId: teamSelector } },
             include: { team: { select: teamSelect }, role: { include: roleInclude } },
@@ -181,7 +181,7 @@ export class Authenticator {
           data: dataGrantsOf(membership.role),
           teamRoleSimplyId: membership.role?.simplyId ?? null,
         };
-      } else if (user.isSystemAdmin && isSimplyId(teamSelector, 'team')) {
+      } else if (user.isSystemAdmin && teamIdKind.is(teamSelector)) {
         // system administrators may act in any team
         const team = await this.prisma.team.findUnique({ where: { simplyId: teamSelector }, select: teamSelect });
         if (team) {
@@ -202,7 +202,7 @@ export class Authenticator {
 
   private async findUser(verified: Awaited<ReturnType<JwtService['verify']>>) {
     if (verified.source === 'first-party') {
-      return isSimplyId(verified.subject, 'user')
+      return userIdKind.is(verified.subject)
         ? this.prisma.user.findUnique({ where: { simplyId: verified.subject } })
         : null;
     }

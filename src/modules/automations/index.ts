@@ -3,12 +3,12 @@ import { defineModule } from '../../app/module.ts';
 import * as schema from './automations.schema.ts';
 import { automationJobs } from './automations.jobs.ts';
 import { automationTriggerConsumer } from './automation-triggers.ts';
-import { automationActionId, automationExecutionId, automationId, paymentChargeId } from './automations.ids.ts';
+import { automationActionId, automationExecutionId, automationId, notificationId, paymentChargeId } from './automations.ids.ts';
 
 export const automationsModule = defineModule({
   name: 'automations',
   schema,
-  ids: [automationId, automationActionId, automationExecutionId, paymentChargeId],
+  ids: [automationId, automationActionId, automationExecutionId, paymentChargeId, notificationId],
   jobs: () => automationJobs,
   outboxConsumers: (services) => ({ automations: automationTriggerConsumer(services) }),
   topics: ['automationExecutions'],

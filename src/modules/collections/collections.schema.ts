@@ -7,7 +7,7 @@ import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
-import { FieldAccessLevelEnum } from '../team-roles/team-role.schema.ts';
+import { FieldAccessLevelEnum } from '../team-roles/team-roles.schema.ts';
 import { ArchetypeEnum, CollectionTypeEnum, DataCollectionRef, DataFieldRef } from './collections-types.schema.ts';
 import {
   archiveCollection,

@@ -6,7 +6,7 @@ import { hashToken, newSessionToken } from '../../app/auth/tokens.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { InvalidOauthScopesError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
-import { SESSION_ID_PATTERN, newSessionId } from '../../app/ids.ts';
+import { SESSION_ID_PATTERN, newSessionId } from './credentials.ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';

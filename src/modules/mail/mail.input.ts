@@ -6,6 +6,10 @@ import { z } from 'zod';
 import { parseEmail } from '../collections/values/contact.ts';
 import { textProblem } from '../collections/values/text-guards.ts';
 
+/** The delivery states of an outgoing message (filter of the team's mail list). */
+export const MAIL_STATUSES = ['QUEUED', 'SENT', 'STORED', 'FAILED'] as const;
+export type MailStatusName = (typeof MAIL_STATUSES)[number];
+
 export const MAX_RECIPIENTS = 50;
 export const MAX_SUBJECT = 255;
 export const MAX_DISPLAY_NAME = 100;

@@ -4,7 +4,8 @@
 import { builder } from '../../app/builder.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { countMailMessages, findMailMessage, findMailMessages, MAIL_STATUSES, parseMailFilter } from './mail.service.ts';
+import { MAIL_STATUSES } from './mail.input.ts';
+import { countMailMessages, findMailMessage, findMailMessages, parseMailFilter } from './mail.service.ts';
 
 export const MailStatusEnum = builder.enumType('MailStatus', {
   description: 'QUEUED: waiting for (another) SMTP attempt; SENT: accepted by the SMTP server; STORED: kept in the outbox (no SMTP configured); FAILED: every attempt failed',

@@ -8,9 +8,8 @@ import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import type { Paging } from '../../app/paging.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
 import { mailId } from './mail.ids.ts';
+import { MAIL_STATUSES, type MailStatusName } from './mail.input.ts';
 
-export const MAIL_STATUSES = ['QUEUED', 'SENT', 'STORED', 'FAILED'] as const;
-export type MailStatusName = (typeof MAIL_STATUSES)[number];
 
 /** Absent or empty: every status. Checked here so both faces answer with the same 400. */
 function parseStatus(status: string | null | undefined): MailStatusName | undefined {

@@ -1,5 +1,6 @@
 // Team roles: data, field and feature permissions granted to members and API keys.
 import { defineModule } from '../../app/module.ts';
-import * as schema from './team-role.schema.ts';
+import { teamRoleId } from './team-roles.ids.ts';
+import * as schema from './team-roles.schema.ts';
 
-export const teamRolesModule = defineModule({ name: 'team-roles', schema });
+export const teamRolesModule = defineModule({ name: 'team-roles', schema, ids: [teamRoleId] });

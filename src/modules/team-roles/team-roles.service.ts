@@ -9,7 +9,7 @@ import type { Paging } from '../../app/paging.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
 import { teamRoleId } from './team-roles.ids.ts';
 import { parseInput } from '../../app/validate.ts';
-import { normalizeRole, teamRoleInput } from './team-role.input.ts';
+import { normalizeRole, teamRoleInput } from './team-roles.input.ts';
 import { type Tx } from '../../db/transaction.ts';
 
 export async function findRoleId(tx: Tx, teamId: bigint, simplyId: string): Promise<bigint> {

@@ -6,7 +6,7 @@ import { API_KEY_PREFIX, hashToken, newApiKey, tokenHint } from '../../app/auth/
 import { hashPassword } from '../../app/auth/passwords.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { runTransaction } from '../../db/transaction.ts';
-import { newSimplyId } from '../../app/ids.ts';
+import { membershipId, teamId, userId } from '../../app/ids.ts';
 import { FEATURE_PERMISSIONS } from '../../app/auth/feature-permissions.ts';
 import { apiKeyId } from '../credentials/credentials.ids.ts';
 import { teamRoleId } from '../team-roles/team-roles.ids.ts';
@@ -35,14 +35,14 @@ export async function bootstrapTeam(
   if (input.password !== undefined && input.password.length < 12) throw new ValidationError('--password must be at least 12 characters');
   const apiKey = newApiKey();
   return runTransaction(prisma, async (tx) => {
-    const team = await tx.team.create({ data: { simplyId: newSimplyId('team'), name: teamName } });
+    const team = await tx.team.create({ data: { simplyId: teamId.create(), name: teamName } });
     let user = await tx.user.findUnique({ where: { email } });
     let password: string | null = null;
     if (!user) {
       password = input.password ?? randomBytes(15).toString('base64url');
       user = await tx.user.create({
         data: {
-          simplyId: newSimplyId('user'),
+          simplyId: userId.create(),
           email,
           passwordHash: await hashPassword(password),
           isSystemAdmin: input.isSystemAdmin ?? false,
@@ -50,7 +50,7 @@ export async function bootstrapTeam(
       });
     }
     await tx.teamMembership.create({
-      data: { simplyId: newSimplyId('membership'), teamId: team.id, userId: user.id, isTeamAdmin: true },
+      data: { simplyId: membershipId.create(), teamId: team.id, userId: user.id, isTeamAdmin: true },
     });
     const role = await tx.teamRole.create({
       data: {

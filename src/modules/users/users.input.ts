@@ -1,6 +1,6 @@
 // User bodies (docs/api/users.md): the self-service profile and user creation.
 import { z } from 'zod';
-import { isSimplyId } from '../../app/ids.ts';
+import { teamId } from '../../app/ids.ts';
 import { isLanguageTag } from '../../app/localized-text.ts';
 import { teamRoleId } from '../team-roles/team-roles.ids.ts';
 
@@ -27,7 +27,7 @@ export const createUserInput = z
       .array(
         z
           .object({
-            teamSimplyId: z.string().refine((v) => isSimplyId(v, 'team'), 'must be a team simplyId'),
+            teamSimplyId: z.string().refine((v) => teamId.is(v), 'must be a team simplyId'),
             isTeamAdmin: z.boolean().default(false),
             teamRoleSimplyId: z.string().refine(teamRoleId.is, 'must be a team role simplyId').nullable().optional(),
           })

@@ -5,7 +5,7 @@ import { builder } from '../../app/builder.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { FeaturePermissionRef, FullAccessLevelEnum } from '../team-roles/team-role.schema.ts';
+import { FeaturePermissionRef, FullAccessLevelEnum } from '../team-roles/team-roles.schema.ts';
 import {
   countTeamUsers,
   createUser,

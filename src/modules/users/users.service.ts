@@ -3,7 +3,7 @@ import type { Principal } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { hashPassword } from '../../app/auth/passwords.ts';
 import { InvalidTeamSelectionError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
-import { assertSimplyId, newSimplyId } from '../../app/ids.ts';
+import { membershipId, userId as userIdKind } from '../../app/ids.ts';
 import type { Paging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
@@ -59,7 +59,7 @@ export function countTeamUsers(ctx: RequestContext): Promise<number> {
 /** One user of the caller's team; a user of other teams only is not found. */
 export async function findTeamUser(ctx: RequestContext, userSimplyId: string, query: PrismaSelection) {
   const team = requireTeam(ctx);
-  assertSimplyId(userSimplyId, 'user', 'userSimplyId');
+  userIdKind.assert(userSimplyId, 'userSimplyId');
   const membership = await ctx.services.prisma.teamMembership.findFirst({ ...query, where: { teamId: team.id, user: { simplyId: userSimplyId } } });
   if (!membership) throw new NotFoundError('User', userSimplyId);
   return membership;
@@ -79,7 +79,7 @@ export async function createUser(ctx: RequestContext, raw: unknown): Promise<big
   const userId = await runTransaction(ctx.services.prisma, async (tx) => {
     const user = await tx.user.create({
       data: {
-        simplyId: newSimplyId('user'),
+        simplyId: userIdKind.create(),
         email: input.email,
         firstName: input.firstName,
         lastName: input.lastName,
@@ -96,7 +96,7 @@ export async function createUser(ctx: RequestContext, raw: unknown): Promise<big
       if (link.teamRoleSimplyId && !role) throw new NotFoundError('Team role', link.teamRoleSimplyId);
       await tx.teamMembership.create({
         data: {
-          simplyId: newSimplyId('membership'),
+          simplyId: membershipId.create(),
           teamId: team.id,
           userId: user.id,
           isTeamAdmin: link.isTeamAdmin,

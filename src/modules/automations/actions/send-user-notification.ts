@@ -2,10 +2,11 @@
 // shows it comes with notifications). The recipient is fixed (userSimplyId) or read from the
 // record (a field holding a user simplyId or a member's email address).
 import { decodeValue } from '../../collections/values/index.ts';
-import { newSimplyId } from '../../../app/ids.ts';
+
 import { renderTags } from '../merge-tags.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError, NotAMemberError } from '../automations.errors.ts';
+import { notificationId } from '../automations.ids.ts';
 
 export const sendUserNotification: ActionHandler = async (run) => {
   const config = run.config as { userSimplyId?: string; toUserFieldSimplyId?: string; title: string; body?: string };
@@ -27,7 +28,7 @@ export const sendUserNotification: ActionHandler = async (run) => {
   if (already) return;
   await prisma.userNotification.create({
     data: {
-      simplyId: newSimplyId('notification'),
+      simplyId: notificationId.create(),
       teamId: run.team.id,
       userId: member.userId,
       title: renderTags(config.title, fields, run.record),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { FEATURE_PERMISSIONS } from '../../app/auth/feature-permissions.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
+import { dataFieldId } from '../collections/collections.ids.ts';
 
 const collectionTarget = z
   .string()
@@ -28,7 +29,7 @@ export const teamRoleInput = z
     fieldPermissions: z
       .array(
         z.object({
-          dataFieldSimplyId: z.string().regex(simplyIdPattern('dataField'), 'must be a data field simplyId (fld-XXXX-XXXX-XXXX)'),
+          dataFieldSimplyId: z.string().regex(dataFieldId.pattern, 'must be a data field simplyId (fld-XXXX-XXXX-XXXX)'),
           level: z.enum(['NONE', 'READ', 'EDIT']),
         }),
       )

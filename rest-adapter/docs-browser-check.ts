@@ -1,0 +1,72 @@
+// Loads /docs in a real headless browser (the machine's Chromium through puppeteer-core; no browser
+// is ever downloaded), waits for the route list to render, records every request the page made and
+// saves a screenshot. Shared by the docs page test and `npm run docs:check`.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** What the rendered reference shows once it has read /openapi.json: the title, tags, paths, summaries. */
+export const DOCS_EXPECTED_TEXTS: readonly string[] = [
+  'svc platform API',
+  'team-roles',
+  'webhooks',
+  '/v1/auth/login',
+  'Sign in with email and password',
+];
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface DocsCheckResult {
+  /** every URL the page requested (blocked ones included) */
+  requests: string[];
+  /** requests to another origin than the server's */
+  foreignRequests: string[];
+  /** Content-Security-Policy violations and failed requests reported by the browser */
+  problems: string[];
+  /** the texts found on the rendered page */
+  found: string[];
+  screenshot: string;
+}
+
+export async function checkDocsPage(options: {
+  baseUrl: string;
+  /** texts the rendered reference must show (operation summaries, tags) */
+  expectTexts: readonly string[];
+  screenshot: string;
+  timeoutMs?: number;
+}): Promise<DocsCheckResult> {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const origin = new URL(options.baseUrl).origin;
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // the test server's certificate is self-signed; root in a container has no sandbox to use
+    args: ['--ignore-certificate-errors', '--no-sandbox', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 1000 });
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => void requests.push(request.url()));
+    page.on('requestfailed', (request) => void problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => void problems.push(`page error: ${String(error)}`));
+    const timeout = options.timeoutMs ?? 60_000;
+    const response = await page.goto(`${options.baseUrl}/docs`, { waitUntil: 'load', timeout });
+    if (response?.status() !== 200) throw new Error(`/docs answered ${response?.status()}`);
+    await page.waitForFunction(
+      (texts: readonly string[]) => texts.every((t) => document.body.innerText.includes(t)),
+      { timeout, polling: 250 },
+      options.expectTexts,
+    );
+    const text = await page.evaluate(() => document.body.innerText);
+    fs.mkdirSync(path.dirname(options.screenshot), { recursive: true });
+    await page.screenshot({ path: options.screenshot as `${string}.png` });
+    const foreignRequests = requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin);
+    return { requests, foreignRequests, problems, found: options.expectTexts.filter((t) => text.includes(t)), screenshot: options.screenshot };
+  } finally {
+    await browser.close();
+  }
+}
