@@ -1,7 +1,9 @@
-// Runs a route's GraphQL operation in-process with the caller's context. Documents are parsed
-// and validated once, at start-up: a route whose operation does not fit the schema fails fast.
+// Runs a route's GraphQL operation in-process with the caller's context. Documents are parsed,
+// validated and their fragments inlined once, at start-up: a route whose operation does not fit
+// the schema fails fast.
 import { execute, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../src/app/context.ts';
+import { inlineFragments } from './inline-fragments.ts';
 import type { RestRoute } from './route.ts';
 
 export interface PreparedOperation {
@@ -37,5 +39,5 @@ export function prepare(schema: GraphQLSchema, route: RestRoute): PreparedOperat
   if (!operation?.name || !selection || selection.kind !== 'Field' || operation.selectionSet.selections.length !== 1) {
     throw new Error(`REST route ${route.method} ${route.path}: the operation must be named and select exactly one field`);
   }
-  return { document, field: selection.alias?.value ?? selection.name.value };
+  return { document: inlineFragments(schema, document), field: selection.alias?.value ?? selection.name.value };
 }

@@ -21,3 +21,6 @@ export const pageQuery = z.object({
 
 /** A JSON object body whose fields the operation's input type and service validate. */
 export const jsonObject = () => z.record(z.string(), z.unknown());
+
+/** The error of a body that is not a JSON object (zod's `error` option of a body schema). */
+export const NOT_AN_OBJECT = { error: 'The request body must be a JSON object' };

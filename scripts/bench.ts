@@ -415,6 +415,7 @@ async function main(): Promise<number> {
   const { bootstrapTeam } = await import('../src/modules/teams/bootstrap.service.ts');
   const { FEATURE_PERMISSIONS } = await import('../src/app/auth/feature-permissions.ts');
   const { routes } = await import('../src/app/modules.ts');
+  const { validateInput } = await import('../rest-adapter/validate-input.ts');
 
   type App = Awaited<ReturnType<typeof startApp>>;
   const cleanups: (() => Promise<void>)[] = [];
@@ -551,8 +552,11 @@ async function main(): Promise<number> {
       if (!found) throw new Error(`no REST route ${method} ${p}`);
       return found;
     };
-    const restVariables = (method: string, p: string, query: string) =>
-      route(method, p).variables?.({ params: {}, query: new URLSearchParams(query), body: undefined }) ?? {};
+    // the GraphQL twin of a REST route: its operation, with the variables the route builds from the same query
+    const restVariables = (method: string, p: string, query: string) => {
+      const r = route(method, p);
+      return r.variables?.(validateInput(r, {}, new URLSearchParams(query), undefined)) ?? {};
+    };
     const graphqlBody = (method: string, p: string, query: string) =>
       JSON.stringify({ query: route(method, p).operation, variables: restVariables(method, p, query) });
     const userHeaders = { authorization: `Bearer ${userToken}`, 'x-team-id': team.teamSimplyId };

@@ -1,12 +1,10 @@
 // /v1/automations → src/modules/automations/automations.schema.ts (Document 1 §4.6; privileged tier)
 import { z } from 'zod';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { AUTOMATION, AUTOMATION_ACTION, AUTOMATION_EXECUTION, AUTOMATION_SUMMARY } from '../../src/modules/automations/automations.fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
+import { pageQuery, NOT_AN_OBJECT } from '../schemas.ts';
 
-const PAGINATION = `pagination { total limit offset hasMore }`;
-const NOT_AN_OBJECT = { error: 'The request body must be a JSON object' };
 
 // The bodies describe the fields of the GraphQL input types. They are loose on purpose: an
 // unknown key goes on to the operation, which names it, and the values' rules (ranges, trigger
@@ -50,7 +48,7 @@ export const automationRoutes = defineRoutes([
     path: '/v1/automations',
     summary: 'Automations, newest first (privileged; TEAM_ADMIN_DATA_WIZARDS view): dataCollectionSimplyId (optional), limit 1-100, offset',
     operation: operation`query Automations($collection: String, $limit: Int, $offset: Int) {
-      automations(dataCollectionSimplyId: $collection, limit: $limit, offset: $offset) { nodes { ${AUTOMATION_SUMMARY} } ${PAGINATION} } }`,
+      automations(dataCollectionSimplyId: $collection, limit: $limit, offset: $offset) { nodes { ${AUTOMATION_SUMMARY} } pagination { ${PAGINATION} } } }`,
     query: pageQuery.extend({ dataCollectionSimplyId: z.string().optional().describe('only the automations of this collection') }),
     variables: ({ query }) => ({ limit: query.limit, offset: query.offset, collection: query.dataCollectionSimplyId }),
     respond: respond.page,
@@ -127,7 +125,7 @@ export const automationRoutes = defineRoutes([
     path: '/v1/automations/{automationSimplyId}/executions',
     summary: 'Execution log, newest first: limit 1-100, offset; optional status, triggerEventId',
     operation: operation`query AutomationExecutions($id: String!, $limit: Int, $offset: Int, $status: String, $trigger: String) {
-      automationExecutions(automationSimplyId: $id, limit: $limit, offset: $offset, status: $status, triggerEventId: $trigger) { nodes { ${AUTOMATION_EXECUTION} } ${PAGINATION} } }`,
+      automationExecutions(automationSimplyId: $id, limit: $limit, offset: $offset, status: $status, triggerEventId: $trigger) { nodes { ${AUTOMATION_EXECUTION} } pagination { ${PAGINATION} } } }`,
     query: pageQuery.extend({
       status: z.string().optional().describe('QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED, FAILED or SKIPPED'),
       triggerEventId: z.string().optional().describe('the execution of one trigger event, e.g. wizard:<instance>:completion:v1'),

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ARCHETYPES, COLLECTION_TYPES } from '../../src/modules/collections/collections.input.ts';
 import { CREATE_MENU, DATA_COLLECTION, DATA_COLLECTION_SUMMARY, DATA_FIELD } from '../../src/modules/collections/collections.fragments.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
@@ -101,7 +101,7 @@ export const dataCollectionRoutes = defineRoutes([
     path: '/v1/data-collections',
     summary: 'Collections the caller’s data role can read (summaries); ?includeArchived=true adds archived ones',
     operation: operation`query DataCollections($limit: Int, $offset: Int, $includeArchived: Boolean) {
-      dataCollections(limit: $limit, offset: $offset, includeArchived: $includeArchived) { nodes { ${DATA_COLLECTION_SUMMARY} } pagination { total limit offset hasMore } } }`,
+      dataCollections(limit: $limit, offset: $offset, includeArchived: $includeArchived) { nodes { ${DATA_COLLECTION_SUMMARY} } pagination { ${PAGINATION} } } }`,
     query: pageQuery.extend({ includeArchived: queryBool().describe('true adds archived collections (default false)') }),
     variables: ({ query }) => query,
     respond: respond.page,

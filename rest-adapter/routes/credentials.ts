@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createApiKeyInput, updateApiKeyInput } from '../../src/modules/credentials/api-keys.input.ts';
 import { API_KEY, ISSUED_API_KEY, ISSUED_SESSION_TOKEN, SESSION_TOKEN } from '../../src/modules/credentials/credentials.fragments.ts';
 import { createSessionTokenInput } from '../../src/modules/credentials/session-tokens.input.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route, type JsonSchema, type Responder } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
@@ -46,7 +46,7 @@ export const credentialRoutes = defineRoutes([
     method: 'GET',
     path: '/v1/api-keys',
     summary: 'List active API keys (TEAM_ADMIN_API_KEYS view)',
-    operation: operation`query ApiKeys($limit: Int, $offset: Int) { apiKeys(limit: $limit, offset: $offset) { nodes { ${API_KEY} } pagination { total limit offset hasMore } } }`,
+    operation: operation`query ApiKeys($limit: Int, $offset: Int) { apiKeys(limit: $limit, offset: $offset) { nodes { ${API_KEY} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ query }) => query,
     respond: respond.page,

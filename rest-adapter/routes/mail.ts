@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { MAIL_MESSAGE, MAIL_MESSAGE_SUMMARY } from '../../src/modules/mail/mail.fragments.ts';
 import { MAIL_STATUSES } from '../../src/modules/mail/mail.input.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
@@ -13,7 +13,7 @@ export const mailRoutes = defineRoutes([
     path: '/v1/mail-messages',
     summary: "The team's outgoing mail, newest first, without bodies (privileged; team admin or OUTGOING_MESSAGES_VIEW): limit, offset, status (optional)",
     operation: operation`query MailMessages($limit: Int, $offset: Int, $status: String) {
-      mailMessages(limit: $limit, offset: $offset, status: $status) { nodes { ${MAIL_MESSAGE_SUMMARY} } pagination { total limit offset hasMore } } }`,
+      mailMessages(limit: $limit, offset: $offset, status: $status) { nodes { ${MAIL_MESSAGE_SUMMARY} } pagination { ${PAGINATION} } } }`,
     // the service checks the status, so both faces refuse an unknown one with the same 400
     query: pageQuery.extend({ status: z.string().optional().describe(`only messages in this status: ${MAIL_STATUSES.join(', ')}`) }),
     variables: ({ query }) => query,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { DATA_RECORD, DATA_RECORD_BATCH_RESULT, DATA_RECORD_EXPANSION, DATA_RECORD_PAGE, DATA_RECORD_WRITE_RESULT } from '../../src/modules/records/records.fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
-import { pageQuery, queryList } from '../schemas.ts';
+import { pageQuery, queryList, NOT_AN_OBJECT } from '../schemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Request shapes
@@ -16,7 +16,7 @@ const requiredString = () => z.string({ error: 'is required' }).min(1, { error: 
 
 /** A JSON object body; `null` reads as `{}` (so its required fields are what is reported). */
 function bodyObject<S extends z.ZodRawShape>(shape: S) {
-  return z.preprocess((v) => (v === null ? {} : v), z.object(shape, { error: 'The request body must be a JSON object' }));
+  return z.preprocess((v) => (v === null ? {} : v), z.object(shape, NOT_AN_OBJECT));
 }
 
 const fieldsObject = () => z.record(z.string(), z.unknown(), { error: 'must be an object' }).describe('values keyed by field simplyId');

@@ -1,7 +1,7 @@
 // /v1/team-roles → src/modules/team-roles/team-roles.schema.ts
 import { teamRoleInput } from '../../src/modules/team-roles/team-roles.input.ts';
 import { TEAM_ROLE } from '../../src/modules/team-roles/team-roles.fragments.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
@@ -10,7 +10,7 @@ export const teamRoleRoutes = defineRoutes([
     method: 'GET',
     path: '/v1/team-roles',
     summary: 'List team roles (privileged; TEAM_ADMIN_USER_ROLES view)',
-    operation: operation`query TeamRoles($limit: Int, $offset: Int) { teamRoles(limit: $limit, offset: $offset) { nodes { ${TEAM_ROLE} } pagination { total limit offset hasMore } } }`,
+    operation: operation`query TeamRoles($limit: Int, $offset: Int) { teamRoles(limit: $limit, offset: $offset) { nodes { ${TEAM_ROLE} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ query }) => query,
     respond: respond.page,

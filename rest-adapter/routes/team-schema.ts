@@ -1,7 +1,7 @@
 // /v1/team-schema/* → src/modules/team-schema/team-schema.schema.ts (docs/api/team-schema.md)
 import { z } from 'zod';
 import { TEAM_SCHEMA_CHANGED, TEAM_SCHEMA_DIFF, TEAM_SCHEMA_EXPORT, TEAM_SCHEMA_VERSION } from '../../src/modules/team-schema/team-schema.fragments.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery, queryInt } from '../schemas.ts';
 
@@ -27,7 +27,7 @@ export const teamSchemaRoutes = defineRoutes([
     path: '/v1/team-schema/versions',
     summary: 'Schema version history, newest first: limit, offset; each { version, summary, actorKind, actorId, createdAt }',
     operation: operation`query TeamSchemaVersions($limit: Int, $offset: Int) {
-      teamSchemaVersions(limit: $limit, offset: $offset) { nodes { ${TEAM_SCHEMA_VERSION} } pagination { total limit offset hasMore } } }`,
+      teamSchemaVersions(limit: $limit, offset: $offset) { nodes { ${TEAM_SCHEMA_VERSION} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ query }) => query,
     respond: respond.page,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createUserInput, updateMeInput } from '../../src/modules/users/users.input.ts';
 import { CURRENT_USER, CURRENT_USER_VARIABLES, TEAM_USER, USER } from '../../src/modules/users/users.fragments.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery, queryList } from '../schemas.ts';
 
@@ -37,7 +37,7 @@ export const userRoutes = defineRoutes([
     method: 'GET',
     path: '/v1/users',
     summary: 'Users of the selected team (TEAM_ADMIN_USERS view)',
-    operation: operation`query Users($limit: Int, $offset: Int) { users(limit: $limit, offset: $offset) { nodes { ${TEAM_USER} } pagination { total limit offset hasMore } } }`,
+    operation: operation`query Users($limit: Int, $offset: Int) { users(limit: $limit, offset: $offset) { nodes { ${TEAM_USER} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ query }) => query,
     respond: respond.page,

@@ -2,11 +2,10 @@
 import { z } from 'zod';
 import { dataViewInput } from '../../src/modules/views/views.input.ts';
 import { DATA_VIEW, DATA_VIEW_RECORD, DATA_VIEW_SUMMARY } from '../../src/modules/views/views.fragments.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
-const PAGINATION = `pagination { total limit offset hasMore }`;
 
 export const dataViewRoutes = defineRoutes([
   route({
@@ -14,7 +13,7 @@ export const dataViewRoutes = defineRoutes([
     path: '/v1/data-views',
     summary: 'Views whose collections the caller can read, newest first: limit, offset, dataCollectionSimplyId (optional)',
     operation: operation`query DataViews($limit: Int, $offset: Int, $collection: String) {
-      dataViews(limit: $limit, offset: $offset, dataCollectionSimplyId: $collection) { nodes { ${DATA_VIEW_SUMMARY} } ${PAGINATION} } }`,
+      dataViews(limit: $limit, offset: $offset, dataCollectionSimplyId: $collection) { nodes { ${DATA_VIEW_SUMMARY} } pagination { ${PAGINATION} } } }`,
     query: pageQuery.extend({ dataCollectionSimplyId: z.string().optional().describe('only the views of this collection') }),
     variables: ({ query: { dataCollectionSimplyId, ...paging } }) => ({ ...paging, collection: dataCollectionSimplyId }),
     respond: respond.page,
@@ -40,7 +39,7 @@ export const dataViewRoutes = defineRoutes([
     path: '/v1/data-views/{dataViewSimplyId}/records',
     summary: "Record summaries of the view's collection, newest first (limit 1-100, offset); no field values; the view's saved filters and sort are not applied",
     operation: operation`query DataViewRecords($id: String!, $limit: Int, $offset: Int) {
-      dataViewRecords(dataViewSimplyId: $id, limit: $limit, offset: $offset) { nodes { ${DATA_VIEW_RECORD} } ${PAGINATION} } }`,
+      dataViewRecords(dataViewSimplyId: $id, limit: $limit, offset: $offset) { nodes { ${DATA_VIEW_RECORD} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ params, query }) => ({ id: params.dataViewSimplyId, ...query }),
     respond: respond.page,

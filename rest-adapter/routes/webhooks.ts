@@ -1,7 +1,7 @@
 // /v1/webhooks → src/modules/webhooks/webhooks.schema.ts
 import { createWebhookInput, updateWebhookInput } from '../../src/modules/webhooks/webhooks.input.ts';
 import { CREATED_WEBHOOK, WEBHOOK, WEBHOOK_DELIVERY } from '../../src/modules/webhooks/webhooks.fragments.ts';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
@@ -19,7 +19,7 @@ export const webhookRoutes = defineRoutes([
     method: 'GET',
     path: '/v1/webhooks',
     summary: "The team's webhook subscriptions, newest first (TEAM_SETTINGS view): limit, offset",
-    operation: operation`query Webhooks($limit: Int, $offset: Int) { webhooks(limit: $limit, offset: $offset) { nodes { ${WEBHOOK} } pagination { total limit offset hasMore } } }`,
+    operation: operation`query Webhooks($limit: Int, $offset: Int) { webhooks(limit: $limit, offset: $offset) { nodes { ${WEBHOOK} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ query }) => query,
     respond: respond.page,
@@ -52,7 +52,7 @@ export const webhookRoutes = defineRoutes([
     path: '/v1/webhooks/{webhookSimplyId}/deliveries',
     summary: 'The delivery log, newest first (limit 1-100, offset): one entry per delivery with its latest attempt flattened and every attempt',
     operation: operation`query WebhookDeliveries($id: String!, $limit: Int, $offset: Int) {
-      webhookDeliveries(webhookSimplyId: $id, limit: $limit, offset: $offset) { nodes { ${WEBHOOK_DELIVERY} } pagination { total limit offset hasMore } } }`,
+      webhookDeliveries(webhookSimplyId: $id, limit: $limit, offset: $offset) { nodes { ${WEBHOOK_DELIVERY} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ params, query }) => ({ id: params.webhookSimplyId, ...query }),
     respond: respond.page,

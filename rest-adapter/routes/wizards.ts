@@ -1,6 +1,6 @@
 // /v1/data-wizards → src/modules/wizards/wizards.schema.ts (Document 1 §4.5). Authoring is GraphQL only.
 import { z } from 'zod';
-import { operation } from '../../src/app/graphql/fragments.ts';
+import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import {
   DATA_WIZARD_DETAIL,
   DATA_WIZARD_EXECUTION,
@@ -9,7 +9,7 @@ import {
   DATA_WIZARD_SUMMARY,
 } from '../../src/modules/wizards/wizards.fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
+import { pageQuery, NOT_AN_OBJECT } from '../schemas.ts';
 
 /**
  * The execute body. Unknown keys go on to the operation, which names them; the service checks
@@ -20,7 +20,7 @@ const executeBody = z.looseObject(
     dataRecordSimplyId: z.string().nullish().describe("required: a record of the wizard's collection (XXXX-XXXX-XXXX)"),
     formData: z.unknown().optional().describe('object keyed by dataFieldSimplyId'),
   },
-  { error: 'The request body must be a JSON object' },
+  NOT_AN_OBJECT,
 );
 
 type Execution = { errors: Record<string, unknown>[] } & Record<string, unknown>;
@@ -51,7 +51,7 @@ export const dataWizardRoutes = defineRoutes([
     method: 'GET',
     path: '/v1/data-wizards',
     summary: 'Wizards of the team, newest first (limit 1-100, offset); needs TEAM_ADMIN_DATA_WIZARDS',
-    operation: operation`query DataWizards($limit: Int, $offset: Int) { dataWizards(limit: $limit, offset: $offset) { nodes { ${DATA_WIZARD_SUMMARY} } pagination { total limit offset hasMore } } }`,
+    operation: operation`query DataWizards($limit: Int, $offset: Int) { dataWizards(limit: $limit, offset: $offset) { nodes { ${DATA_WIZARD_SUMMARY} } pagination { ${PAGINATION} } } }`,
     query: pageQuery,
     variables: ({ query }) => query,
     respond: respond.page,

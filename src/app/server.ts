@@ -166,7 +166,7 @@ export async function startApp(options: StartOptions): Promise<App> {
         route = path;
         return sendJson(res, 200, cachedOpenApiDocument({ schema, modules, serverUrl: baseUrlRef.value }));
       }
-      if ((path === '/docs' || path.startsWith('/docs/')) && serveDocs(res, path)) {
+      if ((method === 'GET' || method === 'HEAD') && (path === '/docs' || path.startsWith('/docs/')) && serveDocs(res, path)) {
         route = '/docs';
         return;
       }

@@ -318,7 +318,7 @@ describe('API conventions', () => {
 
   describe('LocalizedText', () => {
     // Document 1 §1.6: a plain string or { <language_tag>: <string> }. The scalar exists
-    // (src/graphql/scalars.ts) but no field or argument of the current schema takes one, and a
+    // (src/app/graphql/scalars.ts) but no field or argument of the current schema takes one, and a
     // GraphQL operation may not declare a variable it does not use, so it cannot be exercised
     // through the API yet. Un-skip and point at the first field that takes LocalizedText.
     it.skip('accepts a string or { "en": "...", "pt-BR": "..." } and rejects bad language keys', () => {});

@@ -1,4 +1,4 @@
-// The pure team-schema diff (src/data/team-schema/schema-diff.ts).
+// The pure team-schema diff (src/modules/team-schema/schema-diff.ts).
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, diffTeamSchemas, sameValue } from '../../src/modules/team-schema/schema-diff.ts';
 import type { ExportedCollection, ExportedField, ExportedView, TeamSchemaDocument } from '../../src/modules/team-schema/schema-export.ts';

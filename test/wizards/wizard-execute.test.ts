@@ -1,4 +1,4 @@
-// POST /v1/data-wizards/{id}/execute and the runner behind it (src/wizards/wizard-runner.ts):
+// POST /v1/data-wizards/{id}/execute and the runner behind it (src/modules/wizards/wizard-runner.ts):
 // record writes through the data core (audit entry, record event), the completion event with its
 // stable id (WIZARD_COMPLETED / WIZARD_COMPLETION_FAILED), formData validation by field type,
 // required task fields, task order, all-or-nothing failures, who may execute, and the

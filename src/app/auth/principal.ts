@@ -4,7 +4,7 @@ import type { ApiError } from '../errors.ts';
 import { levelSatisfies, type FeatureLevel } from './feature-permissions.ts';
 import type { OauthScope } from './oauth-scopes.ts';
 
-/** AUTOMATION: no credential at all; the acting principal of an automation execution (src/automations). */
+/** AUTOMATION: no credential at all; the acting principal of an automation execution (src/modules/automations). */
 export type CredentialKind = 'API_KEY' | 'SESSION_TOKEN' | 'USER' | 'OAUTH' | 'CONSTITUENT' | 'PUBLIC_LINK' | 'AUTOMATION';
 export type DataLevel = 'READ' | 'EDIT' | 'RUN';
 

@@ -52,3 +52,6 @@ export function operation(strings: TemplateStringsArray, ...parts: Part[]): stri
   const { text, definitions } = assemble(strings, parts);
   return [text.trim(), ...definitions].join('\n');
 }
+
+/** The paging facts of every `<Thing>Page` (src/app/graphql/page.ts). */
+export const PAGINATION = fragment('PaginationFields', 'Pagination', 'total limit offset hasMore');

@@ -23,3 +23,13 @@ export const CREATE_MENU = fragment(
   'DataCollectionCreateMenu',
   selection`collection { ${DATA_COLLECTION_SUMMARY} } fields { ${DATA_FIELD} } canCreate reasons blockingFields { dataFieldSimplyId title access }`,
 );
+
+/** A collection as a record's `expand=collection` shows it: identity and shape, no counts or fields. */
+export const DATA_COLLECTION_BRIEF = fragment(
+  'DataCollectionBriefFields',
+  'DataCollection',
+  `id name singularName pluralName archetype effectiveArchetype type enumDataCollectionTypeId fieldCount parentDataCollectionSimplyId dataRecordCalculatedNameFormula`,
+);
+
+/** A field as a record's `expand=fieldDefinitions` shows it. */
+export const DATA_FIELD_DEFINITION = fragment('DataFieldDefinitionFields', 'DataField', `dataFieldSimplyId title columnName dataType isRequired sortOrder config`);

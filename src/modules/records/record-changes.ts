@@ -88,7 +88,7 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
   const credentialId = p.credentialId;
   const occurredAt = new Date().toISOString();
   const eventIds = changes.map(() => newEventId());
-  // automation loop guard (src/automations): writes made by an automation execution carry the
+  // automation loop guard (src/modules/automations): writes made by an automation execution carry the
   // depth the next execution would run at; the automations consumer refuses to go deeper
   const eventActor = { kind: actorKind, id: credentialId, userSimplyId: p.userSimplyId, ...(p.automation ? { automationDepth: p.automation.depth } : {}) };
   const payloads = changes.map((change, i) => ({

@@ -1,5 +1,6 @@
 // The selections of records that other faces (REST tables, tests) use.
-import { fragment, selection } from '../../app/graphql/fragments.ts';
+import { fragment, selection, PAGINATION } from '../../app/graphql/fragments.ts';
+import { DATA_COLLECTION_BRIEF, DATA_FIELD_DEFINITION } from '../collections/collections.fragments.ts';
 
 export const DATA_RECORD = fragment('DataRecordFields', 'DataRecord', 'id dataRecordSimplyId dataCollectionSimplyId name fields isArchived createdAt updatedAt');
 
@@ -7,10 +8,8 @@ export const DATA_RECORD = fragment('DataRecordFields', 'DataRecord', 'id dataRe
 export const DATA_RECORD_EXPANSION = fragment(
   'DataRecordExpansion',
   'DataRecord',
-  `collection @include(if: $expandCollection) {
-     id name singularName pluralName archetype effectiveArchetype type enumDataCollectionTypeId fieldCount parentDataCollectionSimplyId dataRecordCalculatedNameFormula
-   }
-   fieldDefinitions @include(if: $expandFields) { dataFieldSimplyId title columnName dataType isRequired sortOrder config }`,
+  selection`collection @include(if: $expandCollection) { ${DATA_COLLECTION_BRIEF} }
+   fieldDefinitions @include(if: $expandFields) { ${DATA_FIELD_DEFINITION} }`,
 );
 
 export const DATA_RECORD_WRITE_RESULT = fragment('DataRecordWriteResultFields', 'DataRecordWriteResult', selection`record { ${DATA_RECORD} } warnings`);
@@ -21,4 +20,4 @@ export const DATA_RECORD_BATCH_RESULT = fragment(
   selection`operation succeeded failed warnings results { index ok dataRecordSimplyId record { ${DATA_RECORD} } error { code status message details } }`,
 );
 
-export const DATA_RECORD_PAGE = fragment('DataRecordPageFields', 'DataRecordPage', selection`nodes { ${DATA_RECORD} } pagination { total limit offset hasMore }`);
+export const DATA_RECORD_PAGE = fragment('DataRecordPageFields', 'DataRecordPage', selection`nodes { ${DATA_RECORD} } pagination { ${PAGINATION} }`);

@@ -1,10 +1,10 @@
 // SEND_EMAIL: fixed recipients and/or the record's email field, merge tags from the record, handed
-// to the mailer (src/mail), which stores the message and sends it. The mail's sourceId is the
+// to the mailer (src/modules/mail), which stores the message and sends it. The mail's sourceId is the
 // action's idempotency key: a repeated run finds the message and does not send it again.
 import { decodeValue } from '../../collections/values/index.ts';
 import { renderTags } from '../merge-tags.ts';
 
-/** the mailer's subject limit (src/mail/mail.input.ts): a long merged value is cut, not refused */
+/** the mailer's subject limit (src/modules/mail/mail.input.ts): a long merged value is cut, not refused */
 const MAX_SUBJECT = 255;
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError } from '../automations.errors.ts';
