@@ -1,60 +1,39 @@
 // /v1/webhooks → src/modules/webhooks/webhooks.schema.ts
 import { createWebhookInput, updateWebhookInput } from '../../src/modules/webhooks/webhooks.input.ts';
 import { CREATED_WEBHOOK, WEBHOOK, WEBHOOK_DELIVERY } from '../../src/modules/webhooks/webhooks.fragments.ts';
-import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, respond, route } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
+import { defineRoutes } from '../route.ts';
+import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
+
+const ONE = '/v1/webhooks/{webhookSimplyId}';
 
 export const webhookRoutes = defineRoutes([
-  route({
-    method: 'POST',
+  createOne({
     path: '/v1/webhooks',
     summary: 'Create a webhook subscription (TEAM_SETTINGS edit): { eventType, targetUrl, filterCriteria?, retryCount?, retryDelaySeconds?, timeoutSeconds? }; the secret is returned once',
-    operation: operation`mutation CreateWebhook($input: CreateWebhookInput!) { createWebhook(input: $input) { ${CREATED_WEBHOOK} } }`,
+    name: 'CreateWebhook',
+    field: 'createWebhook',
+    inputType: 'CreateWebhookInput',
     body: createWebhookInput,
-    variables: ({ body }) => ({ input: body }),
-    status: 201,
+    select: CREATED_WEBHOOK,
   }),
-  route({
-    method: 'GET',
-    path: '/v1/webhooks',
-    summary: "The team's webhook subscriptions, newest first (TEAM_SETTINGS view): limit, offset",
-    operation: operation`query Webhooks($limit: Int, $offset: Int) { webhooks(limit: $limit, offset: $offset) { nodes { ${WEBHOOK} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery,
-    variables: ({ query }) => query,
-    respond: respond.page,
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/webhooks/{webhookSimplyId}',
-    summary: 'One webhook subscription (no secret)',
-    operation: operation`query Webhook($id: String!) { webhook(webhookSimplyId: $id) { ${WEBHOOK} } }`,
-    variables: ({ params }) => ({ id: params.webhookSimplyId }),
-  }),
-  route({
+  listPage({ path: '/v1/webhooks', summary: "The team's webhook subscriptions, newest first (TEAM_SETTINGS view): limit, offset", name: 'Webhooks', field: 'webhooks', select: WEBHOOK }),
+  getOne({ path: ONE, summary: 'One webhook subscription (no secret)', name: 'Webhook', field: 'webhook', select: WEBHOOK }),
+  updateOne({
     method: 'PUT',
-    path: '/v1/webhooks/{webhookSimplyId}',
+    path: ONE,
     summary: 'Update (TEAM_SETTINGS edit): any of targetUrl, filterCriteria, isActive, isPaused, retryCount, retryDelaySeconds, timeoutSeconds; fields left out stay',
-    operation: operation`mutation UpdateWebhook($id: String!, $input: UpdateWebhookInput!) { updateWebhook(webhookSimplyId: $id, input: $input) { ${WEBHOOK} } }`,
+    name: 'UpdateWebhook',
+    field: 'updateWebhook',
+    inputType: 'UpdateWebhookInput',
     body: updateWebhookInput,
-    variables: ({ params, body }) => ({ id: params.webhookSimplyId, input: body }),
+    select: WEBHOOK,
   }),
-  route({
-    method: 'DELETE',
-    path: '/v1/webhooks/{webhookSimplyId}',
-    summary: 'Delete a subscription and its delivery log (TEAM_SETTINGS edit)',
-    operation: operation`mutation DeleteWebhook($id: String!) { deleteWebhook(webhookSimplyId: $id) }`,
-    variables: ({ params }) => ({ id: params.webhookSimplyId }),
-    respond: respond.deleted('webhookSimplyId'),
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/webhooks/{webhookSimplyId}/deliveries',
+  actOn({ method: 'DELETE', path: ONE, summary: 'Delete a subscription and its delivery log (TEAM_SETTINGS edit)', name: 'DeleteWebhook', field: 'deleteWebhook' }),
+  listPage({
+    path: `${ONE}/deliveries`,
     summary: 'The delivery log, newest first (limit 1-100, offset): one entry per delivery with its latest attempt flattened and every attempt',
-    operation: operation`query WebhookDeliveries($id: String!, $limit: Int, $offset: Int) {
-      webhookDeliveries(webhookSimplyId: $id, limit: $limit, offset: $offset) { nodes { ${WEBHOOK_DELIVERY} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery,
-    variables: ({ params, query }) => ({ id: params.webhookSimplyId, ...query }),
-    respond: respond.page,
+    name: 'WebhookDeliveries',
+    field: 'webhookDeliveries',
+    select: WEBHOOK_DELIVERY,
   }),
 ]);

@@ -13,7 +13,7 @@ export interface Fragment {
   toString(): string;
 }
 
-type Part = string | number | boolean | Fragment;
+export type Part = string | number | boolean | Fragment;
 
 function isFragment(part: Part): part is Fragment {
   return typeof part === 'object' && part !== null && 'definitions' in part;
@@ -48,7 +48,7 @@ export function selection(strings: TemplateStringsArray, ...parts: Part[]): { st
 }
 
 /** Template tag for a whole operation: the text with every fragment it uses appended. */
-export function operation(strings: TemplateStringsArray, ...parts: Part[]): string {
+export function operation(strings: TemplateStringsArray | readonly string[], ...parts: Part[]): string {
   const { text, definitions } = assemble(strings, parts);
   return [text.trim(), ...definitions].join('\n');
 }

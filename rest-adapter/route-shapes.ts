@@ -1,0 +1,115 @@
+// The shapes most routes share, so a table states what differs (path, operation name, field,
+// selection, input) instead of repeating the GraphQL text and the plumbing. The resource id is the
+// path's last `{param}`, passed to the field as the argument of the same name; the operation name
+// is the route's operationId. Anything else is a plain `route({...})`.
+import type { z } from 'zod';
+import { operation, PAGINATION, type Part } from '../src/app/graphql/fragments.ts';
+import { respond, route, type Responder, type RestRoute } from './route.ts';
+import { pageQuery } from './schemas.ts';
+
+interface Shape {
+  path: string;
+  summary: string;
+  /** the GraphQL operation name (and OpenAPI operationId) */
+  name: string;
+  /** the top-level field the operation selects */
+  field: string;
+}
+
+/** Extra field arguments read from the query string: name → GraphQL type (`String`, `Boolean`…) and its schema. */
+type Filters = Record<string, { type: string; schema: z.ZodType }>;
+
+function idParam(path: string): string | null {
+  const params = [...path.matchAll(/\{(\w+)\}/g)];
+  return params.length ? params[params.length - 1]![1]! : null;
+}
+
+/** `$a: T, $b: U` and `a: $a, b: $b` for the given arguments. */
+function args(list: [string, string][]): { declare: string; pass: string } {
+  return { declare: list.map(([n, t]) => `$${n}: ${t}`).join(', '), pass: list.map(([n]) => `${n}: $${n}`).join(', ') };
+}
+
+/** Builds `<kind> <name>(<vars>) { <field>(<args>)<selection> }` with fragments appended. */
+function document(kind: 'query' | 'mutation', s: Shape, vars: [string, string][], fieldArgs: string, select?: Part): string {
+  const declared = vars.length ? `(${args(vars).declare})` : '';
+  const head = `${kind} ${s.name}${declared} { ${s.field}${fieldArgs ? `(${fieldArgs})` : ''}`;
+  return select === undefined ? operation([`${head} }`]) : operation([`${head} { `, ' } }'], select);
+}
+
+/** GET one resource by the path's id. */
+export function getOne(s: Shape & { select: Part }): RestRoute {
+  const id = idParam(s.path)!;
+  return route({
+    method: 'GET',
+    path: s.path,
+    summary: s.summary,
+    operation: document('query', s, [['id', 'String!']], `${id}: $id`, s.select),
+    variables: ({ params }) => ({ id: params[id] }),
+  });
+}
+
+/**
+ * GET a `{ nodes, pagination }` page (limit, offset, and the filters), of a resource under the path's
+ * id if the path has one: data is the nodes, meta.pagination the paging.
+ */
+export function listPage(s: Shape & { select: Part; filters?: Filters }): RestRoute {
+  const id = idParam(s.path);
+  const filters = Object.entries(s.filters ?? {});
+  const list: [string, string][] = [...(id ? [['id', 'String!'] as [string, string]] : []), ['limit', 'Int'], ['offset', 'Int'], ...filters.map(([n, f]) => [n, f.type] as [string, string])];
+  const passed = list.map(([n]) => (n === 'id' ? `${id}: $id` : `${n}: $${n}`)).join(', ');
+  const query = pageQuery.extend(Object.fromEntries(filters.map(([n, f]) => [n, f.schema])));
+  return route({
+    method: 'GET',
+    path: s.path,
+    summary: s.summary,
+    operation: operation([`query ${s.name}(${args(list).declare}) { ${s.field}(${passed}) { nodes { `, ` } pagination { `, ' } } }'], s.select, PAGINATION),
+    query,
+    variables: ({ params, query: q }) => ({ ...(id ? { id: params[id] } : {}), ...(q as object) }),
+    respond: respond.page,
+  });
+}
+
+/** POST a new resource: the body is the field's `input`; 201. */
+export function createOne(s: Shape & { inputType: string; body: z.ZodType; select: Part; respond?: Responder }): RestRoute {
+  return route({
+    method: 'POST',
+    path: s.path,
+    summary: s.summary,
+    operation: document('mutation', s, [['input', `${s.inputType}!`]], 'input: $input', s.select),
+    body: s.body,
+    variables: ({ body }) => ({ input: body }),
+    respond: s.respond,
+    status: 201,
+  });
+}
+
+/** PUT or PATCH the resource of the path's id: the body is the field's `input`. */
+export function updateOne(s: Shape & { method: 'PUT' | 'PATCH'; inputType: string; body: z.ZodType; select: Part; respond?: Responder }): RestRoute {
+  const id = idParam(s.path)!;
+  return route({
+    method: s.method,
+    path: s.path,
+    summary: s.summary,
+    operation: document('mutation', s, [['id', 'String!'], ['input', `${s.inputType}!`]], `${id}: $id, input: $input`, s.select),
+    body: s.body,
+    variables: ({ params, body }) => ({ id: params[id], input: body }),
+    respond: s.respond,
+  });
+}
+
+/**
+ * A mutation of the path's id that takes nothing else (delete, revoke, archive, …); without a
+ * selection its field answers a boolean and the response is `{ id, deleted: true }` unless `respond` says otherwise.
+ */
+export function actOn(s: Shape & { method: 'POST' | 'DELETE'; select?: Part; respond?: Responder; status?: number }): RestRoute {
+  const id = idParam(s.path)!;
+  return route({
+    method: s.method,
+    path: s.path,
+    summary: s.summary,
+    operation: document('mutation', s, [['id', 'String!']], `${id}: $id`, s.select),
+    variables: ({ params }) => ({ id: params[id] }),
+    respond: s.respond ?? (s.select === undefined ? respond.deleted(id) : undefined),
+    status: s.status,
+  });
+}
