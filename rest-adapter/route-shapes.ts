@@ -12,8 +12,14 @@ interface Shape {
   summary: string;
   /** the GraphQL operation name (and OpenAPI operationId) */
   name: string;
-  /** the top-level field the operation selects */
-  field: string;
+  /** the top-level field the operation selects; default: the name with a lower-case first letter */
+  field?: string;
+  /** the field's argument for the path's id; default: the path parameter's name */
+  arg?: string;
+}
+
+function fieldOf(s: Shape): string {
+  return s.field ?? s.name[0]!.toLowerCase() + s.name.slice(1);
 }
 
 /** Extra field arguments read from the query string: name → GraphQL type (`String`, `Boolean`…) and its schema. */
@@ -32,7 +38,7 @@ function args(list: [string, string][]): { declare: string; pass: string } {
 /** Builds `<kind> <name>(<vars>) { <field>(<args>)<selection> }` with fragments appended. */
 function document(kind: 'query' | 'mutation', s: Shape, vars: [string, string][], fieldArgs: string, select?: Part): string {
   const declared = vars.length ? `(${args(vars).declare})` : '';
-  const head = `${kind} ${s.name}${declared} { ${s.field}${fieldArgs ? `(${fieldArgs})` : ''}`;
+  const head = `${kind} ${s.name}${declared} { ${fieldOf(s)}${fieldArgs ? `(${fieldArgs})` : ''}`;
   return select === undefined ? operation([`${head} }`]) : operation([`${head} { `, ' } }'], select);
 }
 
@@ -43,7 +49,7 @@ export function getOne(s: Shape & { select: Part }): RestRoute {
     method: 'GET',
     path: s.path,
     summary: s.summary,
-    operation: document('query', s, [['id', 'String!']], `${id}: $id`, s.select),
+    operation: document('query', s, [['id', 'String!']], `${s.arg ?? id}: $id`, s.select),
     variables: ({ params }) => ({ id: params[id] }),
   });
 }
@@ -56,13 +62,13 @@ export function listPage(s: Shape & { select: Part; filters?: Filters }): RestRo
   const id = idParam(s.path);
   const filters = Object.entries(s.filters ?? {});
   const list: [string, string][] = [...(id ? [['id', 'String!'] as [string, string]] : []), ['limit', 'Int'], ['offset', 'Int'], ...filters.map(([n, f]) => [n, f.type] as [string, string])];
-  const passed = list.map(([n]) => (n === 'id' ? `${id}: $id` : `${n}: $${n}`)).join(', ');
+  const passed = list.map(([n]) => (n === 'id' ? `${s.arg ?? id}: $id` : `${n}: $${n}`)).join(', ');
   const query = pageQuery.extend(Object.fromEntries(filters.map(([n, f]) => [n, f.schema])));
   return route({
     method: 'GET',
     path: s.path,
     summary: s.summary,
-    operation: operation([`query ${s.name}(${args(list).declare}) { ${s.field}(${passed}) { nodes { `, ` } pagination { `, ' } } }'], s.select, PAGINATION),
+    operation: operation([`query ${s.name}(${args(list).declare}) { ${fieldOf(s)}(${passed}) { nodes { `, ` } pagination { `, ' } } }'], s.select, PAGINATION),
     query,
     variables: ({ params, query: q }) => ({ ...(id ? { id: params[id] } : {}), ...(q as object) }),
     respond: respond.page,
@@ -90,7 +96,7 @@ export function updateOne(s: Shape & { method: 'PUT' | 'PATCH'; inputType: strin
     method: s.method,
     path: s.path,
     summary: s.summary,
-    operation: document('mutation', s, [['id', 'String!'], ['input', `${s.inputType}!`]], `${id}: $id, input: $input`, s.select),
+    operation: document('mutation', s, [['id', 'String!'], ['input', `${s.inputType}!`]], `${s.arg ?? id}: $id, input: $input`, s.select),
     body: s.body,
     variables: ({ params, body }) => ({ id: params[id], input: body }),
     respond: s.respond,
@@ -101,13 +107,15 @@ export function updateOne(s: Shape & { method: 'PUT' | 'PATCH'; inputType: strin
  * A mutation of the path's id that takes nothing else (delete, revoke, archive, …); without a
  * selection its field answers a boolean and the response is `{ id, deleted: true }` unless `respond` says otherwise.
  */
-export function actOn(s: Shape & { method: 'POST' | 'DELETE'; select?: Part; respond?: Responder; status?: number }): RestRoute {
+export function actOn(s: Shape & { method: 'POST' | 'DELETE'; select?: Part; respond?: Responder; status?: number; body?: z.ZodType }): RestRoute {
   const id = idParam(s.path)!;
   return route({
     method: s.method,
     path: s.path,
     summary: s.summary,
-    operation: document('mutation', s, [['id', 'String!']], `${id}: $id`, s.select),
+    operation: document('mutation', s, [['id', 'String!']], `${s.arg ?? id}: $id`, s.select),
+    // a body, where the route accepts one, is not an input of the operation
+    body: s.body,
     variables: ({ params }) => ({ id: params[id] }),
     respond: s.respond ?? (s.select === undefined ? respond.deleted(id) : undefined),
     status: s.status,

@@ -78,11 +78,11 @@ export const respond = {
       meta: { type: 'object', properties: { pagination: PAGINATION_SCHEMA }, required: ['pagination'] },
     }),
   } as Responder,
-  /** DELETE routes whose operation answers a boolean: data `{ id: <path param>, deleted: true }` */
-  deleted: (param: string): Responder => ({
-    map: (_value, input) => ({ data: { id: (input.params as Record<string, string>)[param], deleted: true } }),
+  /** routes whose operation answers a boolean (delete, revoke): data `{ id: <path param>, <flag>: true }` */
+  deleted: (param: string, flag = 'deleted'): Responder => ({
+    map: (_value, input) => ({ data: { id: (input.params as Record<string, string>)[param], [flag]: true } }),
     schema: () => ({
-      data: { type: 'object', properties: { id: { type: 'string' }, deleted: { type: 'boolean', const: true } }, required: ['id', 'deleted'] },
+      data: { type: 'object', properties: { id: { type: 'string' }, [flag]: { type: 'boolean', const: true } }, required: ['id', flag] },
     }),
   }),
   /** one property of the field as data (`{ record, warnings }` → record), the rest described by `meta` */

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { createApiKeyInput, updateApiKeyInput } from '../../src/modules/credentials/api-keys.input.ts';
 import { API_KEY, ISSUED_API_KEY, ISSUED_SESSION_TOKEN, SESSION_TOKEN } from '../../src/modules/credentials/credentials.fragments.ts';
 import { createSessionTokenInput } from '../../src/modules/credentials/session-tokens.input.ts';
-import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, respond, route, type JsonSchema, type Responder } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { defineRoutes, respond, route, type JsonSchema } from '../route.ts';
+import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
 /** `{ fullApiKey, apiKey }` → data: the key with `fullApiKey` beside its fields */
 const withSecret = respond.custom<{ fullApiKey: string; apiKey: Record<string, unknown> }>(
@@ -22,91 +22,51 @@ const withSecret = respond.custom<{ fullApiKey: string; apiKey: Record<string, u
   },
 );
 
-/** Revocations whose operation answers a boolean: data `{ id: <path param>, revoked: true }` (the revoked-sibling of respond.deleted) */
-const revoked = (param: string): Responder =>
-  respond.custom(
-    (_value, input) => ({ data: { id: (input.params as Record<string, string>)[param], revoked: true } }),
-    () => ({
-      data: { type: 'object', properties: { id: { type: 'string' }, revoked: { type: 'boolean', const: true } }, required: ['id', 'revoked'] },
-    }),
-  );
+const KEY = '/v1/api-keys/{apiKeySimplyId}';
+const TOKEN = '/v1/session-tokens/{sessionTokenId}';
 
 export const credentialRoutes = defineRoutes([
-  route({
-    method: 'POST',
+  createOne({
     path: '/v1/api-keys',
     summary: 'Create an API key; the full key is in this response only (TEAM_ADMIN_API_KEYS edit)',
-    operation: operation`mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { ${ISSUED_API_KEY} } }`,
+    name: 'CreateApiKey',
+    inputType: 'CreateApiKeyInput',
     body: createApiKeyInput,
-    variables: ({ body }) => ({ input: body }),
+    select: ISSUED_API_KEY,
     respond: withSecret,
-    status: 201,
   }),
-  route({
-    method: 'GET',
-    path: '/v1/api-keys',
-    summary: 'List active API keys (TEAM_ADMIN_API_KEYS view)',
-    operation: operation`query ApiKeys($limit: Int, $offset: Int) { apiKeys(limit: $limit, offset: $offset) { nodes { ${API_KEY} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery,
-    variables: ({ query }) => query,
-    respond: respond.page,
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/api-keys/{apiKeySimplyId}',
-    summary: 'Get an API key (never its secret)',
-    operation: operation`query ApiKey($id: String!) { apiKey(apiKeySimplyId: $id) { ${API_KEY} } }`,
-    variables: ({ params }) => ({ id: params.apiKeySimplyId }),
-  }),
-  route({
+  listPage({ path: '/v1/api-keys', summary: 'List active API keys (TEAM_ADMIN_API_KEYS view)', name: 'ApiKeys', select: API_KEY }),
+  getOne({ path: KEY, summary: 'Get an API key (never its secret)', name: 'ApiKey', select: API_KEY }),
+  updateOne({
     method: 'PATCH',
-    path: '/v1/api-keys/{apiKeySimplyId}',
+    path: KEY,
     summary: 'Change name, role, feature permissions, IP allowlist or expiry',
-    operation: operation`mutation UpdateApiKey($id: String!, $input: UpdateApiKeyInput!) { updateApiKey(apiKeySimplyId: $id, input: $input) { ${API_KEY} } }`,
+    name: 'UpdateApiKey',
+    inputType: 'UpdateApiKeyInput',
     body: updateApiKeyInput,
-    variables: ({ params, body }) => ({ id: params.apiKeySimplyId, input: body }),
+    select: API_KEY,
   }),
-  route({
-    method: 'DELETE',
-    path: '/v1/api-keys/{apiKeySimplyId}',
-    summary: 'Revoke an API key and the session tokens it minted',
-    operation: operation`mutation RevokeApiKey($id: String!) { revokeApiKey(apiKeySimplyId: $id) }`,
-    variables: ({ params }) => ({ id: params.apiKeySimplyId }),
-    respond: revoked('apiKeySimplyId'),
-  }),
-  route({
+  actOn({ method: 'DELETE', path: KEY, summary: 'Revoke an API key and the session tokens it minted', name: 'RevokeApiKey', respond: respond.deleted('apiKeySimplyId', 'revoked') }),
+  actOn({
     method: 'POST',
-    path: '/v1/api-keys/{apiKeySimplyId}/rotate',
+    path: `${KEY}/rotate`,
     summary: 'Replace the secret (same id); the old secret and its session tokens stop working at once',
-    operation: operation`mutation RotateApiKey($id: String!) { rotateApiKey(apiKeySimplyId: $id) { ${ISSUED_API_KEY} } }`,
-    // rotation takes no input: a body, if any, is ignored
-    body: z.unknown(),
-    variables: ({ params }) => ({ id: params.apiKeySimplyId }),
+    name: 'RotateApiKey',
+    select: ISSUED_API_KEY,
     respond: withSecret,
+    // rotation takes no input, yet a body sent with it has always been ignored rather than refused
+    body: z.unknown(),
   }),
+  // the input is optional (no body or null is the same as {}), which no shape says
   route({
     method: 'POST',
     path: '/v1/session-tokens',
     summary: 'Mint a session token with an API key (narrowing only); the token is in this response only',
     operation: operation`mutation CreateSessionToken($input: CreateSessionTokenInput) { createSessionToken(input: $input) { ${ISSUED_SESSION_TOKEN} } }`,
-    // no body (or null) is the same as {}
     body: createSessionTokenInput.nullish(),
     variables: ({ body }) => ({ input: body ?? {} }),
     status: 201,
   }),
-  route({
-    method: 'GET',
-    path: '/v1/session-tokens/{sessionTokenId}',
-    summary: 'Inspect a session token (never the token value)',
-    operation: operation`query SessionToken($id: String!) { sessionToken(sessionTokenId: $id) { ${SESSION_TOKEN} } }`,
-    variables: ({ params }) => ({ id: params.sessionTokenId }),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/v1/session-tokens/{sessionTokenId}',
-    summary: 'Revoke a session token (by its sess_ id)',
-    operation: operation`mutation RevokeSessionToken($id: String!) { revokeSessionToken(sessionTokenId: $id) }`,
-    variables: ({ params }) => ({ id: params.sessionTokenId }),
-    respond: revoked('sessionTokenId'),
-  }),
+  getOne({ path: TOKEN, summary: 'Inspect a session token (never the token value)', name: 'SessionToken', select: SESSION_TOKEN }),
+  actOn({ method: 'DELETE', path: TOKEN, summary: 'Revoke a session token (by its sess_ id)', name: 'RevokeSessionToken', respond: respond.deleted('sessionTokenId', 'revoked') }),
 ]);

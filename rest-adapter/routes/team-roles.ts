@@ -7,15 +7,14 @@ import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.t
 const ROLE_INPUT = { inputType: 'TeamRoleInput', body: teamRoleInput, select: TEAM_ROLE };
 
 export const teamRoleRoutes = defineRoutes([
-  listPage({ path: '/v1/team-roles', summary: 'List team roles (privileged; TEAM_ADMIN_USER_ROLES view)', name: 'TeamRoles', field: 'teamRoles', select: TEAM_ROLE }),
-  createOne({ path: '/v1/team-roles', summary: 'Create a team role (privileged; TEAM_ADMIN_USER_ROLES edit)', name: 'CreateTeamRole', field: 'createTeamRole', ...ROLE_INPUT }),
-  getOne({ path: '/v1/team-roles/{teamRoleSimplyId}', summary: 'Get a team role', name: 'TeamRole', field: 'teamRole', select: TEAM_ROLE }),
+  listPage({ path: '/v1/team-roles', summary: 'List team roles (privileged; TEAM_ADMIN_USER_ROLES view)', name: 'TeamRoles', select: TEAM_ROLE }),
+  createOne({ path: '/v1/team-roles', summary: 'Create a team role (privileged; TEAM_ADMIN_USER_ROLES edit)', name: 'CreateTeamRole', ...ROLE_INPUT }),
+  getOne({ path: '/v1/team-roles/{teamRoleSimplyId}', summary: 'Get a team role', name: 'TeamRole', select: TEAM_ROLE }),
   updateOne({
     method: 'PUT',
     path: '/v1/team-roles/{teamRoleSimplyId}',
     summary: 'Replace a team role (the whole body; omitted lists become empty)',
     name: 'ReplaceTeamRole',
-    field: 'replaceTeamRole',
     ...ROLE_INPUT,
   }),
   actOn({
@@ -23,6 +22,5 @@ export const teamRoleRoutes = defineRoutes([
     path: '/v1/team-roles/{teamRoleSimplyId}',
     summary: 'Delete a team role that no member or active API key uses (409 otherwise)',
     name: 'DeleteTeamRole',
-    field: 'deleteTeamRole',
   }),
 ]);

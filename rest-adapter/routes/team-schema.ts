@@ -1,9 +1,10 @@
 // /v1/team-schema/* → src/modules/team-schema/team-schema.schema.ts (docs/api/team-schema.md)
 import { z } from 'zod';
 import { TEAM_SCHEMA_CHANGED, TEAM_SCHEMA_DIFF, TEAM_SCHEMA_EXPORT, TEAM_SCHEMA_VERSION } from '../../src/modules/team-schema/team-schema.fragments.ts';
-import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, respond, route } from '../route.ts';
-import { pageQuery, queryInt } from '../schemas.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { defineRoutes, route } from '../route.ts';
+import { listPage } from '../route-shapes.ts';
+import { queryInt } from '../schemas.ts';
 
 /** A version number the route cannot do without; empty counts as missing. The range is the service's to check. */
 const requiredVersion = () =>
@@ -22,15 +23,11 @@ export const teamSchemaRoutes = defineRoutes([
     summary: 'The current team schema (collections with fields, views, wizards, automations) and its version number',
     operation: operation`query TeamSchemaExport { teamSchemaExport { ${TEAM_SCHEMA_EXPORT} } }`,
   }),
-  route({
-    method: 'GET',
+  listPage({
     path: '/v1/team-schema/versions',
     summary: 'Schema version history, newest first: limit, offset; each { version, summary, actorKind, actorId, createdAt }',
-    operation: operation`query TeamSchemaVersions($limit: Int, $offset: Int) {
-      teamSchemaVersions(limit: $limit, offset: $offset) { nodes { ${TEAM_SCHEMA_VERSION} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery,
-    variables: ({ query }) => query,
-    respond: respond.page,
+    name: 'TeamSchemaVersions',
+    select: TEAM_SCHEMA_VERSION,
   }),
   route({
     method: 'GET',

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { createUserInput, updateMeInput } from '../../src/modules/users/users.input.ts';
 import { CURRENT_USER, CURRENT_USER_VARIABLES, TEAM_USER, USER } from '../../src/modules/users/users.fragments.ts';
-import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, respond, route } from '../route.ts';
-import { pageQuery, queryList } from '../schemas.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { defineRoutes, route } from '../route.ts';
+import { createOne, getOne, listPage } from '../route-shapes.ts';
+import { queryList } from '../schemas.ts';
 
 /** `expand=teams,rolePermissions,permissionSnapshot`; other values are ignored */
 const expandQuery = z.object({ expand: queryList().describe('teams, rolePermissions, permissionSnapshot (comma-separated)') });
@@ -33,29 +34,14 @@ export const userRoutes = defineRoutes([
     body: updateMeInput,
     variables: (input) => ({ input: input.body, ...expandVariables(input) }),
   }),
-  route({
-    method: 'GET',
-    path: '/v1/users',
-    summary: 'Users of the selected team (TEAM_ADMIN_USERS view)',
-    operation: operation`query Users($limit: Int, $offset: Int) { users(limit: $limit, offset: $offset) { nodes { ${TEAM_USER} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery,
-    variables: ({ query }) => query,
-    respond: respond.page,
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/users/{userSimplyId}',
-    summary: 'A user of the selected team; 404 when not in it',
-    operation: operation`query User($id: String!) { user(userSimplyId: $id) { ${TEAM_USER} } }`,
-    variables: ({ params }) => ({ id: params.userSimplyId }),
-  }),
-  route({
-    method: 'POST',
+  listPage({ path: '/v1/users', summary: 'Users of the selected team (TEAM_ADMIN_USERS view)', name: 'Users', select: TEAM_USER }),
+  getOne({ path: '/v1/users/{userSimplyId}', summary: 'A user of the selected team; 404 when not in it', name: 'User', select: TEAM_USER }),
+  createOne({
     path: '/v1/users',
     summary: 'Create a user with team associations (system administrators only)',
-    operation: operation`mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { ${USER} } }`,
+    name: 'CreateUser',
+    inputType: 'CreateUserInput',
     body: createUserInput,
-    variables: ({ body }) => ({ input: body }),
-    status: 201,
+    select: USER,
   }),
 ]);
