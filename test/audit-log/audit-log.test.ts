@@ -2,9 +2,11 @@
 // dataRecordAuditLog; docs/api/audit-log.md): entries written by real record writes over REST and
 // GraphQL, who/when/before/after, field narrowing, deleted records, permissions and paging.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createLabelCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData, UUID } from '../support/expect-envelope.ts';
-import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import { addMember, createApiKey, type TeamFixture } from '../support/fixtures.ts';
+import { startServerWithTwoTeams } from '../support/record-fixtures.ts';
+import { createKeyHidingField } from '../support/data-permission-fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
 
 const ENTRY_KEYS = ['action', 'actor', 'changes', 'createdAt', 'id', 'requestId', 'source'];
@@ -29,20 +31,18 @@ function get(p: string, token = team.apiKey): Promise<TestResponse> {
 }
 
 beforeAll(async () => {
-  ({ server, team } = await startServerWithTeam());
-  other = await createTeam(server);
+  ({ server, team, other, otherRecordId } = await startServerWithTwoTeams());
   people = await createCollection(server, team, {
     name: 'People',
     formula: '{first_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'balance', dataType: 'MONEY', config: { currency: 'EUR' } },
-      { columnName: 'ssn', dataType: 'PLAIN_TEXT' },
-    ],
+    fields: {
+      first_name: REQUIRED_TEXT,
+      age: 'NUMBER',
+      balance: { dataType: 'MONEY', config: { currency: 'EUR' } },
+      ssn: 'PLAIN_TEXT',
+    },
   });
-  secrets = await createCollection(server, team, { name: 'Secrets', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
-  const otherCollection = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  secrets = await createLabelCollection(server, team, 'Secrets');
   const f = people.fields;
   member = await addMember(server, team, { teamRoleSimplyId: team.teamRoleSimplyId });
 
@@ -67,10 +67,6 @@ beforeAll(async () => {
   requestIds.push(deleted.headers.get('x-request-id')!);
 
   secretRecordId = expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: secrets.id, fields: { [secrets.fields.label!]: 'x' } } }), 201).id;
-  otherRecordId = expectOk(
-    await server.request('POST', '/v1/data-records', { token: other.apiKey, body: { dataCollectionSimplyId: otherCollection.id, fields: { [otherCollection.fields.label!]: 'theirs' } } }),
-    201,
-  ).id;
 });
 afterAll(() => server?.close());
 
@@ -124,12 +120,7 @@ describe('entries', () => {
   });
 
   it('changes to fields the caller may not read are left out', async () => {
-    const role = await createRole(server, team, { name: 'People reader', dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'READ' }] });
-    // the field rule is written directly (POST /v1/team-roles with fieldPermissions answers 500 at the time of writing)
-    const { prisma } = server.app.services;
-    const roleRow = await prisma.teamRole.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: role } } });
-    await prisma.teamRoleFieldPermission.create({ data: { teamId: team.teamId, teamRoleId: roleRow.id, dataFieldSimplyId: people.fields.ssn!, level: 'NONE' } });
-    const reader = (await createApiKey(server, team, { name: 'people reader', teamRoleSimplyId: role })).key;
+    const reader = await createKeyHidingField(server, team, people, 'ssn', { role: 'People reader', key: 'people reader' });
     const entries = expectOk(await get(path(recordId), reader));
     expect(entries).toHaveLength(4);
     const fields = entries.flatMap((e: any) => e.changes.map((c: any) => c.dataFieldSimplyId));

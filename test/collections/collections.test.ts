@@ -6,7 +6,8 @@ import { DATA_TYPES } from '../../src/modules/collections/values/index.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { postCollection, schemaVersions } from '../support/collection-fixtures.ts';
 import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import type { TestResponse, TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
+import { restCaller } from '../support/rest-caller.ts';
 
 const COLLECTION_ID = /^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 const FIELD_ID = /^fld-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
@@ -48,9 +49,7 @@ let team: TeamFixture;
 let other: TeamFixture;
 let counter = 0;
 
-function call(method: string, path: string, body?: unknown, token = team.apiKey): Promise<TestResponse> {
-  return server.request(method, path, { token, body });
-}
+const call = restCaller(() => server, () => team.apiKey);
 
 const create = (body: Record<string, unknown>, token = team.apiKey): Promise<any> => postCollection(server, token, body);
 

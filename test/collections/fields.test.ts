@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { fieldIdsByColumn, postCollection, schemaVersionCount } from '../support/collection-fixtures.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import type { TestResponse, TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
+import { restCaller } from '../support/rest-caller.ts';
 import { insertRecords } from '../../src/modules/records/records.sql.ts';
 import { loadTeamSchema } from '../../src/modules/collections/team-schema.ts';
 import { newSimplyId } from '../../src/app/ids.ts';
@@ -15,9 +16,7 @@ import { inTransaction } from '../../src/db/transaction.ts';
 let server: TestServer;
 let team: TeamFixture;
 
-function call(method: string, path: string, body?: unknown, token = team.apiKey): Promise<TestResponse> {
-  return server.request(method, path, { token, body });
-}
+const call = restCaller(() => server, () => team.apiKey);
 
 const create = (body: Record<string, unknown>): Promise<any> => postCollection(server, team.apiKey, body);
 const idsOf = fieldIdsByColumn;

@@ -2,9 +2,10 @@
 // 1-100 items, per-item results in input order, partial success without rollback, and exactly one
 // DATA_RECORDS_BULK_SYNCED outbox row per batch plus one DATA_RECORD_* row per record written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
-import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import type { TeamFixture } from '../support/fixtures.ts';
+import { startServerWithTwoTeams } from '../support/record-fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -43,19 +44,15 @@ async function get(id: string): Promise<TestResponse> {
 }
 
 beforeAll(async () => {
-  ({ server, team } = await startServerWithTeam());
-  other = await createTeam(server);
+  ({ server, team, other, otherCollection: otherItems, otherRecordId } = await startServerWithTwoTeams({ column: 'title' }));
   items = await createCollection(server, team, {
     name: 'Items',
     formula: '{title}',
-    fields: [
-      { columnName: 'title', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'n', dataType: 'NUMBER' },
-    ],
+    fields: {
+      title: REQUIRED_TEXT,
+      n: 'NUMBER',
+    },
   });
-  otherItems = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'title', dataType: 'PLAIN_TEXT' }] });
-  const res = await server.request('POST', '/v1/data-records', { token: other.apiKey, body: { dataCollectionSimplyId: otherItems.id, fields: { [otherItems.fields.title!]: 'theirs' } } });
-  otherRecordId = expectOk(res, 201).id;
 });
 afterAll(() => server?.close());
 
@@ -241,7 +238,7 @@ describe('PATCH /v1/data-records/batch (update)', () => {
   });
 
   it('one batch may update records of several collections: one summary event without a collection', async () => {
-    const notes = await createCollection(server, team, { name: 'Notes', fields: [{ columnName: 'text', dataType: 'PLAIN_TEXT' }] });
+    const notes = await createCollection(server, team, { name: 'Notes', fields: { text: 'PLAIN_TEXT' } });
     const note = expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: notes.id, fields: { [notes.fields.text!]: 'n' } } }), 201).id;
     const [item] = await createMany(1, 'multi ');
     const since = await lastEventId();

@@ -14,7 +14,7 @@ import { DISPATCH_DOMAIN_EVENTS, DomainEventOutbox, MAX_FAILURE_ATTEMPTS, type D
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
 
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createLabelCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   server = await startTestServer({ databaseUrl: db.url, runJobs: false });
   team = await createTeam(server);
   people = await createPeople(server, team);
-  places = await createCollection(server, team, { name: 'Places', formula: '{label}', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  places = await createLabelCollection(server, team, 'Places', '{label}');
   f = people.fields;
 });
 afterAll(async () => {

@@ -2,9 +2,10 @@
 // collection grants (READ / EDIT / none), field permissions (READ / NONE), keys without a team role,
 // scoped session tokens (records:read / records:write), and other teams' ids (404).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
-import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import { addMember, createApiKey, createRole, type TeamFixture } from '../support/fixtures.ts';
+import { startServerWithTwoTeams } from '../support/record-fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -74,23 +75,20 @@ async function denied(list: Route[], token: string, label: string): Promise<void
 }
 
 beforeAll(async () => {
-  ({ server, team } = await startServerWithTeam());
-  other = await createTeam(server);
+  ({ server, team, other, otherCollection: otherNotes, otherRecordId: otherNoteId } = await startServerWithTwoTeams({ column: 'title', name: 'Theirs' }));
   notes = await createCollection(server, team, {
     name: 'Notes',
     formula: '{title}',
-    fields: [
-      { columnName: 'title', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'locked', dataType: 'PLAIN_TEXT' },
-      { columnName: 'secret', dataType: 'PLAIN_TEXT' },
-      { columnName: 'n', dataType: 'NUMBER' },
-    ],
+    fields: {
+      title: REQUIRED_TEXT,
+      locked: 'PLAIN_TEXT',
+      secret: 'PLAIN_TEXT',
+      n: 'NUMBER',
+    },
   });
-  hidden = await createCollection(server, team, { name: 'Hidden', fields: [{ columnName: 'title', dataType: 'PLAIN_TEXT' }] });
-  otherNotes = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'title', dataType: 'PLAIN_TEXT' }] });
+  hidden = await createCollection(server, team, { name: 'Hidden', fields: { title: 'PLAIN_TEXT' } });
   noteId = expectOk(await req('POST', '/v1/data-records', team.apiKey, { dataCollectionSimplyId: notes.id, fields: { [f('title')]: 'Note', [f('locked')]: 'L', [f('secret')]: 'S', [f('n')]: 1 } }), 201).id;
   hiddenId = expectOk(await req('POST', '/v1/data-records', team.apiKey, { dataCollectionSimplyId: hidden.id, fields: { [hidden.fields.title!]: 'Hidden' } }), 201).id;
-  otherNoteId = expectOk(await req('POST', '/v1/data-records', other.apiKey, { dataCollectionSimplyId: otherNotes.id, fields: { [otherNotes.fields.title!]: 'Theirs' } }), 201).id;
 
   const [readerRole, editorRole, elsewhereRole] = await Promise.all([
     createRole(server, team, { name: 'Reader', dataPermissions: [{ dataCollectionSimplyId: notes.id, level: 'READ' }] }),

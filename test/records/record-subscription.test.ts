@@ -4,7 +4,7 @@
 // field ids its role may read; a caller that cannot read the collection cannot subscribe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createLabelCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { serverGraphqlWsClient, type GraphQLErrorShape } from '../support/realtime.ts';
@@ -74,13 +74,13 @@ describe('dataRecordChanges across two instances', () => {
     people = await createCollection(a, team, {
       name: 'People',
       formula: '{first_name}',
-      fields: [
-        { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-        { columnName: 'age', dataType: 'NUMBER' },
-        { columnName: 'salary', dataType: 'MONEY', config: { currency: 'EUR' } },
-      ],
+      fields: {
+        first_name: REQUIRED_TEXT,
+        age: 'NUMBER',
+        salary: { dataType: 'MONEY', config: { currency: 'EUR' } },
+      },
     });
-    places = await createCollection(a, team, { name: 'Places', formula: '{label}', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+    places = await createLabelCollection(a, team, 'Places', '{label}');
     f = people.fields;
   });
   afterAll(async () => {

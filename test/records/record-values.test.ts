@@ -3,15 +3,14 @@
 // 400 VALIDATION_ERROR naming fields.<dataFieldSimplyId>, on create and on update; reference fields
 // must point at live records of the team (and of the target collection when configured).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createLabelCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
-import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import type { TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
-import { createRecord, readRecord } from '../support/record-fixtures.ts';
+import { createRecord, readRecord, startServerWithTwoTeams } from '../support/record-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
-let other: TeamFixture;
 let values: CollectionFixture;
 let targets: CollectionFixture;
 let elsewhere: CollectionFixture;
@@ -40,53 +39,50 @@ async function patch(id: string, fields: Record<string, unknown>) {
 
 const read = (id: string) => readRecord(server, team.apiKey, id);
 
-async function createIn(collection: CollectionFixture, label: string, token = team.apiKey): Promise<string> {
-  return (await createRecord(server, token, collection.id, { [collection.fields.label!]: label })).id;
+async function createIn(collection: CollectionFixture, label: string): Promise<string> {
+  return (await createRecord(server, team.apiKey, collection.id, { [collection.fields.label!]: label })).id;
 }
 
 beforeAll(async () => {
-  ({ server, team } = await startServerWithTeam());
-  other = await createTeam(server);
-  targets = await createCollection(server, team, { name: 'Targets', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
-  elsewhere = await createCollection(server, team, { name: 'Elsewhere', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
-  const theirs = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  ({ server, team, otherRecordId: foreign } = await startServerWithTwoTeams({ name: 'O1' }));
+  targets = await createLabelCollection(server, team, 'Targets');
+  elsewhere = await createLabelCollection(server, team, 'Elsewhere');
   values = await createCollection(server, team, {
     name: 'Values',
     formula: '{plain} {money} {date} {address}',
-    fields: [
-      { columnName: 'plain', dataType: 'PLAIN_TEXT' },
-      { columnName: 'short', dataType: 'PLAIN_TEXT', config: { maxLength: 5 } },
-      { columnName: 'html', dataType: 'FORMATTED_TEXT' },
-      { columnName: 'number', dataType: 'NUMBER' },
-      { columnName: 'ranged', dataType: 'NUMBER', config: { min: 0, max: 10 } },
-      { columnName: 'decimal', dataType: 'DECIMAL' },
-      { columnName: 'decimal2', dataType: 'DECIMAL', config: { scale: 2 } },
-      { columnName: 'money', dataType: 'MONEY', config: { currency: 'EUR' } },
-      { columnName: 'yen', dataType: 'MONEY', config: { currency: 'JPY' } },
-      { columnName: 'date', dataType: 'DATE' },
-      { columnName: 'datetime', dataType: 'DATE_TIME' },
-      { columnName: 'email', dataType: 'EMAIL_ADDRESS' },
-      { columnName: 'phone', dataType: 'PHONE_NUMBER' },
-      { columnName: 'phoneUS', dataType: 'PHONE_NUMBER', config: { defaultCountry: 'US' } },
-      { columnName: 'bool', dataType: 'BOOLEAN' },
-      { columnName: 'url', dataType: 'URL' },
-      { columnName: 'address', dataType: 'PHYSICAL_ADDRESS' },
-      { columnName: 'addressUS', dataType: 'PHYSICAL_ADDRESS', config: { defaultCountryCode: 'US' } },
-      { columnName: 'ref', dataType: 'SINGLE_DATA_RECORD', config: { targetDataCollectionSimplyId: targets.id } },
-      { columnName: 'anyRef', dataType: 'SINGLE_DATA_RECORD' },
-      { columnName: 'refs', dataType: 'MULTI_DATA_RECORD', config: { targetDataCollectionSimplyId: targets.id, maxItems: 3 } },
-      { columnName: 'file', dataType: 'SINGLE_FILE' },
-      { columnName: 'files', dataType: 'MULTI_FILE' },
-      { columnName: 'image', dataType: 'SINGLE_IMAGE' },
-      { columnName: 'images', dataType: 'MULTI_IMAGE' },
-    ],
+    fields: {
+      plain: 'PLAIN_TEXT',
+      short: { dataType: 'PLAIN_TEXT', config: { maxLength: 5 } },
+      html: 'FORMATTED_TEXT',
+      number: 'NUMBER',
+      ranged: { dataType: 'NUMBER', config: { min: 0, max: 10 } },
+      decimal: 'DECIMAL',
+      decimal2: { dataType: 'DECIMAL', config: { scale: 2 } },
+      money: { dataType: 'MONEY', config: { currency: 'EUR' } },
+      yen: { dataType: 'MONEY', config: { currency: 'JPY' } },
+      date: 'DATE',
+      datetime: 'DATE_TIME',
+      email: 'EMAIL_ADDRESS',
+      phone: 'PHONE_NUMBER',
+      phoneUS: { dataType: 'PHONE_NUMBER', config: { defaultCountry: 'US' } },
+      bool: 'BOOLEAN',
+      url: 'URL',
+      address: 'PHYSICAL_ADDRESS',
+      addressUS: { dataType: 'PHYSICAL_ADDRESS', config: { defaultCountryCode: 'US' } },
+      ref: { dataType: 'SINGLE_DATA_RECORD', config: { targetDataCollectionSimplyId: targets.id } },
+      anyRef: 'SINGLE_DATA_RECORD',
+      refs: { dataType: 'MULTI_DATA_RECORD', config: { targetDataCollectionSimplyId: targets.id, maxItems: 3 } },
+      file: 'SINGLE_FILE',
+      files: 'MULTI_FILE',
+      image: 'SINGLE_IMAGE',
+      images: 'MULTI_IMAGE',
+    },
   });
   t1 = await createIn(targets, 'T1');
   t2 = await createIn(targets, 'T2');
   deletedTarget = await createIn(targets, 'gone');
   expectOk(await server.request('DELETE', `/v1/data-records/${deletedTarget}`, { token: team.apiKey }));
   e1 = await createIn(elsewhere, 'E1');
-  foreign = await createIn(theirs, 'O1', other.apiKey);
   subject = expectOk(await post({ [F('plain')]: 'subject', [F('number')]: 1 }), 201).id;
 });
 afterAll(() => server?.close());

@@ -37,7 +37,7 @@ let f: Record<string, string>;
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
   people = await createPeople(server, team, `People ${unique()}`);
-  secrets = await createCollection(server, team, { name: 'Secrets', formula: '{title}', fields: [{ columnName: 'title', dataType: 'PLAIN_TEXT' }] });
+  secrets = await createCollection(server, team, { name: 'Secrets', formula: '{title}', fields: { title: 'PLAIN_TEXT' } });
   f = people.fields;
 });
 afterAll(() => server?.close());
@@ -310,10 +310,10 @@ describe('lists, search and connection paging', () => {
     coll = await createCollection(server, team, {
       name: 'Paged',
       formula: '{label}',
-      fields: [
-        { columnName: 'label', dataType: 'PLAIN_TEXT' },
-        { columnName: 'n', dataType: 'NUMBER' },
-      ],
+      fields: {
+        label: 'PLAIN_TEXT',
+        n: 'NUMBER',
+      },
     });
     const created = gqlData(
       await gql(Q.batchCreate, { c: coll.id, records: Array.from({ length: 7 }, (_, i) => ({ fields: { [coll.fields.label!]: `item ${i}`, [coll.fields.n!]: i } })) }),

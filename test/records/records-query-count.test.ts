@@ -2,7 +2,7 @@
 // definitions and two levels of referenced records (MULTI_DATA_RECORD → MULTI_DATA_RECORD) costs
 // the same, small number of SQL statements whether the page holds 2 records or 25.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createLabelCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { gqlData } from '../support/expect-envelope.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
@@ -54,23 +54,23 @@ describe('records: SQL statements per request do not grow with the page size', (
 
   beforeAll(async () => {
     ({ server, team } = await startServerWithTeam());
-    places = await createCollection(server, team, { name: 'Places', formula: '{label}', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+    places = await createLabelCollection(server, team, 'Places', '{label}');
     orgs = await createCollection(server, team, {
       name: 'Orgs',
       formula: '{label}',
-      fields: [
-        { columnName: 'label', dataType: 'PLAIN_TEXT' },
-        { columnName: 'places', dataType: 'MULTI_DATA_RECORD', config: { targetDataCollectionSimplyId: places.id } },
-      ],
+      fields: {
+        label: 'PLAIN_TEXT',
+        places: { dataType: 'MULTI_DATA_RECORD', config: { targetDataCollectionSimplyId: places.id } },
+      },
     });
     people = await createCollection(server, team, {
       name: 'People',
       formula: '{label}',
-      fields: [
-        { columnName: 'label', dataType: 'PLAIN_TEXT' },
-        { columnName: 'age', dataType: 'NUMBER' },
-        { columnName: 'orgs', dataType: 'MULTI_DATA_RECORD', config: { targetDataCollectionSimplyId: orgs.id } },
-      ],
+      fields: {
+        label: 'PLAIN_TEXT',
+        age: 'NUMBER',
+        orgs: { dataType: 'MULTI_DATA_RECORD', config: { targetDataCollectionSimplyId: orgs.id } },
+      },
     });
     // every person points at 3 organisations of their own, every organisation at 2 places of its own:
     // a bigger page means more distinct referenced records at both levels

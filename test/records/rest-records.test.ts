@@ -2,11 +2,12 @@
 // get (projection, expand), create (warnings, required fields, null), PATCH/PUT (merge, clear,
 // name formula), soft delete, and the create menu.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createSmartCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
-import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import type { TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { createRecord } from '../support/record-fixtures.ts';
+import { restCaller } from '../support/rest-caller.ts';
+import { createRecord, startServerWithTwoTeams } from '../support/record-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -23,9 +24,7 @@ const NAMES = ['Mango', 'apple', 'Cherry', 'banana', 'Date'];
 
 const RECORD_KEYS = ['createdAt', 'dataCollectionSimplyId', 'dataRecordSimplyId', 'fields', 'id', 'isArchived', 'name', 'updatedAt'];
 
-function call(method: string, path: string, body?: unknown, token = team.apiKey): Promise<TestResponse> {
-  return server.request(method, path, { token, body });
-}
+const call = restCaller(() => server, () => team.apiKey);
 
 const create = (collection: CollectionFixture, fields: Record<string, unknown>, token = team.apiKey) => createRecord(server, token, collection.id, fields);
 
@@ -33,29 +32,26 @@ const list = (query: string) => call('GET', `/v1/data-records?dataCollectionSimp
 const names = (res: TestResponse) => (expectOk(res) as any[]).map((r) => r.name);
 
 beforeAll(async () => {
-  ({ server, team } = await startServerWithTeam());
-  other = await createTeam(server);
+  ({ server, team, other, otherCollection, otherRecordId } = await startServerWithTwoTeams({ name: 'not yours' }));
   listed = await createCollection(server, team, {
     name: 'Fruit',
     formula: '{label}',
-    fields: [
-      { columnName: 'label', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'weight', dataType: 'NUMBER' },
-      { columnName: 'color', dataType: 'PLAIN_TEXT' },
-    ],
+    fields: {
+      label: REQUIRED_TEXT,
+      weight: 'NUMBER',
+      color: 'PLAIN_TEXT',
+    },
   });
   people = await createCollection(server, team, {
     name: 'People',
     formula: '{first_name} {last_name} ({age})',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'last_name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'email', dataType: 'EMAIL_ADDRESS' },
-    ],
+    fields: {
+      first_name: REQUIRED_TEXT,
+      last_name: 'PLAIN_TEXT',
+      age: 'NUMBER',
+      email: 'EMAIL_ADDRESS',
+    },
   });
-  otherCollection = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
-  otherRecordId = (await create(otherCollection, { [otherCollection.fields.label!]: 'not yours' }, other.apiKey)).id;
   // one by one, so createdAt orders them
   for (const [i, label] of NAMES.entries()) {
     listedIds.push((await create(listed, { [listed.fields.label!]: label, [listed.fields.weight!]: (i + 1) * 10, [listed.fields.color!]: `c${i}` })).id);
@@ -485,18 +481,12 @@ describe('SMART collections', () => {
     const tasks = await createCollection(server, team, {
       name: 'Tasks',
       formula: '{title}',
-      fields: [
-        { columnName: 'title', dataType: 'PLAIN_TEXT', isRequired: true },
-        { columnName: 'priority', dataType: 'NUMBER' },
-      ],
+      fields: {
+        title: REQUIRED_TEXT,
+        priority: 'NUMBER',
+      },
     });
-    const urgent = await createCollection(server, team, {
-      name: 'Urgent',
-      type: 'SMART',
-      parentId: tasks.internalId,
-      fields: [],
-      filterCriteria: [{ field: tasks.fields.priority, operator: 'gte', value: 5 }],
-    });
+    const urgent = await createSmartCollection(server, team, 'Urgent', tasks, [{ field: tasks.fields.priority, operator: 'gte', value: 5 }]);
     const { title, priority } = tasks.fields;
     const a = await create(tasks, { [title!]: 'A', [priority!]: 9 });
     const b = await create(tasks, { [title!]: 'B', [priority!]: 1 });

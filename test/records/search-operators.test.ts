@@ -2,7 +2,7 @@
 // limits, the keyword query, every operator per field kind, built-in fields, archived memberships,
 // numeric decimal order, literal LIKE patterns and the 400s naming filters[i].
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createLabelCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
@@ -41,29 +41,29 @@ async function filterError(filters: unknown[], field: string, extra: Record<stri
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
-  targets = await createCollection(server, team, { name: 'Targets', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  targets = await createLabelCollection(server, team, 'Targets');
   things = await createCollection(server, team, {
     name: 'Things',
     formula: '{title}',
-    fields: [
-      { columnName: 'code', dataType: 'PLAIN_TEXT' },
-      { columnName: 'title', dataType: 'PLAIN_TEXT' },
-      { columnName: 'email', dataType: 'EMAIL_ADDRESS' },
-      { columnName: 'url', dataType: 'URL' },
-      { columnName: 'phone', dataType: 'PHONE_NUMBER', config: { defaultCountry: 'US' } },
-      { columnName: 'body', dataType: 'FORMATTED_TEXT' },
-      { columnName: 'address', dataType: 'PHYSICAL_ADDRESS' },
-      { columnName: 'count', dataType: 'NUMBER' },
-      { columnName: 'amount', dataType: 'DECIMAL' },
-      { columnName: 'price', dataType: 'MONEY', config: { currency: 'EUR' } },
-      { columnName: 'day', dataType: 'DATE' },
-      { columnName: 'at', dataType: 'DATE_TIME' },
-      { columnName: 'flag', dataType: 'BOOLEAN' },
-      { columnName: 'ref', dataType: 'SINGLE_DATA_RECORD' },
-      { columnName: 'refs', dataType: 'MULTI_DATA_RECORD' },
-      { columnName: 'file', dataType: 'SINGLE_FILE' },
-      { columnName: 'files', dataType: 'MULTI_FILE' },
-    ],
+    fields: {
+      code: 'PLAIN_TEXT',
+      title: 'PLAIN_TEXT',
+      email: 'EMAIL_ADDRESS',
+      url: 'URL',
+      phone: { dataType: 'PHONE_NUMBER', config: { defaultCountry: 'US' } },
+      body: 'FORMATTED_TEXT',
+      address: 'PHYSICAL_ADDRESS',
+      count: 'NUMBER',
+      amount: 'DECIMAL',
+      price: { dataType: 'MONEY', config: { currency: 'EUR' } },
+      day: 'DATE',
+      at: 'DATE_TIME',
+      flag: 'BOOLEAN',
+      ref: 'SINGLE_DATA_RECORD',
+      refs: 'MULTI_DATA_RECORD',
+      file: 'SINGLE_FILE',
+      files: 'MULTI_FILE',
+    },
   });
   const created = expectOk(
     await server.request('POST', '/v1/data-records/batch', {
@@ -538,7 +538,7 @@ describe('filter errors', () => {
 
 describe('display names beyond ASCII', () => {
   it('query and calculatedName filters fold case like every other text filter (İ, final Σ, É), on create and after an update', async () => {
-    const words = await createCollection(server, team, { name: 'Words', formula: '{word}', fields: [{ columnName: 'word', dataType: 'PLAIN_TEXT' }] });
+    const words = await createCollection(server, team, { name: 'Words', formula: '{word}', fields: { word: 'PLAIN_TEXT' } });
     const word = words.fields.word!;
     const res = expectOk(
       await server.request('POST', '/v1/data-records/batch', {

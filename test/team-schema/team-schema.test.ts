@@ -1,9 +1,10 @@
 // Team schema routes (Document 1 §4.3; docs/api/team-schema.md): export, versions, compare,
 // changed, over REST and GraphQL, with what each caller may see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createLabelCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import { createKeyHidingField } from '../support/data-permission-fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -25,12 +26,12 @@ beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
   people = await createCollection(server, team, {
     name: 'People',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'ssn', dataType: 'PLAIN_TEXT' },
-    ],
+    fields: {
+      first_name: 'PLAIN_TEXT',
+      ssn: 'PLAIN_TEXT',
+    },
   });
-  secrets = await createCollection(server, team, { name: 'Secrets', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  secrets = await createLabelCollection(server, team, 'Secrets');
 });
 afterAll(() => server?.close());
 
@@ -192,12 +193,7 @@ describe('version history', () => {
 
 describe('permissions', () => {
   it('a read-only role sees the collections it can read, without hidden fields, in export and compare', async () => {
-    const role = await createRole(server, team, { name: 'People reader', dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'READ' }] });
-    // the field rule is written directly (POST /v1/team-roles with fieldPermissions answers 500 at the time of writing)
-    const { prisma } = server.app.services;
-    const roleRow = await prisma.teamRole.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: role } } });
-    await prisma.teamRoleFieldPermission.create({ data: { teamId: team.teamId, teamRoleId: roleRow.id, dataFieldSimplyId: people.fields.ssn!, level: 'NONE' } });
-    const reader = (await createApiKey(server, team, { name: 'reader', teamRoleSimplyId: role })).key;
+    const reader = await createKeyHidingField(server, team, people, 'ssn', { role: 'People reader', key: 'reader' });
     const exported = expectOk(await get('/v1/team-schema/export', reader));
     expect(exported.version).toBe(3);
     expect(exported.collections.map((c: any) => c.dataCollectionSimplyId)).toEqual([people.id]);

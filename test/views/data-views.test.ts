@@ -2,10 +2,12 @@
 // createDataView, deleteDataView): Document 1 §2.5, §4.4; docs/api/data-views.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaVersionCount } from '../support/collection-fixtures.ts';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, createLabelCollection, createSmartCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
-import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import type { TestResponse, TestServer } from '../support/server.ts';
+import { addMember, createApiKey, createRole, type TeamFixture } from '../support/fixtures.ts';
+import { startServerWithTwoTeams } from '../support/record-fixtures.ts';
+import type { TestServer } from '../support/server.ts';
+import { restCaller } from '../support/rest-caller.ts';
 
 const VIEW_ID = /^view-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 const VIEW_TYPES = ['LIST', 'DETAIL', 'CALENDAR', 'TABLE', 'MAP', 'PIVOT', 'CHART', 'STATS'];
@@ -25,9 +27,7 @@ let otherView: string;
 /** people records, in creation order */
 const peopleRecords: string[] = [];
 
-function call(method: string, path: string, body?: unknown, token = team.apiKey, teamId?: string): Promise<TestResponse> {
-  return server.request(method, path, { token, body, teamId });
-}
+const call = restCaller(() => server, () => team.apiKey);
 
 async function createView(body: Record<string, unknown>, token = team.apiKey): Promise<any> {
   return expectOk(await call('POST', '/v1/data-views', body, token), 201);
@@ -40,21 +40,19 @@ async function mintSession(oauthScopes: string[], key = team.apiKey): Promise<st
 const versionCount = () => schemaVersionCount(server, team.teamId);
 
 beforeAll(async () => {
-  ({ server, team } = await startServerWithTeam());
-  other = await createTeam(server);
+  ({ server, team, other, otherCollection } = await startServerWithTwoTeams());
   people = await createCollection(server, team, {
     name: 'People',
     formula: '{first_name} {last_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'last_name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'bio', dataType: 'FORMATTED_TEXT' },
-      { columnName: 'phone', dataType: 'PHONE_NUMBER', config: { defaultCountry: 'US' } },
-    ],
+    fields: {
+      first_name: REQUIRED_TEXT,
+      last_name: 'PLAIN_TEXT',
+      age: 'NUMBER',
+      bio: 'FORMATTED_TEXT',
+      phone: { dataType: 'PHONE_NUMBER', config: { defaultCountry: 'US' } },
+    },
   });
-  secrets = await createCollection(server, team, { name: 'Secrets', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
-  otherCollection = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  secrets = await createLabelCollection(server, team, 'Secrets');
   peopleView = (await createView({ dataCollectionSimplyId: people.id, name: 'Everyone', enumDataViewTypeId: 'LIST' })).id;
   secretsView = (await createView({ dataCollectionSimplyId: secrets.id, name: 'Secret list', enumDataViewTypeId: 'TABLE' })).id;
   otherView = (await createView({ dataCollectionSimplyId: otherCollection.id, name: 'Not yours', enumDataViewTypeId: 'LIST' }, other.apiKey)).id;
@@ -142,13 +140,7 @@ describe('create, read, delete', () => {
   });
 
   it('a SMART collection view takes the fields of its source collection', async () => {
-    const smart = await createCollection(server, team, {
-      name: 'Adults',
-      type: 'SMART',
-      parentId: people.internalId,
-      fields: [],
-      filterCriteria: [{ field: people.fields.age, operator: 'gte', value: 18 }],
-    });
+    const smart = await createSmartCollection(server, team, 'Adults', people, [{ field: people.fields.age, operator: 'gte', value: 18 }]);
     const created = await createView({
       dataCollectionSimplyId: smart.id,
       name: 'Adults by age',
@@ -223,22 +215,17 @@ describe('validation', () => {
   });
 
   it('malformed and numeric view ids are 400; another team’s view is 404', async () => {
-    for (const id of ['123', 'view-1234', 'AAAA-BBBB-CCCC', 'role-AAAA-BBBB-CCCC']) {
-      for (const [method, path] of [
+    /** the routes that take a view id */
+    const routesOf = (id: string) =>
+      [
         ['GET', `/v1/data-views/${id}`],
         ['GET', `/v1/data-views/${id}/records`],
         ['DELETE', `/v1/data-views/${id}`],
-      ] as const) {
-        expectError(await call(method, path), 400, 'VALIDATION_ERROR', `${method} ${path}`);
-      }
+      ] as const;
+    for (const id of ['123', 'view-1234', 'AAAA-BBBB-CCCC', 'role-AAAA-BBBB-CCCC']) {
+      for (const [method, path] of routesOf(id)) expectError(await call(method, path), 400, 'VALIDATION_ERROR', `${method} ${path}`);
     }
-    for (const [method, path] of [
-      ['GET', `/v1/data-views/${otherView}`],
-      ['GET', `/v1/data-views/${otherView}/records`],
-      ['DELETE', `/v1/data-views/${otherView}`],
-    ] as const) {
-      expectError(await call(method, path), 404, 'NOT_FOUND', `${method} ${path}`);
-    }
+    for (const [method, path] of routesOf(otherView)) expectError(await call(method, path), 404, 'NOT_FOUND', `${method} ${path}`);
     expect(expectOk(await call('GET', `/v1/data-views/${otherView}`, undefined, other.apiKey)).id).toBe(otherView);
     expectError(await call('GET', '/v1/data-views?dataCollectionSimplyId=12'), 400, 'VALIDATION_ERROR');
     expectError(await call('GET', `/v1/data-views?dataCollectionSimplyId=${otherCollection.id}`), 404, 'NOT_FOUND');
