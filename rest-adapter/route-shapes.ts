@@ -1,7 +1,8 @@
 // The shapes most routes share, so a table states what differs (path, operation name, field,
 // selection, input) instead of repeating the GraphQL text and the plumbing. The resource id is the
-// path's last `{param}`, passed to the field as the argument of the same name; the operation name
-// is the route's operationId. Anything else is a plain `route({...})`.
+// path's last `{param}`, passed to the field as the argument of the same name; a `{param}` before it
+// (a parent: the collection of a field) is passed the same way; the operation name is the route's
+// operationId. Anything else is a plain `route({...})`.
 import type { z } from 'zod';
 import { operation, PAGINATION, type Part } from '../src/app/graphql/fragments.ts';
 import { respond, route, type Responder, type RestRoute } from './route.ts';
@@ -25,9 +26,17 @@ function fieldOf(s: Shape): string {
 /** Extra field arguments read from the query string: name → GraphQL type (`String`, `Boolean`…) and its schema. */
 type Filters = Record<string, { type: string; schema: z.ZodType }>;
 
-function idParam(path: string): string | null {
-  const params = [...path.matchAll(/\{(\w+)\}/g)];
-  return params.length ? params[params.length - 1]![1]! : null;
+/** The path's ids: declared as `$id` (the last) and `$<param>` (its parents), passed as arguments, and their values. */
+function pathIds(s: Shape) {
+  const names = [...s.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const id = names.at(-1);
+  const parents = names.slice(0, -1);
+  return {
+    id,
+    vars: [...parents.map((p) => [p, 'String!']), ...(id ? [['id', 'String!']] : [])] as [string, string][],
+    pass: [...parents.map((p) => `${p}: $${p}`), ...(id ? [`${s.arg ?? id}: $id`] : [])],
+    values: (params: Record<string, string>) => ({ ...Object.fromEntries(parents.map((p) => [p, params[p]])), ...(id ? { id: params[id] } : {}) }),
+  };
 }
 
 /** `$a: T, $b: U` and `a: $a, b: $b` for the given arguments. */
@@ -44,13 +53,13 @@ function document(kind: 'query' | 'mutation', s: Shape, vars: [string, string][]
 
 /** GET one resource by the path's id. */
 export function getOne(s: Shape & { select: Part }): RestRoute {
-  const id = idParam(s.path)!;
+  const ids = pathIds(s);
   return route({
     method: 'GET',
     path: s.path,
     summary: s.summary,
-    operation: document('query', s, [['id', 'String!']], `${s.arg ?? id}: $id`, s.select),
-    variables: ({ params }) => ({ id: params[id] }),
+    operation: document('query', s, ids.vars, ids.pass.join(', '), s.select),
+    variables: ({ params }) => ids.values(params),
   });
 }
 
@@ -59,10 +68,11 @@ export function getOne(s: Shape & { select: Part }): RestRoute {
  * id if the path has one: data is the nodes, meta.pagination the paging.
  */
 export function listPage(s: Shape & { select: Part; filters?: Filters }): RestRoute {
-  const id = idParam(s.path);
+  const ids = pathIds(s);
   const filters = Object.entries(s.filters ?? {});
-  const list: [string, string][] = [...(id ? [['id', 'String!'] as [string, string]] : []), ['limit', 'Int'], ['offset', 'Int'], ...filters.map(([n, f]) => [n, f.type] as [string, string])];
-  const passed = list.map(([n]) => (n === 'id' ? `${s.arg ?? id}: $id` : `${n}: $${n}`)).join(', ');
+  const paging: [string, string][] = [['limit', 'Int'], ['offset', 'Int'], ...filters.map(([n, f]) => [n, f.type] as [string, string])];
+  const list = [...ids.vars, ...paging];
+  const passed = [...ids.pass, args(paging).pass].join(', ');
   const query = pageQuery.extend(Object.fromEntries(filters.map(([n, f]) => [n, f.schema])));
   return route({
     method: 'GET',
@@ -70,7 +80,7 @@ export function listPage(s: Shape & { select: Part; filters?: Filters }): RestRo
     summary: s.summary,
     operation: operation([`query ${s.name}(${args(list).declare}) { ${fieldOf(s)}(${passed}) { nodes { `, ` } pagination { `, ' } } }'], s.select, PAGINATION),
     query,
-    variables: ({ params, query: q }) => ({ ...(id ? { id: params[id] } : {}), ...(q as object) }),
+    variables: ({ params, query: q }) => ({ ...ids.values(params), ...(q as object) }),
     respond: respond.page,
   });
 }
@@ -89,17 +99,21 @@ export function createOne(s: Shape & { inputType: string; body: z.ZodType; selec
   });
 }
 
-/** PUT or PATCH the resource of the path's id: the body is the field's `input`. */
-export function updateOne(s: Shape & { method: 'PUT' | 'PATCH'; inputType: string; body: z.ZodType; select: Part; respond?: Responder }): RestRoute {
-  const id = idParam(s.path)!;
+/**
+ * PUT or PATCH the resource of the path's id, or POST to it (an action with input; a child created
+ * under it, with `status: 201`): the body is the field's `input`.
+ */
+export function updateOne(s: Shape & { method: 'PUT' | 'PATCH' | 'POST'; inputType: string; body: z.ZodType; select: Part; respond?: Responder; status?: number }): RestRoute {
+  const ids = pathIds(s);
   return route({
     method: s.method,
     path: s.path,
     summary: s.summary,
-    operation: document('mutation', s, [['id', 'String!'], ['input', `${s.inputType}!`]], `${s.arg ?? id}: $id, input: $input`, s.select),
+    operation: document('mutation', s, [...ids.vars, ['input', `${s.inputType}!`]], [...ids.pass, 'input: $input'].join(', '), s.select),
     body: s.body,
-    variables: ({ params, body }) => ({ id: params[id], input: body }),
+    variables: ({ params, body }) => ({ ...ids.values(params), input: body }),
     respond: s.respond,
+    status: s.status,
   });
 }
 
@@ -108,16 +122,16 @@ export function updateOne(s: Shape & { method: 'PUT' | 'PATCH'; inputType: strin
  * selection its field answers a boolean and the response is `{ id, deleted: true }` unless `respond` says otherwise.
  */
 export function actOn(s: Shape & { method: 'POST' | 'DELETE'; select?: Part; respond?: Responder; status?: number; body?: z.ZodType }): RestRoute {
-  const id = idParam(s.path)!;
+  const ids = pathIds(s);
   return route({
     method: s.method,
     path: s.path,
     summary: s.summary,
-    operation: document('mutation', s, [['id', 'String!']], `${s.arg ?? id}: $id`, s.select),
+    operation: document('mutation', s, ids.vars, ids.pass.join(', '), s.select),
     // a body, where the route accepts one, is not an input of the operation
     body: s.body,
-    variables: ({ params }) => ({ id: params[id] }),
-    respond: s.respond ?? (s.select === undefined ? respond.deleted(id) : undefined),
+    variables: ({ params }) => ids.values(params),
+    respond: s.respond ?? (s.select === undefined ? respond.deleted(ids.id!) : undefined),
     status: s.status,
   });
 }

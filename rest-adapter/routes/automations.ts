@@ -1,9 +1,10 @@
 // /v1/automations → src/modules/automations/automations.schema.ts (Document 1 §4.6; privileged tier)
 import { z } from 'zod';
-import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
 import { AUTOMATION, AUTOMATION_ACTION, AUTOMATION_EXECUTION, AUTOMATION_SUMMARY } from '../../src/modules/automations/automations.fragments.ts';
-import { defineRoutes, respond, route } from '../route.ts';
-import { pageQuery, NOT_AN_OBJECT } from '../schemas.ts';
+import { defineRoutes, route } from '../route.ts';
+import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
+import { NOT_AN_OBJECT } from '../schemas.ts';
 
 
 // The bodies describe the fields of the GraphQL input types. They are loose on purpose: an
@@ -42,95 +43,73 @@ const reorderBody = z.object(
   NOT_AN_OBJECT,
 );
 
+const ONE = '/v1/automations/{automationSimplyId}';
+const ACTION = `${ONE}/actions/{automationActionSimplyId}`;
+
 export const automationRoutes = defineRoutes([
-  route({
-    method: 'GET',
+  listPage({
     path: '/v1/automations',
     summary: 'Automations, newest first (privileged; TEAM_ADMIN_DATA_WIZARDS view): dataCollectionSimplyId (optional), limit 1-100, offset',
-    operation: operation`query Automations($collection: String, $limit: Int, $offset: Int) {
-      automations(dataCollectionSimplyId: $collection, limit: $limit, offset: $offset) { nodes { ${AUTOMATION_SUMMARY} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery.extend({ dataCollectionSimplyId: z.string().optional().describe('only the automations of this collection') }),
-    variables: ({ query }) => ({ limit: query.limit, offset: query.offset, collection: query.dataCollectionSimplyId }),
-    respond: respond.page,
+    name: 'Automations',
+    select: AUTOMATION_SUMMARY,
+    filters: { dataCollectionSimplyId: { type: 'String', schema: z.string().optional().describe('only the automations of this collection') } },
   }),
-  route({
-    method: 'POST',
+  createOne({
     path: '/v1/automations',
     summary:
       'Create an automation (TEAM_ADMIN_DATA_WIZARDS edit): { name, triggerType, dataCollectionSimplyId?, triggerConfig?, filterConditions?, isEnabled?, maxRecordsPerExecution?, description?, actions? }',
-    operation: operation`mutation CreateAutomation($input: AutomationInput!) { createAutomation(input: $input) { ${AUTOMATION} } }`,
+    name: 'CreateAutomation',
+    inputType: 'AutomationInput',
     body: automationBody,
-    variables: ({ body }) => ({ input: body }),
-    status: 201,
+    select: AUTOMATION,
   }),
-  route({
-    method: 'GET',
-    path: '/v1/automations/{automationSimplyId}',
-    summary: 'One automation with its actions in executionRank order',
-    operation: operation`query Automation($id: String!) { automation(automationSimplyId: $id) { ${AUTOMATION} } }`,
-    variables: ({ params }) => ({ id: params.automationSimplyId }),
-  }),
-  route({
+  getOne({ path: ONE, summary: 'One automation with its actions in executionRank order', name: 'Automation', select: AUTOMATION }),
+  updateOne({
     method: 'PUT',
-    path: '/v1/automations/{automationSimplyId}',
+    path: ONE,
     summary: 'Change an automation (only the fields given; e.g. { isEnabled: false })',
-    operation: operation`mutation UpdateAutomation($id: String!, $input: AutomationUpdateInput!) { updateAutomation(automationSimplyId: $id, input: $input) { ${AUTOMATION} } }`,
+    name: 'UpdateAutomation',
+    inputType: 'AutomationUpdateInput',
     body: automationUpdateBody,
-    variables: ({ params, body }) => ({ id: params.automationSimplyId, input: body }),
+    select: AUTOMATION,
   }),
-  route({
-    method: 'DELETE',
-    path: '/v1/automations/{automationSimplyId}',
-    summary: 'Delete an automation with its actions and execution log',
-    operation: operation`mutation DeleteAutomation($id: String!) { deleteAutomation(automationSimplyId: $id) }`,
-    variables: ({ params }) => ({ id: params.automationSimplyId }),
-    respond: respond.deleted('automationSimplyId'),
-  }),
-  route({
+  actOn({ method: 'DELETE', path: ONE, summary: 'Delete an automation with its actions and execution log', name: 'DeleteAutomation' }),
+  updateOne({
     method: 'POST',
-    path: '/v1/automations/{automationSimplyId}/actions',
+    path: `${ONE}/actions`,
     summary: 'Add an action: { actionType, actionConfig, executionRank?, continueOnError?, retryConfig?, onFailureActions? }',
-    operation: operation`mutation CreateAutomationAction($id: String!, $input: AutomationActionInput!) { createAutomationAction(automationSimplyId: $id, input: $input) { ${AUTOMATION_ACTION} } }`,
+    name: 'CreateAutomationAction',
+    inputType: 'AutomationActionInput',
     body: actionBody,
-    variables: ({ params, body }) => ({ id: params.automationSimplyId, input: body }),
+    select: AUTOMATION_ACTION,
     status: 201,
   }),
   route({
     method: 'PUT',
-    path: '/v1/automations/{automationSimplyId}/actions/reorder',
+    path: `${ONE}/actions/reorder`,
     summary: 'Reorder the actions: { orderedActionSimplyIds: [every action, once] }',
     operation: operation`mutation ReorderAutomationActions($id: String!, $ids: [String!]!) { reorderAutomationActions(automationSimplyId: $id, orderedActionSimplyIds: $ids) { ${AUTOMATION} } }`,
     body: reorderBody,
     variables: ({ params, body }) => ({ id: params.automationSimplyId, ids: body.orderedActionSimplyIds }),
   }),
-  route({
+  updateOne({
     method: 'PUT',
-    path: '/v1/automations/{automationSimplyId}/actions/{automationActionSimplyId}',
+    path: ACTION,
     summary: 'Change an action (only the fields given; executionRank moves it)',
-    operation: operation`mutation UpdateAutomationAction($id: String!, $action: String!, $input: AutomationActionUpdateInput!) {
-      updateAutomationAction(automationSimplyId: $id, automationActionSimplyId: $action, input: $input) { ${AUTOMATION_ACTION} } }`,
+    name: 'UpdateAutomationAction',
+    inputType: 'AutomationActionUpdateInput',
     body: actionUpdateBody,
-    variables: ({ params, body }) => ({ id: params.automationSimplyId, action: params.automationActionSimplyId, input: body }),
+    select: AUTOMATION_ACTION,
   }),
-  route({
-    method: 'DELETE',
-    path: '/v1/automations/{automationSimplyId}/actions/{automationActionSimplyId}',
-    summary: 'Remove an action (the others close ranks)',
-    operation: operation`mutation DeleteAutomationAction($id: String!, $action: String!) { deleteAutomationAction(automationSimplyId: $id, automationActionSimplyId: $action) }`,
-    variables: ({ params }) => ({ id: params.automationSimplyId, action: params.automationActionSimplyId }),
-    respond: respond.deleted('automationActionSimplyId'),
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/automations/{automationSimplyId}/executions',
+  actOn({ method: 'DELETE', path: ACTION, summary: 'Remove an action (the others close ranks)', name: 'DeleteAutomationAction' }),
+  listPage({
+    path: `${ONE}/executions`,
     summary: 'Execution log, newest first: limit 1-100, offset; optional status, triggerEventId',
-    operation: operation`query AutomationExecutions($id: String!, $limit: Int, $offset: Int, $status: String, $trigger: String) {
-      automationExecutions(automationSimplyId: $id, limit: $limit, offset: $offset, status: $status, triggerEventId: $trigger) { nodes { ${AUTOMATION_EXECUTION} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery.extend({
-      status: z.string().optional().describe('QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED, FAILED or SKIPPED'),
-      triggerEventId: z.string().optional().describe('the execution of one trigger event, e.g. wizard:<instance>:completion:v1'),
-    }),
-    variables: ({ params, query }) => ({ id: params.automationSimplyId, limit: query.limit, offset: query.offset, status: query.status, trigger: query.triggerEventId }),
-    respond: respond.page,
+    name: 'AutomationExecutions',
+    select: AUTOMATION_EXECUTION,
+    filters: {
+      status: { type: 'String', schema: z.string().optional().describe('QUEUED, RUNNING, SUCCEEDED, PARTIALLY_FAILED, FAILED or SKIPPED') },
+      triggerEventId: { type: 'String', schema: z.string().optional().describe('the execution of one trigger event, e.g. wizard:<instance>:completion:v1') },
+    },
   }),
 ]);

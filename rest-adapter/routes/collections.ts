@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { ARCHETYPES, COLLECTION_TYPES } from '../../src/modules/collections/collections.input.ts';
 import { CREATE_MENU, DATA_COLLECTION, DATA_COLLECTION_SUMMARY, DATA_FIELD } from '../../src/modules/collections/collections.fragments.ts';
-import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
+import { operation, type Part } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
+import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
 /** `true` / `false` query parameter; empty counts as absent. */
 const queryBool = () =>
@@ -52,11 +52,16 @@ const FIELD_BODY: Record<string, JsonSchema> = {
   columnName: orNull({ type: 'string' }, 'lower snake case, unique in the collection; derived from the title when absent'),
 };
 
+/** A collection's name and its singular and plural forms (nullable), described for the route. */
+const names = (singular: string, plural = singular): Record<string, JsonSchema> => ({
+  name: LOCALIZED_TEXT,
+  singularName: orNull(LOCALIZED_TEXT, singular),
+  pluralName: orNull(LOCALIZED_TEXT, plural),
+});
+
 const createCollectionBody = inputBody(
   {
-    name: LOCALIZED_TEXT,
-    singularName: orNull(LOCALIZED_TEXT, 'singular form of the name'),
-    pluralName: orNull(LOCALIZED_TEXT, 'plural form of the name'),
+    ...names('singular form of the name', 'plural form of the name'),
     archetype: orNull({ enum: [...ARCHETYPES] }, 'what the records are'),
     type: { enum: [...COLLECTION_TYPES], description: 'default STANDARD' },
     parentDataCollectionSimplyId: orNull({ type: 'string' }, 'required for SMART (its record source)'),
@@ -74,14 +79,7 @@ const updateCollectionBody = inputBody({
   parentDataCollectionSimplyId: orNull({ type: 'string' }, 'not for SMART collections; null: no parent'),
 });
 
-const renameCollectionBody = inputBody(
-  {
-    name: LOCALIZED_TEXT,
-    singularName: orNull(LOCALIZED_TEXT, 'absent: unchanged; null: cleared'),
-    pluralName: orNull(LOCALIZED_TEXT, 'absent: unchanged; null: cleared'),
-  },
-  ['name'],
-);
+const renameCollectionBody = inputBody(names('absent: unchanged; null: cleared'), ['name']);
 
 const updateFieldBody = inputBody({
   title: LOCALIZED_TEXT,
@@ -92,70 +90,78 @@ const updateFieldBody = inputBody({
   sortOrder: { type: 'integer', description: '0-based position to move the field to' },
 });
 
-/** POST actions that take no parameters: no body, or an empty object. */
-const noFields = exactBody({}).optional();
+const ONE = '/v1/data-collections/{dataCollectionSimplyId}';
+const FIELD = `${ONE}/fields/{dataFieldSimplyId}`;
+
+/** A POST action of the collection that takes no parameters: no body, or an empty object. */
+const action = (s: Omit<Parameters<typeof actOn>[0], 'method' | 'body'>) => actOn({ ...s, method: 'POST', body: exactBody({}).optional() });
+
+/**
+ * A mutation of the collection whose one other argument is the body's one key, passed as is (the
+ * argument's type checks it). `variable` keeps the name GraphQL's coercion messages have always used.
+ */
+function withArgument<K extends string>(s: { method: 'POST' | 'PUT'; path: string; summary: string; name: string; field: string; key: K; variable?: string; type: string; meta: JsonSchema; select: Part }) {
+  const variable = s.variable ?? s.key;
+  return route({
+    method: s.method,
+    path: s.path,
+    summary: s.summary,
+    operation: operation([`mutation ${s.name}($id: String!, $${variable}: ${s.type}) { ${s.field}(dataCollectionSimplyId: $id, ${s.key}: $${variable}) { `, ' } }'], s.select),
+    body: exactBody({ [s.key]: z.unknown().optional().meta(s.meta) } as Record<K, z.ZodOptional<z.ZodUnknown>>),
+    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, [variable]: body[s.key] }),
+  });
+}
 
 export const dataCollectionRoutes = defineRoutes([
-  route({
-    method: 'GET',
+  listPage({
     path: '/v1/data-collections',
     summary: 'Collections the caller’s data role can read (summaries); ?includeArchived=true adds archived ones',
-    operation: operation`query DataCollections($limit: Int, $offset: Int, $includeArchived: Boolean) {
-      dataCollections(limit: $limit, offset: $offset, includeArchived: $includeArchived) { nodes { ${DATA_COLLECTION_SUMMARY} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery.extend({ includeArchived: queryBool().describe('true adds archived collections (default false)') }),
-    variables: ({ query }) => query,
-    respond: respond.page,
+    name: 'DataCollections',
+    select: DATA_COLLECTION_SUMMARY,
+    filters: { includeArchived: { type: 'Boolean', schema: queryBool().describe('true adds archived collections (default false)') } },
   }),
-  route({
-    method: 'POST',
+  createOne({
     path: '/v1/data-collections',
     summary: 'Create a collection with its fields (privileged; team admin or TEAM_SETTINGS edit)',
-    operation: operation`mutation CreateDataCollection($input: CreateDataCollectionInput!) { createDataCollection(input: $input) { ${DATA_COLLECTION} } }`,
+    name: 'CreateDataCollection',
+    inputType: 'CreateDataCollectionInput',
     body: createCollectionBody,
-    variables: ({ body }) => ({ input: body }),
-    status: 201,
+    select: DATA_COLLECTION,
   }),
-  route({
-    method: 'GET',
-    path: '/v1/data-collections/{dataCollectionSimplyId}',
-    summary: 'A collection with the fields the caller can read',
-    operation: operation`query DataCollection($id: String!) { dataCollection(dataCollectionSimplyId: $id) { ${DATA_COLLECTION} } }`,
-    variables: ({ params }) => ({ id: params.dataCollectionSimplyId }),
-  }),
-  route({
+  getOne({ path: ONE, summary: 'A collection with the fields the caller can read', name: 'DataCollection', select: DATA_COLLECTION }),
+  updateOne({
     method: 'PATCH',
-    path: '/v1/data-collections/{dataCollectionSimplyId}',
+    path: ONE,
     summary: 'Change archetype, display-name formula, SMART criteria or parent (privileged)',
-    operation: operation`mutation UpdateDataCollection($id: String!, $input: UpdateDataCollectionInput!) {
-      updateDataCollection(dataCollectionSimplyId: $id, input: $input) { ${DATA_COLLECTION} } }`,
+    name: 'UpdateDataCollection',
+    inputType: 'UpdateDataCollectionInput',
     body: updateCollectionBody,
-    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, input: body }),
+    select: DATA_COLLECTION,
   }),
-  route({
+  updateOne({
     method: 'POST',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/rename',
+    path: `${ONE}/rename`,
     summary: 'Rename a collection: name, singularName, pluralName (privileged)',
-    operation: operation`mutation RenameDataCollection($id: String!, $input: RenameDataCollectionInput!) {
-      renameDataCollection(dataCollectionSimplyId: $id, input: $input) { ${DATA_COLLECTION} } }`,
+    name: 'RenameDataCollection',
+    inputType: 'RenameDataCollectionInput',
     body: renameCollectionBody,
-    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, input: body }),
+    select: DATA_COLLECTION,
   }),
-  route({
+  withArgument({
     method: 'POST',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/archive',
+    path: `${ONE}/archive`,
     summary: 'Archive or restore a collection: { isArchived } (privileged)',
-    operation: operation`mutation ArchiveDataCollection($id: String!, $isArchived: Boolean!) {
-      archiveDataCollection(dataCollectionSimplyId: $id, isArchived: $isArchived) { ${DATA_COLLECTION} } }`,
-    body: exactBody({ isArchived: z.unknown().optional().meta({ type: 'boolean', description: 'true archives, false restores' }) }),
-    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, isArchived: body.isArchived }),
+    name: 'ArchiveDataCollection',
+    field: 'archiveDataCollection',
+    key: 'isArchived',
+    type: 'Boolean!',
+    meta: { type: 'boolean', description: 'true archives, false restores' },
+    select: DATA_COLLECTION,
   }),
-  route({
-    method: 'POST',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/recalculate-record-names',
+  action({
+    path: `${ONE}/recalculate-record-names`,
     summary: 'Recompute the display names of the collection’s records (privileged)',
-    operation: operation`mutation RecalculateDataRecordNames($id: String!) { recalculateDataRecordNames(dataCollectionSimplyId: $id) }`,
-    body: noFields,
-    variables: ({ params }) => ({ id: params.dataCollectionSimplyId }),
+    name: 'RecalculateDataRecordNames',
     respond: respond.custom(
       (updated: number, { params }) => ({ data: { id: params.dataCollectionSimplyId, updatedRecordCount: updated } }),
       () => ({
@@ -163,69 +169,45 @@ export const dataCollectionRoutes = defineRoutes([
       }),
     ),
   }),
-  route({
+  action({ path: `${ONE}/resync-smart-membership`, summary: 'Rebuild a SMART collection’s memberships from its criteria (privileged)', name: 'ResyncSmartMembership', select: DATA_COLLECTION_SUMMARY }),
+  getOne({ path: `${ONE}/fields`, summary: 'Field definitions the caller can read, in sortOrder', name: 'DataCollectionFields', select: DATA_FIELD }),
+  updateOne({
     method: 'POST',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/resync-smart-membership',
-    summary: 'Rebuild a SMART collection’s memberships from its criteria (privileged)',
-    operation: operation`mutation ResyncSmartMembership($id: String!) { resyncSmartMembership(dataCollectionSimplyId: $id) { ${DATA_COLLECTION_SUMMARY} } }`,
-    body: noFields,
-    variables: ({ params }) => ({ id: params.dataCollectionSimplyId }),
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/fields',
-    summary: 'Field definitions the caller can read, in sortOrder',
-    operation: operation`query DataCollectionFields($id: String!) { dataCollectionFields(dataCollectionSimplyId: $id) { ${DATA_FIELD} } }`,
-    variables: ({ params }) => ({ id: params.dataCollectionSimplyId }),
-  }),
-  route({
-    method: 'POST',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/fields',
+    path: `${ONE}/fields`,
     summary: 'Add a field (privileged)',
-    operation: operation`mutation AddDataField($id: String!, $input: DataFieldInput!) { addDataField(dataCollectionSimplyId: $id, input: $input) { ${DATA_FIELD} } }`,
+    name: 'AddDataField',
+    inputType: 'DataFieldInput',
     body: inputBody(FIELD_BODY, ['title', 'dataType']),
-    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, input: body }),
+    select: DATA_FIELD,
     status: 201,
   }),
-  route({
+  withArgument({
     method: 'PUT',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/fields/reorder',
+    path: `${ONE}/fields/reorder`,
     summary: 'Reorder fields: { orderedFieldSimplyIds } first, the others after (privileged)',
-    operation: operation`mutation ReorderDataFields($id: String!, $ids: [String!]!) {
-      reorderDataFields(dataCollectionSimplyId: $id, orderedFieldSimplyIds: $ids) { ${DATA_FIELD} } }`,
-    body: exactBody({ orderedFieldSimplyIds: z.unknown().optional().meta({ type: 'array', items: { type: 'string' }, description: 'field simplyIds: these first, in this order' }) }),
-    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, ids: body.orderedFieldSimplyIds }),
+    name: 'ReorderDataFields',
+    field: 'reorderDataFields',
+    key: 'orderedFieldSimplyIds',
+    variable: 'ids',
+    type: '[String!]!',
+    meta: { type: 'array', items: { type: 'string' }, description: 'field simplyIds: these first, in this order' },
+    select: DATA_FIELD,
   }),
-  route({
-    method: 'GET',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
-    summary: 'One field definition (404 when the caller’s role hides it)',
-    operation: operation`query DataCollectionField($id: String!, $field: String!) {
-      dataCollectionField(dataCollectionSimplyId: $id, dataFieldSimplyId: $field) { ${DATA_FIELD} } }`,
-    variables: ({ params }) => ({ id: params.dataCollectionSimplyId, field: params.dataFieldSimplyId }),
-  }),
-  route({
+  getOne({ path: FIELD, summary: 'One field definition (404 when the caller’s role hides it)', name: 'DataCollectionField', select: DATA_FIELD }),
+  updateOne({
     method: 'PATCH',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
+    path: FIELD,
     summary: 'Change a field: title, isRequired, config, columnName, sortOrder (dataType is immutable) (privileged)',
-    operation: operation`mutation UpdateDataField($id: String!, $field: String!, $input: UpdateDataFieldInput!) {
-      updateDataField(dataCollectionSimplyId: $id, dataFieldSimplyId: $field, input: $input) { ${DATA_FIELD} } }`,
+    name: 'UpdateDataField',
+    inputType: 'UpdateDataFieldInput',
     body: updateFieldBody,
-    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, field: params.dataFieldSimplyId, input: body }),
+    select: DATA_FIELD,
   }),
-  route({
-    method: 'DELETE',
-    path: '/v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}',
-    summary: 'Remove a field (409 while the display-name formula or SMART criteria use it) (privileged)',
-    operation: operation`mutation RemoveDataField($id: String!, $field: String!) { removeDataField(dataCollectionSimplyId: $id, dataFieldSimplyId: $field) }`,
-    variables: ({ params }) => ({ id: params.dataCollectionSimplyId, field: params.dataFieldSimplyId }),
-    respond: respond.deleted('dataFieldSimplyId'),
-  }),
-  route({
-    method: 'GET',
+  actOn({ method: 'DELETE', path: FIELD, summary: 'Remove a field (409 while the display-name formula or SMART criteria use it) (privileged)', name: 'RemoveDataField' }),
+  getOne({
     path: '/v1/create-menu/data-collections/{dataCollectionSimplyId}',
     summary: 'Create-form layout: the fields the caller can fill in, canCreate, reasons, blockingFields',
-    operation: operation`query CreateMenuDataCollection($id: String!) { createMenuDataCollection(dataCollectionSimplyId: $id) { ${CREATE_MENU} } }`,
-    variables: ({ params }) => ({ id: params.dataCollectionSimplyId }),
+    name: 'CreateMenuDataCollection',
+    select: CREATE_MENU,
   }),
 ]);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { DATA_RECORD, DATA_RECORD_BATCH_RESULT, DATA_RECORD_EXPANSION, DATA_RECORD_PAGE, DATA_RECORD_WRITE_RESULT } from '../../src/modules/records/records.fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
+import { actOn } from '../route-shapes.ts';
 import { pageQuery, queryList, NOT_AN_OBJECT } from '../schemas.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -113,6 +114,65 @@ function batchResult(noun: 'created' | 'updated' | 'deleted') {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The write routes that share a shape
+
+const ONE = '/v1/data-records/{dataRecordSimplyId}';
+
+/** A batch write at /v1/data-records/batch: `head` is the operation up to its selection; the answer is `batchResult(noun)`. */
+function batch<B>(s: {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  summary: string;
+  head: string;
+  body: z.ZodType<B>;
+  variables: (body: B) => Record<string, unknown>;
+  noun: 'created' | 'updated' | 'deleted';
+}) {
+  return route({
+    method: s.method,
+    path: '/v1/data-records/batch',
+    summary: s.summary,
+    operation: operation([`${s.head} { `, ' } }'], DATA_RECORD_BATCH_RESULT),
+    body: s.body,
+    variables: ({ body }) => s.variables(body),
+    respond: batchResult(s.noun),
+  });
+}
+
+/** POST one record into the body's collection, its values as the field's JSON argument named `values` (fields or formData): 201 with meta.warnings. */
+function createRecord<B extends { dataCollectionSimplyId: string }>(s: {
+  path: string;
+  summary: string;
+  name: string;
+  field: string;
+  values: 'fields' | 'formData';
+  body: z.ZodType<B>;
+  read: (body: B) => unknown;
+}) {
+  return route({
+    method: 'POST',
+    path: s.path,
+    summary: s.summary,
+    operation: operation([`mutation ${s.name}($collection: String!, $${s.values}: JSON) { ${s.field}(dataCollectionSimplyId: $collection, ${s.values}: $${s.values}) { `, ' } }'], DATA_RECORD_WRITE_RESULT),
+    body: s.body,
+    variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, [s.values]: s.read(body) }),
+    respond: recordWithWarnings,
+    status: 201,
+  });
+}
+
+/** PATCH and PUT are the same merge (omitted fields stay), each under its own operation name. */
+const updateRecord = (method: 'PATCH' | 'PUT', name: string, summary: string) =>
+  route({
+    method,
+    path: ONE,
+    summary,
+    operation: operation([`mutation ${name}($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { `, ' } }'], DATA_RECORD_WRITE_RESULT),
+    body: updateBody,
+    variables: ({ params, body }) => ({ id: params.dataRecordSimplyId, fields: body.fields ?? {} }),
+    respond: recordWithWarnings,
+  });
+
+// ---------------------------------------------------------------------------------------------
 
 export const dataRecordRoutes = defineRoutes([
   route({
@@ -140,37 +200,33 @@ export const dataRecordRoutes = defineRoutes([
     variables: ({ body }) => ({ input: body }),
     respond: respond.page,
   }),
-  route({
+  batch({
     method: 'POST',
-    path: '/v1/data-records/batch',
     summary: 'Batch create: { dataCollectionSimplyId, records: [{ fields }] } (1-100); per-item results, data.created and data.failed',
-    operation: operation`mutation BatchCreateDataRecords($collection: String!, $records: [JSON!]!) {
-      batchCreateDataRecords(dataCollectionSimplyId: $collection, records: $records) { ${DATA_RECORD_BATCH_RESULT} } }`,
+    head: 'mutation BatchCreateDataRecords($collection: String!, $records: [JSON!]!) { batchCreateDataRecords(dataCollectionSimplyId: $collection, records: $records)',
     body: batchCreateBody,
-    variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, records: body.records }),
-    respond: batchResult('created'),
+    variables: (body) => ({ collection: body.dataCollectionSimplyId, records: body.records }),
+    noun: 'created',
   }),
-  route({
+  batch({
     method: 'PATCH',
-    path: '/v1/data-records/batch',
     summary: 'Batch update: { records: [{ dataRecordSimplyId, fields }] } (1-100, merge like PATCH); per-item results, data.updated and data.failed',
-    operation: operation`mutation BatchUpdateDataRecords($records: [DataRecordUpdateItemInput!]!) { batchUpdateDataRecords(records: $records) { ${DATA_RECORD_BATCH_RESULT} } }`,
+    head: 'mutation BatchUpdateDataRecords($records: [DataRecordUpdateItemInput!]!) { batchUpdateDataRecords(records: $records)',
     body: batchUpdateBody,
-    variables: ({ body }) => ({ records: body.records }),
-    respond: batchResult('updated'),
+    variables: (body) => ({ records: body.records }),
+    noun: 'updated',
   }),
-  route({
+  batch({
     method: 'DELETE',
-    path: '/v1/data-records/batch',
     summary: 'Batch soft delete: { dataRecordSimplyIds: [...] } (1-100); per-item results, data.deleted and data.failed',
-    operation: operation`mutation BatchDeleteDataRecords($ids: [String!]!) { batchDeleteDataRecords(dataRecordSimplyIds: $ids) { ${DATA_RECORD_BATCH_RESULT} } }`,
+    head: 'mutation BatchDeleteDataRecords($ids: [String!]!) { batchDeleteDataRecords(dataRecordSimplyIds: $ids)',
     body: batchDeleteBody,
-    variables: ({ body }) => ({ ids: body.dataRecordSimplyIds }),
-    respond: batchResult('deleted'),
+    variables: (body) => ({ ids: body.dataRecordSimplyIds }),
+    noun: 'deleted',
   }),
   route({
     method: 'GET',
-    path: '/v1/data-records/{dataRecordSimplyId}',
+    path: ONE,
     summary: 'One record; fields (projection), expand=collection,fieldDefinitions (under meta.expanded)',
     operation: operation`query DataRecord($id: String!, $fields: [String!], $expandCollection: Boolean!, $expandFields: Boolean!) {
       dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD} ${DATA_RECORD_EXPANSION} } }`,
@@ -183,51 +239,31 @@ export const dataRecordRoutes = defineRoutes([
     }),
     respond: expandedRecord,
   }),
-  route({
-    method: 'POST',
+  createRecord({
     path: '/v1/data-records',
     summary: 'Create a record: { dataCollectionSimplyId, fields }; unknown field keys are skipped and listed in meta.warnings',
-    operation: operation`mutation CreateDataRecord($collection: String!, $fields: JSON) {
-      createDataRecord(dataCollectionSimplyId: $collection, fields: $fields) { ${DATA_RECORD_WRITE_RESULT} } }`,
+    name: 'CreateDataRecord',
+    field: 'createDataRecord',
+    values: 'fields',
     body: createBody,
-    variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, fields: body.fields ?? {} }),
-    respond: recordWithWarnings,
-    status: 201,
+    read: (body) => body.fields ?? {},
   }),
-  route({
-    method: 'PATCH',
-    path: '/v1/data-records/{dataRecordSimplyId}',
-    summary: 'Update a record: only supplied fields are written; null clears',
-    operation: operation`mutation UpdateDataRecord($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD_WRITE_RESULT} } }`,
-    body: updateBody,
-    variables: ({ params, body }) => ({ id: params.dataRecordSimplyId, fields: body.fields ?? {} }),
-    respond: recordWithWarnings,
-  }),
-  route({
-    method: 'PUT',
-    path: '/v1/data-records/{dataRecordSimplyId}',
-    summary: 'Update a record (same merge as PATCH: omitted fields are left unchanged)',
-    operation: operation`mutation ReplaceDataRecord($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD_WRITE_RESULT} } }`,
-    body: updateBody,
-    variables: ({ params, body }) => ({ id: params.dataRecordSimplyId, fields: body.fields ?? {} }),
-    respond: recordWithWarnings,
-  }),
-  route({
+  updateRecord('PATCH', 'UpdateDataRecord', 'Update a record: only supplied fields are written; null clears'),
+  updateRecord('PUT', 'ReplaceDataRecord', 'Update a record (same merge as PATCH: omitted fields are left unchanged)'),
+  actOn({
     method: 'DELETE',
-    path: '/v1/data-records/{dataRecordSimplyId}',
+    path: ONE,
     summary: 'Soft delete a record (gone from list, get and search; fires DATA_RECORD_DELETED)',
-    operation: operation`mutation DeleteDataRecord($id: String!) { deleteDataRecord(dataRecordSimplyId: $id) { id deleted } }`,
-    variables: ({ params }) => ({ id: params.dataRecordSimplyId }),
+    name: 'DeleteDataRecord',
+    select: 'id deleted',
   }),
-  route({
-    method: 'POST',
+  createRecord({
     path: '/v1/create-menu/data-records',
     summary: 'Create a record the way the dashboard create menu does: { dataCollectionSimplyId, formData } (keys: field simplyIds or columnNames)',
-    operation: operation`mutation CreateMenuDataRecord($collection: String!, $formData: JSON) {
-      createMenuDataRecord(dataCollectionSimplyId: $collection, formData: $formData) { ${DATA_RECORD_WRITE_RESULT} } }`,
+    name: 'CreateMenuDataRecord',
+    field: 'createMenuDataRecord',
+    values: 'formData',
     body: createMenuBody,
-    variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, formData: body.formData ?? body.fields ?? {} }),
-    respond: recordWithWarnings,
-    status: 201,
+    read: (body) => body.formData ?? body.fields ?? {},
   }),
 ]);

@@ -1,6 +1,5 @@
 // /v1/data-wizards → src/modules/wizards/wizards.schema.ts (Document 1 §4.5). Authoring is GraphQL only.
 import { z } from 'zod';
-import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import {
   DATA_WIZARD_DETAIL,
   DATA_WIZARD_EXECUTION,
@@ -8,8 +7,9 @@ import {
   DATA_WIZARD_SCHEMA,
   DATA_WIZARD_SUMMARY,
 } from '../../src/modules/wizards/wizards.fragments.ts';
-import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
-import { pageQuery, NOT_AN_OBJECT } from '../schemas.ts';
+import { defineRoutes, type JsonSchema, respond } from '../route.ts';
+import { getOne, listPage, updateOne } from '../route-shapes.ts';
+import { NOT_AN_OBJECT } from '../schemas.ts';
 
 /**
  * The execute body. Unknown keys go on to the operation, which names them; the service checks
@@ -46,48 +46,29 @@ function compactedErrors(field: JsonSchema): JsonSchema {
   return { ...field, properties: { ...(field.properties as object), errors: { ...errors, items: compacted } } };
 }
 
+const ONE = '/v1/data-wizards/{dataWizardSimplyId}';
+
 export const dataWizardRoutes = defineRoutes([
-  route({
-    method: 'GET',
-    path: '/v1/data-wizards',
-    summary: 'Wizards of the team, newest first (limit 1-100, offset); needs TEAM_ADMIN_DATA_WIZARDS',
-    operation: operation`query DataWizards($limit: Int, $offset: Int) { dataWizards(limit: $limit, offset: $offset) { nodes { ${DATA_WIZARD_SUMMARY} } pagination { ${PAGINATION} } } }`,
-    query: pageQuery,
-    variables: ({ query }) => query,
-    respond: respond.page,
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/data-wizards/{dataWizardSimplyId}',
-    summary: "Configuration with ordered steps and firstStepId; needs TEAM_ADMIN_DATA_WIZARDS or RUN on the wizard's collection",
-    operation: operation`query DataWizard($id: String!) { dataWizard(dataWizardSimplyId: $id) { ${DATA_WIZARD_DETAIL} } }`,
-    variables: ({ params }) => ({ id: params.dataWizardSimplyId }),
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/data-wizards/{dataWizardSimplyId}/schema',
-    summary: 'The wizard schema (Document 1 §2.6): steps, tasks and task fields',
-    operation: operation`query DataWizardSchema($id: String!) { dataWizard(dataWizardSimplyId: $id) { ${DATA_WIZARD_SCHEMA} } }`,
-    variables: ({ params }) => ({ id: params.dataWizardSimplyId }),
-  }),
-  route({
+  listPage({ path: '/v1/data-wizards', summary: 'Wizards of the team, newest first (limit 1-100, offset); needs TEAM_ADMIN_DATA_WIZARDS', name: 'DataWizards', select: DATA_WIZARD_SUMMARY }),
+  getOne({ path: ONE, summary: "Configuration with ordered steps and firstStepId; needs TEAM_ADMIN_DATA_WIZARDS or RUN on the wizard's collection", name: 'DataWizard', select: DATA_WIZARD_DETAIL }),
+  getOne({ path: `${ONE}/schema`, summary: 'The wizard schema (Document 1 §2.6): steps, tasks and task fields', name: 'DataWizardSchema', field: 'dataWizard', select: DATA_WIZARD_SCHEMA }),
+  updateOne({
     method: 'POST',
-    path: '/v1/data-wizards/{dataWizardSimplyId}/execute',
+    path: `${ONE}/execute`,
     summary: "Run every step on a record: { dataRecordSimplyId, formData? }; RUN on the wizard's collection; session tokens refused",
-    operation: operation`mutation ExecuteDataWizard($id: String!, $input: DataWizardExecuteInput!) {
-      executeDataWizard(dataWizardSimplyId: $id, input: $input) { ${DATA_WIZARD_EXECUTION} } }`,
+    name: 'ExecuteDataWizard',
+    inputType: 'DataWizardExecuteInput',
     body: executeBody,
-    variables: ({ params, body }) => ({ id: params.dataWizardSimplyId, input: body }),
+    select: DATA_WIZARD_EXECUTION,
     respond: respond.custom(
       (r: Execution) => ({ data: { ...r, errors: r.errors.map(compact) } }),
       (field) => ({ data: compactedErrors(field) }),
     ),
   }),
-  route({
-    method: 'GET',
-    path: '/v1/data-wizards/{dataWizardSimplyId}/run-access',
+  getOne({
+    path: `${ONE}/run-access`,
     summary: "Signed-in users only: firstDataWizardStepSimplyId and stepCount; RUN on the wizard's collection",
-    operation: operation`query DataWizardRunAccess($id: String!) { dataWizardRunAccess(dataWizardSimplyId: $id) { ${DATA_WIZARD_RUN_ACCESS} } }`,
-    variables: ({ params }) => ({ id: params.dataWizardSimplyId }),
+    name: 'DataWizardRunAccess',
+    select: DATA_WIZARD_RUN_ACCESS,
   }),
 ]);
