@@ -2,17 +2,16 @@
 // tokens, team selection, and cross-team identifiers that must look exactly like missing ones.
 import http from 'node:http';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, newSessionToken } from '../../src/app/auth/tokens.ts';
 import { expectError, expectGqlError, expectOk } from '../support/expect-envelope.ts';
-import { addMember, createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestResponse, type TestServer } from '../support/server.ts';
+import { addMember, createApiKey, createRole, createTeam } from '../support/fixtures.ts';
+import type { TestResponse } from '../support/server.ts';
+import { useServer } from '../support/use-server.ts';
 
 
 describe('authorization edges', () => {
-  let server: TestServer;
-  let a: TeamFixture;
-  let b: TeamFixture;
+  const { server, teams: [a, b] } = useServer({ teams: 2 });
   /** resources of team B */
   let bRole: string;
   let bKey: { key: string; id: string };
@@ -20,15 +19,12 @@ describe('authorization edges', () => {
   let bMember: { userSimplyId: string };
 
   beforeAll(async () => {
-    server = await startTestServer();
-    [a, b] = await Promise.all([createTeam(server), createTeam(server)]);
     bRole = await createRole(server, b, { name: 'B role' });
     bKey = await createApiKey(server, b, { name: 'B key', featurePermissions: ['TEAM_SETTINGS'] });
     const minted = await server.request('POST', '/v1/session-tokens', { token: b.apiKey, body: {} });
     bSession = { token: minted.body.data.token, id: minted.body.data.id };
     bMember = await addMember(server, b);
   });
-  afterAll(() => server.close());
 
   // Every protected route, with a body where it needs one (a missing body is a 400 of its own).
   const protectedRoutes = (): [string, string, unknown?][] => [

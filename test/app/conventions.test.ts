@@ -1,10 +1,11 @@
 // Document 1 §1 conventions, §7 errors and §8 limits as the REST face shows them: the envelope
 // and request ids, body handling, routing errors, paging, public identifiers and timestamps.
 import https from 'node:https';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectOk, UUID } from '../support/expect-envelope.ts';
-import { createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import { createApiKey, createRole, createTeam } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
+import { useServer } from '../support/use-server.ts';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const BODY_LIMIT = 2048;
@@ -66,19 +67,13 @@ function chunkedRequest(server: TestServer, path: string, token: string, chunks:
 }
 
 describe('API conventions', () => {
-  let server: TestServer;
-  let team: TeamFixture;
+  const { server, teams: [team] } = useServer({ env: { BODY_LIMIT_BYTES: BODY_LIMIT }, teams: 1 });
   /** every JSON body seen by the tests of this file, scanned for internal ids and timestamps at the end */
   const seen: { label: string; body: unknown }[] = [];
   const record = (label: string, response: TestResponse) => {
     seen.push({ label, body: response.body });
     return response;
   };
-
-  beforeAll(async () => {
-    ({ server, team } = await startServerWithTeam({ env: { BODY_LIMIT_BYTES: BODY_LIMIT } }));
-  });
-  afterAll(() => server?.close());
 
   describe('request ids', () => {
     it('every envelope carries meta.requestId equal to the X-Request-Id header, unique per request', async () => {

@@ -4,10 +4,10 @@
 import http from 'node:http';
 import { fetch } from 'undici';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../support/fixtures.ts';
 import { graphqlWsClient, wssUrl } from '../support/realtime.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useServer } from '../support/use-server.ts';
 
 interface PlainResponse {
   status: number;
@@ -76,12 +76,7 @@ function connectGraphqlWs(url: string, key: string, options: WebSocket.ClientOpt
 const ROLES_VIEW = ['TEAM_ADMIN_USER_ROLES:VIEW'];
 
 describe('HTTPS front door', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  beforeAll(async () => {
-    ({ server, team } = await startServerWithTeam());
-  });
-  afterAll(() => server?.close());
+  const { server, teams: [team] } = useServer({ teams: 1 });
 
   it('plain HTTP to the HTTPS port is 400 HTTPS_REQUIRED, never data', async () => {
     const port = server.app.port;
@@ -131,7 +126,7 @@ describe('HTTPS front door', () => {
   });
 
   describe('behind a TLS-terminating proxy (TRUST_PROXY=true)', () => {
-    let proxied: TestServer;
+    const { server: proxied } = useServer({ env: { TRUST_PROXY: true } });
     let restrictedKey: string;
     let origin: string;
     const get = async (path: string, headers: Record<string, string>) => {
@@ -141,12 +136,10 @@ describe('HTTPS front door', () => {
     };
 
     beforeAll(async () => {
-      proxied = await startTestServer({ env: { TRUST_PROXY: true } });
       origin = `http://127.0.0.1:${proxied.app.port}`;
       // keys live in the shared database: create it through the HTTPS instance
       restrictedKey = (await createApiKey(server, team, { name: 'proxy office only', allowedIpAddresses: ['203.0.113.7'], featurePermissions: ROLES_VIEW })).key;
     });
-    afterAll(() => proxied?.close());
 
     it('speaks plain HTTP (no TLS material)', () => {
       expect(proxied.app.tls).toBeNull();

@@ -1,9 +1,9 @@
 // Operational endpoints: liveness, readiness, Prometheus metrics and the JWKS that lets other
 // services verify first-party access tokens.
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRole, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import type { TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { createRole } from '../support/fixtures.ts';
+import { useServer } from '../support/use-server.ts';
 
 /** `name{labels} value` lines of a Prometheus text exposition, for one metric name. */
 function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
@@ -19,12 +19,7 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
 }
 
 describe('health, readiness, metrics and JWKS', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  beforeAll(async () => {
-    ({ server, team } = await startServerWithTeam());
-  });
-  afterAll(() => server?.close());
+  const { server, teams: [team] } = useServer({ teams: 1 });
 
   it('/healthz and /readyz answer 200 without credentials', async () => {
     const health = await server.request('GET', '/healthz');

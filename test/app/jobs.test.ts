@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PgBoss, type Job } from 'pg-boss';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import type { Services } from '../../src/app/context.ts';
@@ -11,9 +11,8 @@ import { Jobs } from '../../src/app/jobs.ts';
 import { PURGE_EXPIRED_CREDENTIALS } from '../../src/modules/credentials/credentials.jobs.ts';
 import { closeServices, createServices } from '../../src/app/server.ts';
 import { createLogger } from '../../src/app/logger.ts';
-import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
+import { useServer } from '../support/use-server.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
 
 const DAY = 86_400_000;
@@ -25,12 +24,7 @@ async function jobState(boss: PgBoss, queue: string, id: string) {
 }
 
 describe('credential purge job', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  beforeAll(async () => {
-    ({ server, team } = await startServerWithTeam({ runJobs: true }));
-  });
-  afterAll(() => server?.close());
+  const { server, teams: [team] } = useServer({ runJobs: true, teams: 1 });
 
   it('deletes session and refresh tokens that expired or were revoked more than a week before `now`', async () => {
     const { prisma } = server.app.services;
@@ -80,14 +74,10 @@ describe('credential purge job', () => {
 });
 
 describe('separate worker process', () => {
-  let server: TestServer;
+  const { server } = useServer({ runJobs: false });
   let worker: Services | undefined;
-  beforeAll(async () => {
-    server = await startTestServer({ runJobs: false });
-  });
   afterAll(async () => {
     if (worker) await closeServices(worker);
-    await server?.close();
   });
 
   it('a worker built with createServices + jobs.start({ work: true }) runs a job the server sends', async () => {
@@ -111,14 +101,10 @@ describe('separate worker process', () => {
 });
 
 describe('at-least-once delivery', () => {
-  let server: TestServer;
+  const { server } = useServer({ runJobs: false });
   const cleanups: (() => Promise<unknown>)[] = [];
-  beforeAll(async () => {
-    server = await startTestServer({ runJobs: false });
-  });
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-    await server?.close();
   });
 
   it('a job whose worker process dies mid-handler is run again by another worker after it expires', async () => {

@@ -1,12 +1,12 @@
 // No N+1: a page of API keys, team users or roles, and the current user with all their teams,
 // cost a fixed, small number of SQL statements whether the page has 3 rows or 25.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newApiKey } from '../../src/app/auth/tokens.ts';
 import { membershipId, teamId, userId } from '../../src/app/ids.ts';
 import { createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { countSql, type SqlCounter } from '../support/sql-counter.ts';
+import { useServer } from '../support/use-server.ts';
 import { apiKeyId } from '../../src/modules/credentials/credentials.ids.ts';
 import { teamRoleId } from '../../src/modules/team-roles/team-roles.ids.ts';
 
@@ -20,7 +20,7 @@ interface Seeded {
 }
 
 describe('SQL statements per request do not grow with the rows returned', () => {
-  let server: TestServer;
+  const { server } = useServer();
   let sql: SqlCounter;
   const seeded: Record<'small' | 'large', Seeded> = {} as never;
 
@@ -74,12 +74,10 @@ describe('SQL statements per request do not grow with the rows returned', () => 
   }
 
   beforeAll(async () => {
-    server = await startTestServer();
     sql = countSql(server.app.services.pool);
     seeded.small = await seed(SMALL);
     seeded.large = await seed(LARGE);
   });
-  afterAll(() => server?.close());
 
   /**
    * Statements of a request whose credential came from the cache, so only the request's own

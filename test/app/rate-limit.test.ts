@@ -1,25 +1,21 @@
 // Rate limits (Document 1 §7: 429 RATE_LIMIT_EXCEEDED): a token bucket per credential and, for
 // anonymous callers, per client address; REST and GraphQL draw from the same bucket.
 import { Agent, fetch } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../support/fixtures.ts';
+import { useServer } from '../support/use-server.ts';
 
 const PER_MINUTE = 5;
 const ANONYMOUS_PER_MINUTE = 3;
 
 describe('rate limiting', () => {
-  let server: TestServer;
-  let team: TeamFixture;
+  // the fixtures below use the limited server, so give them their own keys before the buckets matter
+  const { server, teams: [team] } = useServer({ env: { RATE_LIMIT_PER_MINUTE: PER_MINUTE, RATE_LIMIT_ANONYMOUS_PER_MINUTE: ANONYMOUS_PER_MINUTE }, teams: 1 });
   const keys: string[] = [];
   beforeAll(async () => {
-    // the fixtures below use the limited server, so give them their own keys before the buckets matter
-    server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: PER_MINUTE, RATE_LIMIT_ANONYMOUS_PER_MINUTE: ANONYMOUS_PER_MINUTE } });
-    team = await createTeam(server);
     // one key per test: a key's bucket is spent by the test that uses it (createApiKey spends team.apiKey's)
     for (let i = 0; i < 4; i++) keys.push((await createApiKey(server, team, { name: `limited ${i}`, featurePermissions: ['TEAM_ADMIN_USER_ROLES:VIEW'] })).key);
   });
-  afterAll(() => server?.close());
 
   it(`the ${PER_MINUTE + 1}th request of a credential within a minute is 429 with Retry-After; another key is unaffected`, async () => {
     const [key, other] = keys as [string, string];

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import type { TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../support/use-server.ts';
 
 describe('server smoke', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  beforeAll(async () => {
-    ({ server, team } = await startServerWithTeam());
-  });
-  afterAll(() => server.close());
+  const { server, teams: [team] } = useServer({ teams: 1 });
 
   it('answers health, REST and GraphQL over HTTPS', async () => {
     const health = await server.request('GET', '/healthz');

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecution } from '../../src/modules/automations/automation-runner.ts';
 import type { ChargeRequest, ChargeResult, PaymentProvider } from '../../src/modules/automations/payments/payment-provider.ts';
 import { automationExecutionId } from '../../src/modules/automations/automations.ids.ts';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, type CollectionFixture, REQUIRED_TEXT } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { createWizard } from '../support/wizard-fixtures.ts';
-import { automationApi, type AutomationTestServer, startAutomationServer, until } from '../support/automation-fixtures.ts';
+import { createWizard, requiredLink, updateTask } from '../support/wizard-fixtures.ts';
+import { automationApi, type AutomationTestServer, startAutomationServer, updateFields } from '../support/automation-fixtures.ts';
 
 let server: AutomationTestServer;
 let team: TeamFixture;
@@ -23,36 +23,24 @@ afterAll(async () => {
   await server?.close();
 });
 
-const { call, createAutomation, createRecord, record, finished, disable } = automationApi(() => server, () => team.apiKey);
+const { call, createAutomation, onRecordCreated, createRecord, record, finished, disable } = automationApi(() => server, () => team.apiKey);
 const prisma = () => server.app.services.prisma;
 
 describe('SEND_EMAIL', () => {
   it('mails fixed addresses and the record’s email field, with merge tags (escaped in HTML), once per idempotency key', async () => {
-    const c = await createCollection(server, team, {
-      name: 'Contacts',
-      formula: '{first_name}',
-      fields: [
-        { columnName: 'first_name', dataType: 'PLAIN_TEXT' },
-        { columnName: 'email', dataType: 'EMAIL_ADDRESS' },
-      ],
-    });
-    const automation = await createAutomation({
-      name: 'Welcome mail',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: c.id,
-      actions: [
-        {
-          actionType: 'SEND_EMAIL',
-          actionConfig: {
-            to: ['ops@example.test'],
-            toFieldSimplyId: c.fields.email,
-            subject: 'Welcome {{first_name}}',
-            text: 'Hello {{ first_name }} ({{record.id}}), your address is {{' + c.fields.email + '}}.',
-            html: '<p>Hello {{first_name}}</p>',
-          },
+    const c = await createCollection(server, team, { name: 'Contacts', formula: '{first_name}', fields: { first_name: 'PLAIN_TEXT', email: 'EMAIL_ADDRESS' } });
+    const automation = await onRecordCreated(c.id, 'Welcome mail', [
+      {
+        actionType: 'SEND_EMAIL',
+        actionConfig: {
+          to: ['ops@example.test'],
+          toFieldSimplyId: c.fields.email,
+          subject: 'Welcome {{first_name}}',
+          text: 'Hello {{ first_name }} ({{record.id}}), your address is {{' + c.fields.email + '}}.',
+          html: '<p>Hello {{first_name}}</p>',
         },
-      ],
-    });
+      },
+    ]);
     const id = await createRecord(c.id, { [c.fields.first_name!]: '<Ada & Co>', [c.fields.email!]: 'ada@example.test' });
     const [run] = await finished(automation.id);
     expect(run.status).toBe('SUCCEEDED');
@@ -77,23 +65,11 @@ describe('SEND_EMAIL', () => {
 describe('SEND_USER_NOTIFICATION', () => {
   it('stores a notification for an active member, fixed or read from the record; a non-member fails the action', async () => {
     const member = await addMember(server, team);
-    const c = await createCollection(server, team, {
-      name: 'Tickets',
-      formula: '{title}',
-      fields: [
-        { columnName: 'title', dataType: 'PLAIN_TEXT' },
-        { columnName: 'assignee', dataType: 'EMAIL_ADDRESS' },
-      ],
-    });
-    const automation = await createAutomation({
-      name: 'Notify',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: c.id,
-      actions: [
-        { actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: member.userSimplyId, title: 'New ticket: {{title}}', body: 'Record {{record.id}}' } },
-        { actionType: 'SEND_USER_NOTIFICATION', actionConfig: { toUserFieldSimplyId: c.fields.assignee, title: 'Assigned: {{record.name}}' } },
-      ],
-    });
+    const c = await createCollection(server, team, { name: 'Tickets', formula: '{title}', fields: { title: 'PLAIN_TEXT', assignee: 'EMAIL_ADDRESS' } });
+    const automation = await onRecordCreated(c.id, 'Notify', [
+      { actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: member.userSimplyId, title: 'New ticket: {{title}}', body: 'Record {{record.id}}' } },
+      { actionType: 'SEND_USER_NOTIFICATION', actionConfig: { toUserFieldSimplyId: c.fields.assignee, title: 'Assigned: {{record.name}}' } },
+    ]);
     const id = await createRecord(c.id, { [c.fields.title!]: 'Printer', [c.fields.assignee!]: member.email.toUpperCase() });
     const [run] = await finished(automation.id);
     expect(run.status).toBe('SUCCEEDED');
@@ -117,29 +93,18 @@ describe('SEND_USER_NOTIFICATION', () => {
 describe('CHARGE_PAYMENT, continueOnError and onFailureActions', () => {
   let orders: CollectionFixture;
   beforeAll(async () => {
-    orders = await createCollection(server, team, {
-      name: 'Orders',
-      formula: '{label}',
-      fields: [
-        { columnName: 'label', dataType: 'PLAIN_TEXT' },
-        { columnName: 'amount', dataType: 'MONEY', config: { currency: 'EUR' } },
-        { columnName: 'status', dataType: 'PLAIN_TEXT' },
-        { columnName: 'note', dataType: 'PLAIN_TEXT' },
-      ],
-    });
+    const amount = { dataType: 'MONEY', config: { currency: 'EUR' } };
+    orders = await createCollection(server, team, { name: 'Orders', formula: '{label}', fields: { label: 'PLAIN_TEXT', amount, status: 'PLAIN_TEXT', note: 'PLAIN_TEXT' } });
   });
 
+  /** runs `actions` for each order created with `label` (a label of the test's own) */
+  const onOrders = (name: string, label: string, actions: unknown[]) => onRecordCreated(orders.id, name, actions, { filterConditions: [{ field: orders.fields.label, operator: 'eq', value: label }] });
+
   it('charges the record’s amount through the test provider; a decline fails the run and stops the record’s later actions', async () => {
-    const automation = await createAutomation({
-      name: 'Charge',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: orders.id,
-      filterConditions: [{ field: orders.fields.label, operator: 'eq', value: 'charge' }],
-      actions: [
-        { actionType: 'CHARGE_PAYMENT', actionConfig: { amountFieldSimplyId: orders.fields.amount, description: 'Order {{record.id}}' } },
-        { actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [orders.fields.status!]: 'paid' } } },
-      ],
-    });
+    const automation = await onOrders('Charge', 'charge', [
+      { actionType: 'CHARGE_PAYMENT', actionConfig: { amountFieldSimplyId: orders.fields.amount, description: 'Order {{record.id}}' } },
+      updateFields({ [orders.fields.status!]: 'paid' }),
+    ]);
     const good = await createRecord(orders.id, { [orders.fields.label!]: 'charge', [orders.fields.amount!]: '12.50' });
     const bad = await createRecord(orders.id, { [orders.fields.label!]: 'charge', [orders.fields.amount!]: '9.13' });
     const runs = await finished(automation.id, 2);
@@ -160,22 +125,16 @@ describe('CHARGE_PAYMENT, continueOnError and onFailureActions', () => {
   });
 
   it('continueOnError goes on with the next action; onFailureActions run when an action finally fails', async () => {
-    const automation = await createAutomation({
-      name: 'Charge, then note',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: orders.id,
-      filterConditions: [{ field: orders.fields.label, operator: 'eq', value: 'continue' }],
-      actions: [
-        {
-          actionType: 'CHARGE_PAYMENT',
-          actionConfig: { amount: '1.13', currency: 'EUR' },
-          continueOnError: true,
-          retryConfig: { maxAttempts: 2, delaySeconds: 0 },
-          onFailureActions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [orders.fields.status!]: 'payment failed' } } }],
-        },
-        { actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [orders.fields.note!]: 'processed' } } },
-      ],
-    });
+    const automation = await onOrders('Charge, then note', 'continue', [
+      {
+        actionType: 'CHARGE_PAYMENT',
+        actionConfig: { amount: '1.13', currency: 'EUR' },
+        continueOnError: true,
+        retryConfig: { maxAttempts: 2, delaySeconds: 0 },
+        onFailureActions: [updateFields({ [orders.fields.status!]: 'payment failed' })],
+      },
+      updateFields({ [orders.fields.note!]: 'processed' }),
+    ]);
     const id = await createRecord(orders.id, { [orders.fields.label!]: 'continue' });
     const [run] = await finished(automation.id);
     expect(run).toMatchObject({ status: 'PARTIALLY_FAILED', recordsProcessed: 1, recordsFailed: 1 });
@@ -236,52 +195,26 @@ describe('CHARGE_PAYMENT, continueOnError and onFailureActions', () => {
 
 describe('CREATE_RECORD', () => {
   it('creates a record in the configured collection with the given values', async () => {
-    const source = await createCollection(server, team, { name: 'Signups', formula: '{email}', fields: [{ columnName: 'email', dataType: 'EMAIL_ADDRESS' }] });
-    const target = await createCollection(server, team, {
-      name: 'Tasks',
-      formula: '{title}',
-      fields: [
-        { columnName: 'title', dataType: 'PLAIN_TEXT', isRequired: true },
-        { columnName: 'priority', dataType: 'NUMBER' },
-      ],
-    });
-    const automation = await createAutomation({
-      name: 'Follow up',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: source.id,
-      actions: [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: target.id, fields: { [target.fields.title!]: 'Call back', [target.fields.priority!]: 2 } } }],
-    });
+    const source = await createCollection(server, team, { name: 'Signups', formula: '{email}', fields: { email: 'EMAIL_ADDRESS' } });
+    const target = await createCollection(server, team, { name: 'Tasks', formula: '{title}', fields: { title: REQUIRED_TEXT, priority: 'NUMBER' } });
+    const fields = { [target.fields.title!]: 'Call back', [target.fields.priority!]: 2 };
+    const automation = await onRecordCreated(source.id, 'Follow up', [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: target.id, fields } }]);
     await createRecord(source.id, { [source.fields.email!]: 'x@example.test' });
     const [run] = await finished(automation.id);
     expect(run.status).toBe('SUCCEEDED');
     const list = expectOk(await call('GET', `/v1/data-records?dataCollectionSimplyId=${target.id}`));
     expect(list).toHaveLength(1);
-    expect(list[0].fields).toEqual({ [target.fields.title!]: 'Call back', [target.fields.priority!]: 2 });
+    expect(list[0].fields).toEqual(fields);
     await disable(automation.id);
   });
 });
 
 describe('RUN_WIZARD_STEP', () => {
   it('runs the wizard on the record as the automation, with the configured formData', async () => {
-    const c = await createCollection(server, team, {
-      name: 'Applicants',
-      formula: '{name}',
-      fields: [
-        { columnName: 'name', dataType: 'PLAIN_TEXT' },
-        { columnName: 'stage', dataType: 'PLAIN_TEXT' },
-      ],
-    });
-    const wizard = await createWizard(server, team.apiKey, {
-      name: 'Screening',
-      dataCollectionSimplyId: c.id,
-      steps: [{ title: 'Stage', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Set stage', fields: [{ dataFieldSimplyId: c.fields.stage!, isRequired: true }] }] }],
-    });
-    const automation = await createAutomation({
-      name: 'Screen',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: c.id,
-      actions: [{ actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: wizard.dataWizardSimplyId, dataWizardStepSimplyId: wizard.steps[0].dataWizardStepSimplyId, formData: { [c.fields.stage!]: 'screened' } } }],
-    });
+    const c = await createCollection(server, team, { name: 'Applicants', formula: '{name}', fields: { name: 'PLAIN_TEXT', stage: 'PLAIN_TEXT' } });
+    const wizard = await createWizard(server, team.apiKey, { name: 'Screening', dataCollectionSimplyId: c.id, steps: [{ title: 'Stage', tasks: [updateTask('Set stage', requiredLink(c.fields.stage!))] }] });
+    const runStep = { dataWizardSimplyId: wizard.dataWizardSimplyId, dataWizardStepSimplyId: wizard.steps[0].dataWizardStepSimplyId, formData: { [c.fields.stage!]: 'screened' } };
+    const automation = await onRecordCreated(c.id, 'Screen', [{ actionType: 'RUN_WIZARD_STEP', actionConfig: runStep }]);
     const id = await createRecord(c.id, { [c.fields.name!]: 'Lin' });
     const [run] = await finished(automation.id);
     expect(run.status, JSON.stringify(run.errorDetails)).toBe('SUCCEEDED');

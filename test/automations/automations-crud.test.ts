@@ -2,54 +2,40 @@
 // paging, action ranks and reorder, schema versions and export, who may call them, and the
 // validation of every part of an automation (docs/api/automations.md). Nothing here runs an
 // automation (no worker): runs are covered by the other files of this folder.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newSimplyId, userId } from '../../src/app/ids.ts';
 import { automationActionId, automationId } from '../../src/modules/automations/automations.ids.ts';
 import { dataWizardId, dataWizardStepId } from '../../src/modules/wizards/wizards.ids.ts';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, type CollectionFixture, REQUIRED_TEXT } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
-import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import type { TestResponse, TestServer } from '../support/server.ts';
-import { automationApi } from '../support/automation-fixtures.ts';
-import { createWizard } from '../support/wizard-fixtures.ts';
+import { addMember, createApiKey, createRole } from '../support/fixtures.ts';
+import { useServer } from '../support/use-server.ts';
+import { automationApi, updateFields } from '../support/automation-fixtures.ts';
+import { createWizard, updateTask } from '../support/wizard-fixtures.ts';
 
 const ID = '[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}';
 const AUTOMATION_ID = new RegExp(`^aut-${ID}$`);
 const ACTION_ID = new RegExp(`^act-${ID}$`);
 const SUMMARY_KEYS = ['createdAt', 'dataCollectionSimplyId', 'description', 'filterConditions', 'id', 'isEnabled', 'lastRunAt', 'maxRecordsPerExecution', 'name', 'triggerConfig', 'triggerType', 'updatedAt'];
+/** what an automation has where its author said nothing */
+const DEFAULTS = { description: null, isEnabled: true, triggerConfig: {}, filterConditions: null, maxRecordsPerExecution: 100 };
 const ACTION_KEYS = ['actionConfig', 'actionType', 'automationActionSimplyId', 'continueOnError', 'createdAt', 'executionRank', 'id', 'onFailureActions', 'retryConfig', 'updatedAt'];
 
-let server: TestServer;
-let team: TeamFixture;
-let other: TeamFixture;
+const { server, teams: [team, other] } = useServer({ teams: 2 });
 let people: CollectionFixture;
 let pets: CollectionFixture;
 let f: Record<string, string>;
 
 beforeAll(async () => {
-  ({ server, team } = await startServerWithTeam());
-  other = await createTeam(server);
-  people = await createCollection(server, team, {
-    name: 'People',
-    formula: '{first_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'email', dataType: 'EMAIL_ADDRESS' },
-      { columnName: 'fee', dataType: 'MONEY', config: { currency: 'EUR' } },
-      { columnName: 'status', dataType: 'PLAIN_TEXT' },
-    ],
-  });
-  pets = await createCollection(server, team, { name: 'Pets', formula: '{species}', fields: [{ columnName: 'species', dataType: 'PLAIN_TEXT', isRequired: true }] });
+  const fee = { dataType: 'MONEY', config: { currency: 'EUR' } };
+  people = await createCollection(server, team, { name: 'People', formula: '{first_name}', fields: { first_name: REQUIRED_TEXT, age: 'NUMBER', email: 'EMAIL_ADDRESS', fee, status: 'PLAIN_TEXT' } });
+  pets = await createCollection(server, team, { name: 'Pets', formula: '{species}', fields: { species: REQUIRED_TEXT } });
   f = people.fields;
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const { call, createAutomation: create } = automationApi(() => server, () => team.apiKey);
 
-const setStatus = (value: string) => ({ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [f.status!]: value } } });
+const setStatus = (value: string) => updateFields({ [f.status!]: value });
 
 const versionCount = () => server.app.services.prisma.teamSchemaVersion.count({ where: { teamId: team.teamId } });
 
@@ -63,17 +49,7 @@ describe('create, read, update, delete', () => {
       actions: [setStatus('second'), { ...setStatus('first'), executionRank: 1, continueOnError: true, retryConfig: { maxAttempts: 3 } }],
     });
     expect(Object.keys(automation).sort()).toEqual([...SUMMARY_KEYS, 'actions'].sort());
-    expect(automation).toMatchObject({
-      name: 'New people',
-      description: null,
-      isEnabled: true,
-      dataCollectionSimplyId: people.id,
-      triggerType: 'RECORD_CREATED',
-      triggerConfig: {},
-      filterConditions: null,
-      maxRecordsPerExecution: 100,
-      lastRunAt: null,
-    });
+    expect(automation).toMatchObject({ ...DEFAULTS, name: 'New people', dataCollectionSimplyId: people.id, triggerType: 'RECORD_CREATED', lastRunAt: null });
     expect(automation.id).toMatch(AUTOMATION_ID);
     expect(automation.actions.map((a: any) => [a.executionRank, a.actionConfig.fields[f.status!]])).toEqual([
       [1, 'first'],
@@ -132,15 +108,11 @@ describe('create, read, update, delete', () => {
     const exported = expectOk(await call('GET', '/v1/team-schema/export'));
     const mine = exported.automations.find((a: any) => a.automationSimplyId === automation.id);
     expect(mine).toEqual({
+      ...DEFAULTS,
       automationSimplyId: automation.id,
       name: 'Short-lived',
-      description: null,
-      isEnabled: true,
       dataCollectionSimplyId: people.id,
       triggerType: 'RECORD_CREATED',
-      triggerConfig: {},
-      filterConditions: null,
-      maxRecordsPerExecution: 100,
       actions: [{ automationActionSimplyId: automation.actions[0].id, actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [f.status!]: 'x' } }, executionRank: 1, continueOnError: false, retryConfig: null, onFailureActions: null }],
     });
     expect(expectOk(await call('DELETE', `/v1/automations/${automation.id}`))).toEqual({ id: automation.id, deleted: true });
@@ -380,14 +352,14 @@ describe('who may call', () => {
     // edit on the collection, but a field its role may only read
     const narrowed = expectError(await call('POST', '/v1/automations', { ...body, actions: [setStatus('x')] }, narrow), 403, 'PERMISSION_DENIED');
     expect(narrowed.message).toContain(f.status!);
-    expectOk(await call('POST', '/v1/automations', { ...body, actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [f.age!]: 1 } } }] }, narrow), 201);
+    expectOk(await call('POST', '/v1/automations', { ...body, actions: [updateFields({ [f.age!]: 1 })] }, narrow), 201);
     // moving an automation to a collection its author cannot read is refused too
     const petsOnly = await createRole(server, team, { name: 'Pet editors', dataPermissions: [{ dataCollectionSimplyId: pets.id, level: 'EDIT' }] });
     const petKeeper = await keyFor('automations, pets only', petsOnly);
     const onPets = expectOk(await call('POST', '/v1/automations', { name: 'Pets', triggerType: 'RECORD_CREATED', dataCollectionSimplyId: pets.id }, petKeeper), 201);
     expectError(await call('PUT', `/v1/automations/${onPets.id}`, { dataCollectionSimplyId: people.id }, petKeeper), 403, 'PERMISSION_DENIED');
     // a wizard step writes the record: RUN (or EDIT) on the collection
-    const wizard = (await createWizard(server, team.apiKey, { name: 'Reach', dataCollectionSimplyId: people.id, steps: [{ title: 'One', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Age', fields: [{ dataFieldSimplyId: f.age! }] }] }] })).dataWizardSimplyId;
+    const wizard = (await createWizard(server, team.apiKey, { name: 'Reach', dataCollectionSimplyId: people.id, steps: [{ title: 'One', tasks: [updateTask('Age', f.age!)] }] })).dataWizardSimplyId;
     const runStep = { actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: wizard } };
     expectError(await call('POST', `/v1/automations/${ok.id}/actions`, runStep, reader), 403, 'PERMISSION_DENIED');
     expectOk(await call('POST', '/v1/automations', { ...body, actions: [runStep] }, narrow), 201);
@@ -398,7 +370,7 @@ describe('validation', () => {
   let wizardId: string;
   let memberId: string;
   beforeAll(async () => {
-    wizardId = (await createWizard(server, team.apiKey, { name: 'Check', dataCollectionSimplyId: people.id, steps: [{ title: 'One', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Age', fields: [{ dataFieldSimplyId: people.fields.age! }] }] }] })).dataWizardSimplyId;
+    wizardId = (await createWizard(server, team.apiKey, { name: 'Check', dataCollectionSimplyId: people.id, steps: [{ title: 'One', tasks: [updateTask('Age', people.fields.age!)] }] })).dataWizardSimplyId;
     memberId = (await addMember(server, team)).userSimplyId;
   });
 
@@ -428,11 +400,11 @@ describe('validation', () => {
     ['filter value of the wrong type', () => ({ ...base(), filterConditions: [{ field: people.fields.age, operator: 'gt', value: 'old' }] }), 'filterConditions[0].value'],
     ['filters without a collection', () => ({ name: 'x', triggerType: 'SCHEDULE', triggerConfig: { cron: '0 6 * * *' }, filterConditions: [{ field: 'calculatedName', operator: 'eq', value: 'a' }] }), 'filterConditions'],
     ['unknown action type', () => withAction({ actionType: 'SEND_SMS', actionConfig: {} }), 'actions[0].actionType'],
-    ['UPDATE_FIELDS wrong value type', () => withAction({ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.age!]: 'old' } } }), () => `actions[0].actionConfig.fields.${people.fields.age}`],
-    ['UPDATE_FIELDS unknown field', () => withAction({ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [pets.fields.species!]: 'cat' } } }), () => `actions[0].actionConfig.fields.${pets.fields.species}`],
-    ['UPDATE_FIELDS clears a required field', () => withAction({ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.first_name!]: null } } }), () => `actions[0].actionConfig.fields.${people.fields.first_name}`],
+    ['UPDATE_FIELDS wrong value type', () => withAction(updateFields({ [people.fields.age!]: 'old' })), () => `actions[0].actionConfig.fields.${people.fields.age}`],
+    ['UPDATE_FIELDS unknown field', () => withAction(updateFields({ [pets.fields.species!]: 'cat' })), () => `actions[0].actionConfig.fields.${pets.fields.species}`],
+    ['UPDATE_FIELDS clears a required field', () => withAction(updateFields({ [people.fields.first_name!]: null })), () => `actions[0].actionConfig.fields.${people.fields.first_name}`],
     ['UPDATE_FIELDS nothing to write', () => withAction({ actionType: 'UPDATE_FIELDS', actionConfig: { fields: {} } }), 'actions[0].actionConfig.fields'],
-    ['UPDATE_FIELDS without a collection', () => ({ name: 'x', triggerType: 'SCHEDULE', triggerConfig: { cron: '0 6 * * *' }, actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { a: 1 } } }] }), 'actions[0].actionConfig'],
+    ['UPDATE_FIELDS without a collection', () => ({ name: 'x', triggerType: 'SCHEDULE', triggerConfig: { cron: '0 6 * * *' }, actions: [updateFields({ a: 1 })] }), 'actions[0].actionConfig'],
     ['CREATE_RECORD missing required value', () => withAction({ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: pets.id, fields: {} } }), () => `actions[0].actionConfig.fields.${pets.fields.species}`],
     ['CREATE_RECORD unknown collection', () => withAction({ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: newSimplyId(), fields: {} } }), 'actions[0].actionConfig.dataCollectionSimplyId'],
     ['SEND_EMAIL bad address', () => withAction({ actionType: 'SEND_EMAIL', actionConfig: { to: ['not-an-address'], subject: 's', text: 't' } }), 'actions[0].actionConfig.to[0]'],
@@ -453,7 +425,7 @@ describe('validation', () => {
     ['retry attempts above 5', () => withAction({ ...setStatus('x'), retryConfig: { maxAttempts: 6 } }), 'actions[0].retryConfig.maxAttempts'],
     ['retry delay above 60', () => withAction({ ...setStatus('x'), retryConfig: { delaySeconds: 61 } }), 'actions[0].retryConfig.delaySeconds'],
     ['too many follow-ups', () => withAction({ ...setStatus('x'), onFailureActions: Array.from({ length: 6 }, () => setStatus('y')) }), 'actions[0].onFailureActions'],
-    ['invalid follow-up', () => withAction({ ...setStatus('x'), onFailureActions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.age!]: 'x' } } }] }), () => `actions[0].onFailureActions[0].actionConfig.fields.${people.fields.age}`],
+    ['invalid follow-up', () => withAction({ ...setStatus('x'), onFailureActions: [updateFields({ [people.fields.age!]: 'x' })] }), () => `actions[0].onFailureActions[0].actionConfig.fields.${people.fields.age}`],
     ['rank out of range', () => withAction({ ...setStatus('x'), executionRank: 0 }), 'actions[0].executionRank'],
   ];
 
@@ -470,7 +442,7 @@ describe('validation', () => {
       await call('POST', '/v1/automations', {
         ...base(),
         filterConditions: [{ field: people.fields.age, operator: 'nope', value: 1 }],
-        actions: [setStatus('ok'), { actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.age!]: 'x' } } }],
+        actions: [setStatus('ok'), updateFields({ [people.fields.age!]: 'x' })],
       }),
       400,
       'VALIDATION_ERROR',

@@ -3,11 +3,11 @@
 // automation (audited as such) and logs the run. Filter conditions, the loop guard and the
 // self-update rule. Document 1 §2.7, §4.6, §6; docs/api/automations.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, type CollectionFixture, REQUIRED_TEXT } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { type GraphQLErrorShape, serverGraphqlWsClient } from '../support/realtime.ts';
-import { automationApi, type AutomationTestServer, startAutomationServer, until } from '../support/automation-fixtures.ts';
+import { automationApi, type AutomationTestServer, startAutomationServer, until, updateFields } from '../support/automation-fixtures.ts';
 
 let server: AutomationTestServer;
 let team: TeamFixture;
@@ -25,31 +25,20 @@ afterAll(async () => {
 });
 
 const api = automationApi(() => server, () => team.apiKey);
-const { call, createAutomation, executions, finished, record } = api;
+const { call, createAutomation, onRecordCreated, executions, finished, record, disable } = api;
 const createRecord = (fields: Record<string, unknown>, collectionId = people.id) => api.createRecord(collectionId, fields);
 
-/** a collection of the People shape; a test takes a fresh one so its automations never see another test's records */
-async function collection(name: string): Promise<CollectionFixture> {
-  return createCollection(server, team, {
-    name,
-    formula: '{first_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', isRequired: true },
-      { columnName: 'status', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'note', dataType: 'PLAIN_TEXT' },
-    ],
-  });
-}
+/**
+ * a collection of people with a status and a note for the actions to write (not the shared People
+ * of record-fixtures, which has neither); a test takes a fresh one so its automations never see
+ * another test's records
+ */
+const collection = (name: string): Promise<CollectionFixture> =>
+  createCollection(server, team, { name, formula: '{first_name}', fields: { first_name: REQUIRED_TEXT, status: 'PLAIN_TEXT', age: 'NUMBER', note: 'PLAIN_TEXT' } });
 
 describe('RECORD_CREATED → UPDATE_FIELDS', () => {
   it('runs the action as the automation, logs the execution and records lastRunAt', async () => {
-    const automation = await createAutomation({
-      name: 'Mark new people',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: people.id,
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [f.status!]: 'new' } } }],
-    });
+    const automation = await onRecordCreated(people.id, 'Mark new people', [updateFields({ [f.status!]: 'new' })]);
     expect(automation.lastRunAt).toBeNull();
     const id = await createRecord({ [f.first_name!]: 'Ada' });
     const [execution] = await finished(automation.id);
@@ -79,25 +68,20 @@ describe('RECORD_CREATED → UPDATE_FIELDS', () => {
     expect(event.rows[0].payload.actor).toMatchObject({ kind: 'AUTOMATION', id: automation.id, automationDepth: 1 });
     await server.app.services.outbox.dispatchPending();
     expect(await executions(automation.id)).toHaveLength(1);
-    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+    await disable(automation.id);
   });
 });
 
 describe('RECORD_UPDATED and FIELD_VALUE_CHANGED', () => {
   it('RECORD_UPDATED fires on any update, not on create; FIELD_VALUE_CHANGED only when a watched field changes', async () => {
     const c = await collection('Updates');
-    const updated = await createAutomation({
-      name: 'On update',
-      triggerType: 'RECORD_UPDATED',
-      dataCollectionSimplyId: c.id,
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.note!]: 'touched' } } }],
-    });
+    const updated = await createAutomation({ name: 'On update', triggerType: 'RECORD_UPDATED', dataCollectionSimplyId: c.id, actions: [updateFields({ [c.fields.note!]: 'touched' })] });
     const watched = await createAutomation({
       name: 'On age change',
       triggerType: 'FIELD_VALUE_CHANGED',
       dataCollectionSimplyId: c.id,
       triggerConfig: { dataFieldSimplyIds: [c.fields.age] },
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'age changed' } } }],
+      actions: [updateFields({ [c.fields.status!]: 'age changed' })],
     });
     const id = await createRecord({ [c.fields.first_name!]: 'Grace', [c.fields.age!]: 40 }, c.id);
     await server.app.services.outbox.dispatchPending();
@@ -122,8 +106,7 @@ describe('RECORD_UPDATED and FIELD_VALUE_CHANGED', () => {
     // "On age change" wrote status: an update, so "On update" runs for it (depth 1), and stops there
     const runs = await finished(updated.id, 3);
     expect(runs.map((r) => r.depth).sort()).toEqual([0, 0, 1]);
-    await call('PUT', `/v1/automations/${updated.id}`, { isEnabled: false });
-    await call('PUT', `/v1/automations/${watched.id}`, { isEnabled: false });
+    await disable(updated.id, watched.id);
   });
 
   it('a disabled automation is not triggered', async () => {
@@ -142,29 +125,19 @@ describe('SMART collections and stale configurations', () => {
       await call('POST', '/v1/data-collections', { name: 'Adults', type: 'SMART', parentDataCollectionSimplyId: c.id, filterCriteria: [{ field: c.fields.age, operator: 'gte', value: 18 }] }),
       201,
     );
-    const automation = await createAutomation({
-      name: 'New adult',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: smart.id,
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'adult' } } }],
-    });
+    const automation = await onRecordCreated(smart.id, 'New adult', [updateFields({ [c.fields.status!]: 'adult' })]);
     const adult = await createRecord({ [c.fields.first_name!]: 'Ann', [c.fields.age!]: 30 }, c.id);
     const child = await createRecord({ [c.fields.first_name!]: 'Tim', [c.fields.age!]: 8 }, c.id);
     const runs = await finished(automation.id, 2);
     expect(runs.map((r) => r.status).sort()).toEqual(['SKIPPED', 'SUCCEEDED']);
     expect((await record(adult)).fields[c.fields.status!]).toBe('adult');
     expect((await record(child)).fields[c.fields.status!]).toBeUndefined();
-    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+    await disable(automation.id);
   });
 
   it('an action writing a field that was since removed fails with a clear error instead of writing nothing', async () => {
     const c = await collection('Stale');
-    const automation = await createAutomation({
-      name: 'Stale',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: c.id,
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.note!]: 'x' } } }],
-    });
+    const automation = await onRecordCreated(c.id, 'Stale', [updateFields({ [c.fields.note!]: 'x' })]);
     const { prisma } = server.app.services;
     await prisma.dataField.deleteMany({ where: { teamId: team.teamId, simplyId: c.fields.note! } });
     server.app.services.schemas.invalidate(team.teamId);
@@ -172,7 +145,7 @@ describe('SMART collections and stale configurations', () => {
     const [run] = await finished(automation.id);
     expect(run).toMatchObject({ status: 'FAILED', recordsFailed: 1 });
     expect(run.errorDetails.failures[0]).toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringContaining(c.fields.note!) });
-    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+    await disable(automation.id);
   });
 });
 
@@ -187,7 +160,7 @@ describe('filterConditions', () => {
         { field: c.fields.age, operator: 'gte', value: 18 },
         { field: 'calculatedName', operator: 'startsWith', value: 'a' },
       ],
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'adult' } } }],
+      actions: [updateFields({ [c.fields.status!]: 'adult' })],
     });
     const adult = await createRecord({ [c.fields.first_name!]: 'Alan', [c.fields.age!]: 41 }, c.id);
     const child = await createRecord({ [c.fields.first_name!]: 'Amy', [c.fields.age!]: 9 }, c.id);
@@ -200,7 +173,7 @@ describe('filterConditions', () => {
     expect((await record(adult)).fields[c.fields.status!]).toBe('adult');
     expect((await record(child)).fields[c.fields.status!]).toBeUndefined();
     expect((await record(other)).fields[c.fields.status!]).toBeUndefined();
-    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+    await disable(automation.id);
   });
 });
 
@@ -208,18 +181,11 @@ describe('loop guard', () => {
   it('two automations creating records for each other stop at AUTOMATION_MAX_DEPTH, the stop logged as SKIPPED', async () => {
     const ping = await collection('Ping');
     const pong = await collection('Pong');
-    const a = await createAutomation({
-      name: 'ping → pong',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: ping.id,
-      actions: [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: pong.id, fields: { [pong.fields.first_name!]: 'pong' } } }],
-    });
-    const b = await createAutomation({
-      name: 'pong → ping',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: pong.id,
-      actions: [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: ping.id, fields: { [ping.fields.first_name!]: 'ping' } } }],
-    });
+    /** for each record created in `from`, one named `value` in `to` */
+    const relay = (name: string, from: CollectionFixture, to: CollectionFixture, value: string) =>
+      onRecordCreated(from.id, name, [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: to.id, fields: { [to.fields.first_name!]: value } } }]);
+    const a = await relay('ping → pong', ping, pong, 'pong');
+    const b = await relay('pong → ping', pong, ping, 'ping');
     await createRecord({ [ping.fields.first_name!]: 'start' }, ping.id);
     const max = server.app.services.config.AUTOMATION_MAX_DEPTH;
     // depths 0..max run (alternating a, b); the event at depth max + 1 is refused
@@ -238,8 +204,7 @@ describe('loop guard', () => {
     expect([...(await executions(a.id)), ...(await executions(b.id))]).toHaveLength(all.length);
     const records = await server.app.services.prisma.dataRecord.count({ where: { teamId: team.teamId, collectionId: { in: [ping.internalId, pong.internalId] } } });
     expect(records).toBe(max + 2);
-    await call('PUT', `/v1/automations/${a.id}`, { isEnabled: false });
-    await call('PUT', `/v1/automations/${b.id}`, { isEnabled: false });
+    await disable(a.id, b.id);
   });
 });
 
@@ -269,12 +234,7 @@ describe('automationExecutions subscription', () => {
 
   it('streams queued, started and finished updates of the team’s executions over graphql-ws; other teams and unprivileged keys see nothing', async () => {
     const c = await collection('Streamed');
-    const automation = await createAutomation({
-      name: 'Streamed',
-      triggerType: 'RECORD_CREATED',
-      dataCollectionSimplyId: c.id,
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.status!]: 'seen' } } }],
-    });
+    const automation = await onRecordCreated(c.id, 'Streamed', [updateFields({ [c.fields.status!]: 'seen' })]);
     const sub = subscribe(team.apiKey, automation.id);
     const all = subscribe(team.apiKey);
     const other = await createTeam(server);
@@ -309,7 +269,7 @@ describe('automationExecutions subscription', () => {
       expect(refused.state.events).toEqual([]);
     } finally {
       for (const s of [sub, all, stranger, refused]) s.close();
-      await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+      await disable(automation.id);
     }
   });
 });

@@ -13,8 +13,8 @@ import { dataWizardInstanceId } from '../../src/modules/wizards/wizards.ids.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { createWizard } from '../support/wizard-fixtures.ts';
-import { automationApi, type AutomationTestServer, startAutomationServer, until } from '../support/automation-fixtures.ts';
+import { createWizard, requiredLink, updateTask } from '../support/wizard-fixtures.ts';
+import { automationApi, type AutomationTestServer, startAutomationServer, until, updateFields } from '../support/automation-fixtures.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 
 let server: AutomationTestServer;
@@ -24,21 +24,13 @@ let people: CollectionFixture;
 beforeAll(async () => {
   server = await startAutomationServer();
   team = await createTeam(server);
-  people = await createCollection(server, team, {
-    name: 'People',
-    formula: '{name}',
-    fields: [
-      { columnName: 'name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'stage', dataType: 'PLAIN_TEXT' },
-      { columnName: 'note', dataType: 'PLAIN_TEXT' },
-    ],
-  });
+  people = await createCollection(server, team, { name: 'People', formula: '{name}', fields: { name: 'PLAIN_TEXT', stage: 'PLAIN_TEXT', note: 'PLAIN_TEXT' } });
 });
 afterAll(async () => {
   await server?.close();
 });
 
-const { call, createAutomation, createRecord, executions, finished } = automationApi(() => server, () => team.apiKey);
+const { call, createAutomation, createRecord, record, executions, finished, disable } = automationApi(() => server, () => team.apiKey);
 const services = () => server.app.services;
 
 /** A minute boundary `hours` hours from now: a daily cron for it never comes due while the test runs. */
@@ -50,7 +42,7 @@ const dailyAt = (at: Date) => `${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
 
 describe('SCHEDULE', () => {
   it('the tick claims the due occurrence once and the run processes up to maxRecordsPerExecution matching records, oldest first', async () => {
-    const c = await createCollection(server, team, { name: 'Batch', formula: '{name}', fields: [{ columnName: 'name', dataType: 'PLAIN_TEXT' }, { columnName: 'note', dataType: 'PLAIN_TEXT' }] });
+    const c = await createCollection(server, team, { name: 'Batch', formula: '{name}', fields: { name: 'PLAIN_TEXT', note: 'PLAIN_TEXT' } });
     const ids: string[] = [];
     for (const name of ['r1', 'r2', 'r3', 'r4', 'skip-me']) ids.push(await createRecord(c.id, { [c.fields.name!]: name }));
     const at = futureMinute();
@@ -61,7 +53,7 @@ describe('SCHEDULE', () => {
       dataCollectionSimplyId: c.id,
       filterConditions: [{ field: 'calculatedName', operator: 'startsWith', value: 'r' }],
       maxRecordsPerExecution: 3,
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [c.fields.note!]: 'scheduled' } } }],
+      actions: [updateFields({ [c.fields.note!]: 'scheduled' })],
     });
     expect(automation.triggerConfig).toEqual({ cron: dailyAt(at), timezone: 'UTC' });
     // a minute before: nothing due
@@ -73,7 +65,7 @@ describe('SCHEDULE', () => {
     expect(await scheduleTick(services(), new Date(at.getTime() + 3 * 60_000))).toEqual([]);
     const [run] = await finished(automation.id);
     expect(run).toMatchObject({ triggerType: 'SCHEDULE', status: 'SUCCEEDED', recordsProcessed: 3, recordsFailed: 0, triggerEventId: `schedule:${automation.id}:${at.toISOString()}` });
-    const notes = await Promise.all(ids.map(async (id) => expectOk(await call('GET', `/v1/data-records/${id}`)).fields[c.fields.note!] ?? null));
+    const notes = await Promise.all(ids.map(async (id) => (await record(id)).fields[c.fields.note!] ?? null));
     expect(notes).toEqual(['scheduled', 'scheduled', 'scheduled', null, null]);
     // the next day's occurrence is a new claim
     const next = await scheduleTick(services(), new Date(at.getTime() + 86_400_000));
@@ -92,13 +84,13 @@ describe('SCHEDULE', () => {
     // a run without a collection has no records: it runs once
     const [run] = await finished(automation.id);
     expect(run).toMatchObject({ status: 'SUCCEEDED', recordsProcessed: 1 });
-    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+    await disable(automation.id);
 
     const now = new Date();
     const lastMinute = new Date(Math.floor(now.getTime() / 60_000) * 60_000 - 60_000);
     const late = await createAutomation({ name: 'Created after its minute', triggerType: 'SCHEDULE', triggerConfig: { cron: dailyAt(lastMinute) }, actions: [] });
     expect(await scheduleTick(services(), now)).toEqual([]);
-    await call('PUT', `/v1/automations/${late.id}`, { isEnabled: false });
+    await disable(late.id);
   });
 
   it('without a collection the actions run once; with a collection and no matching record the run is SKIPPED', async () => {
@@ -116,7 +108,7 @@ describe('SCHEDULE', () => {
       triggerConfig: { cron: dailyAt(at) },
       dataCollectionSimplyId: people.id,
       filterConditions: [{ field: people.fields.name, operator: 'eq', value: 'no such person' }],
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.note!]: 'x' } } }],
+      actions: [updateFields({ [people.fields.note!]: 'x' })],
     });
     expect(await scheduleTick(services(), at)).toHaveLength(2);
     const [digest] = await finished(lonely.id);
@@ -125,19 +117,14 @@ describe('SCHEDULE', () => {
     expect(await services().prisma.userNotification.count({ where: { userId: user.id, title: 'Digest' } })).toBe(1);
     const [skipped] = await finished(empty.id);
     expect(skipped).toMatchObject({ status: 'SKIPPED', recordsProcessed: 0, errorDetails: { code: 'NO_MATCHING_RECORDS' } });
-    await call('PUT', `/v1/automations/${lonely.id}`, { isEnabled: false });
-    await call('PUT', `/v1/automations/${empty.id}`, { isEnabled: false });
+    await disable(lonely.id, empty.id);
   });
 });
 
 describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
   let wizard: any;
   beforeAll(async () => {
-    wizard = await createWizard(server, team.apiKey, {
-      name: 'Intake',
-      dataCollectionSimplyId: people.id,
-      steps: [{ title: 'Stage', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Stage', fields: [{ dataFieldSimplyId: people.fields.stage!, isRequired: true }] }] }],
-    });
+    wizard = await createWizard(server, team.apiKey, { name: 'Intake', dataCollectionSimplyId: people.id, steps: [{ title: 'Stage', tasks: [updateTask('Stage', requiredLink(people.fields.stage!))] }] });
   });
 
   /** a completion event as the wizard runner writes it */
@@ -173,7 +160,7 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
       name: 'After intake',
       triggerType: 'WIZARD_COMPLETED',
       triggerConfig: { dataWizardSimplyId: wizard.dataWizardSimplyId },
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.note!]: 'intake done' } } }],
+      actions: [updateFields({ [people.fields.note!]: 'intake done' })],
     });
     // the wizard's collection is the automation's
     expect(completed.dataCollectionSimplyId).toBe(people.id);
@@ -181,13 +168,13 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
       name: 'Intake failed',
       triggerType: 'WIZARD_COMPLETION_FAILED',
       triggerConfig: { dataWizardSimplyId: wizard.dataWizardSimplyId },
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.note!]: 'intake failed' } } }],
+      actions: [updateFields({ [people.fields.note!]: 'intake failed' })],
     });
     const id = await createRecord(people.id, { [people.fields.name!]: 'Kim' });
     const key = await completionEvent(id, true);
     const [run] = await finished(completed.id);
     expect(run).toMatchObject({ triggerType: 'WIZARD_COMPLETED', triggerEventId: key, status: 'SUCCEEDED', recordsProcessed: 1 });
-    expect(expectOk(await call('GET', `/v1/data-records/${id}`)).fields[people.fields.note!]).toBe('intake done');
+    expect((await record(id)).fields[people.fields.note!]).toBe('intake done');
     const jobs = await services().jobs.boss.findJobs<{ executionSimplyId: string }>(EXECUTE_AUTOMATION, { data: { executionSimplyId: run.id } });
     expect(jobs.map((j) => j.retryLimit)).toEqual([0]);
     expect(await executions(failed.id)).toEqual([]);
@@ -205,8 +192,7 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
     const [failedRun] = await finished(failed.id);
     expect(failedRun).toMatchObject({ triggerType: 'WIZARD_COMPLETION_FAILED', triggerEventId: failKey, status: 'SUCCEEDED' });
     expect(await executions(completed.id)).toHaveLength(1);
-    await call('PUT', `/v1/automations/${failed.id}`, { isEnabled: false });
-    await call('PUT', `/v1/automations/${completed.id}`, { isEnabled: false });
+    await disable(failed.id, completed.id);
   });
 
   it('a real wizard run fires WIZARD_COMPLETED end to end', async () => {
@@ -216,7 +202,7 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
       triggerConfig: { dataWizardSimplyId: wizard.dataWizardSimplyId },
       dataCollectionSimplyId: people.id,
       filterConditions: [{ field: people.fields.stage, operator: 'eq', value: 'qualified' }],
-      actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.note!]: 'qualified by wizard' } } }],
+      actions: [updateFields({ [people.fields.note!]: 'qualified by wizard' })],
     });
     const id = await createRecord(people.id, { [people.fields.name!]: 'Robin' });
     // run by the signed-in team admin (admins need no RUN grant)
@@ -231,8 +217,8 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
     const [run] = await finished(automation.id);
     expect(run.status).toBe('SUCCEEDED');
     expect(run.triggerEventId).toMatch(/^wizard:wri-[2-9A-HJKMNP-Z-]+:completion:v1$/);
-    expect(expectOk(await call('GET', `/v1/data-records/${id}`)).fields[people.fields.note!]).toBe('qualified by wizard');
-    await call('PUT', `/v1/automations/${automation.id}`, { isEnabled: false });
+    expect((await record(id)).fields[people.fields.note!]).toBe('qualified by wizard');
+    await disable(automation.id);
   });
 
   describe('an ambiguous claim (the worker died while the execution was RUNNING)', () => {
@@ -247,7 +233,7 @@ describe('WIZARD_COMPLETED and WIZARD_COMPLETION_FAILED', () => {
         triggerType: 'WIZARD_COMPLETED',
         triggerConfig: { dataWizardSimplyId: wizard.dataWizardSimplyId },
         isEnabled: true,
-        actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [people.fields.note!]: 'reconciled run' } } }],
+        actions: [updateFields({ [people.fields.note!]: 'reconciled run' })],
       });
       recordId = await createRecord(people.id, { [people.fields.name!]: 'Sam' });
     });

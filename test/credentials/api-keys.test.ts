@@ -1,21 +1,19 @@
 // API keys over REST (/v1/api-keys) and their GraphQL twins (apiKeys, apiKey, createApiKey,
 // updateApiKey, rotateApiKey, revokeApiKey): Document 1 §2.1, §4.1, §5, §7, §8.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { API_KEY, ISSUED_API_KEY } from '../../src/modules/credentials/credentials.fragments.ts';
 import { VIEWER, mintSessionToken, sha256, viewerOf } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useServer } from '../support/use-server.ts';
 
 const KEY_ID = /^key-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 const FULL_KEY = /^svc_live_[A-Za-z0-9_-]{43}$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('API keys', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  let other: TeamFixture;
+  const { server, teams: [team, other] } = useServer({ teams: 2 });
   let readRole: string;
 
   const viewer = (token: string) => viewerOf(server, token);
@@ -24,11 +22,8 @@ describe('API keys', () => {
     server.graphql(`mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { fullApiKey } }`, { input }, { token });
 
   beforeAll(async () => {
-    server = await startTestServer();
-    [team, other] = await Promise.all([createTeam(server), createTeam(server)]);
     readRole = await createRole(server, team, { name: 'Reader', dataPermissions: [{ dataCollectionSimplyId: '*', level: 'READ' }] });
   });
-  afterAll(() => server.close());
 
   describe('create', () => {
     it('POST returns the full key once (svc_live_…); GET, list and the database never hold it', async () => {

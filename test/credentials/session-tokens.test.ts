@@ -1,14 +1,14 @@
 // Session tokens over REST (/v1/session-tokens) and GraphQL (createSessionToken, sessionToken,
 // revokeSessionToken): Document 1 §2.2, §3, §4.1, §5 rule 2, §7, §8.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_PERMISSIONS } from '../../src/app/auth/feature-permissions.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { ISSUED_SESSION_TOKEN, SESSION_TOKEN } from '../../src/modules/credentials/credentials.fragments.ts';
 import { VIEWER, mintSessionToken, sha256, viewerOf } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
-import { createApiKey, createRole, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { createApiKey, createRole } from '../support/fixtures.ts';
+import { useServer } from '../support/use-server.ts';
 
 const TOKEN = /^svc_sess_[A-Za-z0-9_-]{43}$/;
 const SESSION_ID = /^sess_[A-Za-z0-9]{24}$/;
@@ -17,9 +17,7 @@ const sorted = (values: string[]) => [...values].sort();
 const minutesFromNow = (iso: string) => (new Date(iso).getTime() - Date.now()) / 60_000;
 
 describe('session tokens', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  let other: TeamFixture;
+  const { server, teams: [team, other] } = useServer({ teams: 2 });
   /** role READ on every collection: no records:write for its keys */
   let readRole: string;
   /** key: TEAM_SETTINGS:VIEW, TEAM_ADMIN_USERS (edit), role readRole */
@@ -30,12 +28,9 @@ describe('session tokens', () => {
   const viewer = (token: string) => viewerOf(server, token);
 
   beforeAll(async () => {
-    server = await startTestServer();
-    [team, other] = await Promise.all([createTeam(server), createTeam(server)]);
     readRole = await createRole(server, team, { name: 'Reader', dataPermissions: [{ dataCollectionSimplyId: '*', level: 'READ' }] });
     readKey = await createApiKey(server, team, { name: 'reader', teamRoleSimplyId: readRole, featurePermissions: ['TEAM_SETTINGS:VIEW', 'TEAM_ADMIN_USERS'] });
   });
-  afterAll(() => server.close());
 
   describe('create', () => {
     it('defaults: 60 minutes, scopes schema:read + records:read, every feature of the creator; token shown once, stored hashed', async () => {

@@ -1,22 +1,20 @@
 // Pitfall 1: the engine's describer reads catalog columns of PostgreSQL's internal `"char"` type
 // (OID 18), which adapter-pg cannot map.
 import { PrismaPg } from '@prisma/adapter-pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createMigrationAdapters } from '../../src/db/schema-engine/adapter-factory.ts';
 import { openSchemaEngine } from '../../src/db/schema-engine/engine.ts';
-import { createThrowawayDatabase, MINIMAL_SCHEMA_HEADER, query, type ThrowawayDatabase } from './helpers.ts';
+import { MINIMAL_SCHEMA_HEADER, query, useThrowawayDatabase } from './helpers.ts';
 
 const serverUrl = inject('databaseUrl');
 const CATALOG_CHAR_QUERY = { sql: `SELECT relkind FROM pg_class WHERE relname = 'pg_class'`, args: [], argTypes: [] };
 
 describe('"char" columns (OID 18)', () => {
-  let db: ThrowawayDatabase;
+  const db = useThrowawayDatabase(serverUrl, 'char');
   beforeAll(async () => {
-    db = await createThrowawayDatabase(serverUrl, 'char');
     await query(db.url, `CREATE TABLE "Flagged" ("id" INTEGER PRIMARY KEY, "flag" "char" NOT NULL DEFAULT 'a', "label" TEXT)`);
   });
-  afterAll(() => db.drop());
 
   it('are read as text through the migration adapters', async () => {
     const adapters = createMigrationAdapters({ databaseUrl: db.url });

@@ -1,10 +1,10 @@
 // Our evaluateDataLoss (the wasm build cannot run the engine's): destructive steps of the next
 // migration, reported only when the development database holds rows they would affect.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/db/schema-engine/connection-config.ts';
 import { evaluateDataLoss } from '../../src/db/schema-engine/data-loss.ts';
 import { findDestructiveChanges, isEmptyMigrationScript, splitMigrationSteps } from '../../src/db/schema-engine/migration-steps.ts';
-import { createThrowawayDatabase, query, type ThrowawayDatabase } from './helpers.ts';
+import { query, useThrowawayDatabase } from './helpers.ts';
 
 const serverUrl = inject('databaseUrl');
 
@@ -44,9 +44,8 @@ describe('migration steps', () => {
 });
 
 describe('evaluateDataLoss', () => {
-  let db: ThrowawayDatabase;
+  const db = useThrowawayDatabase(serverUrl, 'dataloss');
   beforeAll(async () => {
-    db = await createThrowawayDatabase(serverUrl, 'dataloss');
     await query(
       db.url,
       `CREATE TABLE "Customer" ("id" INTEGER PRIMARY KEY, "nickname" TEXT, "score" BIGINT);
@@ -56,7 +55,6 @@ describe('evaluateDataLoss', () => {
        CREATE TABLE "EmptyOne" ("id" INTEGER PRIMARY KEY);`,
     );
   });
-  afterAll(() => db.drop());
 
   it('warns about the data each step would lose, and refuses a required column on a non-empty table', async () => {
     const result = await evaluateDataLoss(parseDatabaseUrl(db.url), 'svc-test-dataloss', SCRIPT);

@@ -5,8 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { lockfileText } from '../../src/db/schema-engine/migrations-folder.ts';
 import { SHADOW_DATABASE_PREFIX } from '../../src/db/schema-engine/shadow-database.ts';
+import { late } from '../support/late.ts';
 
 export interface ThrowawayDatabase {
   name: string;
@@ -23,6 +25,16 @@ export async function createThrowawayDatabase(serverUrl: string, label = 'test')
     url,
     drop: () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
   };
+}
+
+/** A throwaway database created before the suite's tests (beforeAll) and dropped after them. */
+export function useThrowawayDatabase(serverUrl: string, label: string): ThrowawayDatabase {
+  let db: ThrowawayDatabase | undefined;
+  beforeAll(async () => {
+    db = await createThrowawayDatabase(serverUrl, label);
+  });
+  afterAll(() => db?.drop());
+  return late(`the ${label} database`, () => db);
 }
 
 export function databaseUrlFor(serverUrl: string, database: string): string {

@@ -1,10 +1,10 @@
 // Pitfall 7: the engine never disposes the adapters it is given, so every pool must be ended by us.
 // Each test tags its connections with its own application_name and counts what is left.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { openSchemaEngine } from '../../src/db/schema-engine/engine.ts';
 import { applyPendingMigrations, diffMigrationsToSchema, migrationStatus } from '../../src/db/schema-engine/migrations.ts';
-import { connectionsOf, createThrowawayDatabase, type ThrowawayDatabase } from './helpers.ts';
+import { connectionsOf, useThrowawayDatabase } from './helpers.ts';
 
 const serverUrl = inject('databaseUrl');
 const uniqueName = () => `svc-test-pools-${randomBytes(4).toString('hex')}`;
@@ -12,11 +12,7 @@ const uniqueName = () => `svc-test-pools-${randomBytes(4).toString('hex')}`;
 const settled = { timeout: 5_000, interval: 50 };
 
 describe('connection pools', () => {
-  let db: ThrowawayDatabase;
-  beforeAll(async () => {
-    db = await createThrowawayDatabase(serverUrl, 'pools');
-  });
-  afterAll(() => db.drop());
+  const db = useThrowawayDatabase(serverUrl, 'pools');
 
   it('are open while an engine is in use and all ended by dispose()', async () => {
     const applicationName = uniqueName();

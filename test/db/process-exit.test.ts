@@ -2,18 +2,14 @@
 // finished its migrations alive for ~10 s (a CLI command, a deploy step, a test worker).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createThrowawayDatabase, type ThrowawayDatabase } from './helpers.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { useThrowawayDatabase } from './helpers.ts';
 
 const serverUrl = inject('databaseUrl');
 const FIXTURE = fileURLToPath(new URL('./fixtures/apply-then-return.ts', import.meta.url));
 
 describe('a process that applied migrations', () => {
-  let db: ThrowawayDatabase;
-  beforeAll(async () => {
-    db = await createThrowawayDatabase(serverUrl, 'exit');
-  });
-  afterAll(() => db.drop());
+  const db = useThrowawayDatabase(serverUrl, 'exit');
 
   it('exits as soon as its work is done', async () => {
     const child = spawn(process.execPath, [FIXTURE, db.url], { stdio: ['ignore', 'pipe', 'pipe'] });

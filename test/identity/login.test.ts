@@ -9,8 +9,8 @@ import { operation } from '../../src/app/graphql/fragments.ts';
 import { AUTH_SESSION } from '../../src/modules/identity/identity.fragments.ts';
 import { loadOrCreateSigningKey, type SigningKey } from '../../src/app/auth/signing-key.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
-import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { addMember } from '../support/fixtures.ts';
+import { useServer } from '../support/use-server.ts';
 import { getMe } from '../support/users-fixtures.ts';
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -21,9 +21,7 @@ const PASSWORD = 'correct horse battery staple';
 // process: this file stays well under the address budget from 127.0.0.1, and the throttling
 // test uses its own source address.
 describe('first-party sign-in', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  let other: TeamFixture;
+  const { server, teams: [team, other] } = useServer({ teams: 2 });
   let signingKey: SigningKey;
 
   const login = (body: unknown) => server.request('POST', '/v1/auth/login', { body });
@@ -48,11 +46,8 @@ describe('first-party sign-in', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer();
-    [team, other] = await Promise.all([createTeam(server), createTeam(server)]);
     signingKey = await loadOrCreateSigningKey(server.app.services.config.jwtSigningKeyFile);
   });
-  afterAll(() => server.close());
 
   describe('login', () => {
     it('REST: email (any case) + password give a 1-hour JWT and a refresh token; the JWT works with X-Team-Id', async () => {

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
-import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
 import type { Services } from '../../src/app/context.ts';
 import { createMailer } from '../../src/modules/mail/create-mailer.ts';
 import { queueDelivery, SEND_MAIL, type MailRetryPolicy } from '../../src/modules/mail/mail-queue.ts';
@@ -15,8 +14,9 @@ import { closeServices, createServices } from '../../src/app/server.ts';
 import { mailId } from '../../src/modules/mail/mail.ids.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { bootstrapTeam } from '../../src/modules/teams/bootstrap.service.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
+import type { ThrowawayDatabase } from '../db/helpers.ts';
 import { uniqueEmail } from '../support/fixtures.ts';
+import { createMigratedDatabase } from '../support/migrated-database.ts';
 import { untilWith } from '../support/until.ts';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink.ts';
 
@@ -43,8 +43,7 @@ const settled = (simplyId: string) => until(`${simplyId} settled`, async () => {
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  db = await createThrowawayDatabase(inject('databaseUrl'), 'mail');
-  await applyPendingMigrations({ databaseUrl: db.url });
+  db = await createMigratedDatabase('mail');
   const dataDir = path.join(inject('testDataDir'), `mail-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const config = loadConfig({ NODE_ENV: 'test' }, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 2000, SMTP_URL: sink.url });

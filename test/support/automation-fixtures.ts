@@ -3,11 +3,11 @@
 // waits of one team's API key. The outbox and the pg-boss queues are global to a database: on the
 // shared one, another file's worker could dispatch (or run) this file's work and stop halfway
 // when that file ends; here every job is this file's.
-import { inject } from 'vitest';
 import type { Env } from '../../src/app/config.ts';
-import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
+import type { ThrowawayDatabase } from '../db/helpers.ts';
 import { expectOk } from './expect-envelope.ts';
+import { createMigratedDatabase } from './migrated-database.ts';
+import { createRecord, readRecord } from './record-fixtures.ts';
 import { startTestServer, type TestResponse, type TestServer } from './server.ts';
 import { untilWith } from './until.ts';
 
@@ -16,8 +16,7 @@ export interface AutomationTestServer extends TestServer {
 }
 
 export async function startAutomationServer(options: { env?: Partial<Env>; runJobs?: boolean } = {}): Promise<AutomationTestServer> {
-  const database = await createThrowawayDatabase(inject('databaseUrl'), 'automations');
-  await applyPendingMigrations({ databaseUrl: database.url });
+  const database = await createMigratedDatabase('automations');
   const server = await startTestServer({ databaseUrl: database.url, runJobs: options.runJobs ?? true, env: { SHUTDOWN_TIMEOUT_MS: 5000, ...options.env } });
   return {
     ...server,
@@ -46,13 +45,17 @@ export function automationApi(server: () => TestServer, token: () => string) {
     return expectOk(await call('POST', '/v1/automations', body, as), 201);
   }
 
-  async function createRecord(collection: string, fields: Record<string, unknown>): Promise<string> {
-    return expectOk(await call('POST', '/v1/data-records', { dataCollectionSimplyId: collection, fields }), 201).id;
+  /** an automation running `actions` for each record created in the collection; `more`: its other settings */
+  function onRecordCreated(collection: string, name: string, actions: unknown[], more: Record<string, unknown> = {}): Promise<any> {
+    return createAutomation({ name, triggerType: 'RECORD_CREATED', dataCollectionSimplyId: collection, actions, ...more });
   }
 
-  async function record(id: string): Promise<any> {
-    return expectOk(await call('GET', `/v1/data-records/${id}`));
+  /** creates a record; returns its id */
+  async function createRecordIn(collection: string, fields: Record<string, unknown>): Promise<string> {
+    return (await createRecord(server(), token(), collection, fields)).id;
   }
+
+  const record = (id: string): Promise<any> => readRecord(server(), token(), id);
 
   /** the execution log, newest first (up to 100) */
   async function executions(automationId: string): Promise<any[]> {
@@ -67,9 +70,13 @@ export function automationApi(server: () => TestServer, token: () => string) {
     });
   }
 
-  async function disable(automationId: string): Promise<void> {
-    expectOk(await call('PUT', `/v1/automations/${automationId}`, { isEnabled: false }));
+  /** switches automations off, so that a later test's writes do not run them */
+  async function disable(...automationIds: string[]): Promise<void> {
+    for (const id of automationIds) expectOk(await call('PUT', `/v1/automations/${id}`, { isEnabled: false }));
   }
 
-  return { call, createAutomation, createRecord, record, executions, finished, disable };
+  return { call, createAutomation, onRecordCreated, createRecord: createRecordIn, record, executions, finished, disable };
 }
+
+/** the UPDATE_FIELDS action writing `fields` (field simplyId → value) */
+export const updateFields = (fields: Record<string, unknown>) => ({ actionType: 'UPDATE_FIELDS', actionConfig: { fields } });

@@ -9,7 +9,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
+import { inject } from 'vitest';
+import type { Env } from '../../src/app/config.ts';
 import { verifyWebhookSignature } from '../../src/modules/webhooks/verify-signature.ts';
+import type { ThrowawayDatabase } from '../db/helpers.ts';
+import { createMigratedDatabase } from './migrated-database.ts';
 
 export interface ReceivedDelivery {
   path: string;
@@ -112,3 +116,33 @@ export async function startReceiver(dir: string): Promise<Receiver> {
   };
 }
 
+
+export interface WebhookBed {
+  /** migrated, of the calling file's own */
+  db: ThrowawayDatabase;
+  receiver: Receiver;
+  /** server settings that let deliveries reach the receiver: loopback allowed, its certificate trusted */
+  env: Partial<Env>;
+  /** closes the receiver and drops the database */
+  close(): Promise<void>;
+}
+
+/** What a file delivering webhooks for real needs before it starts its servers. */
+export async function startWebhookBed(label: string): Promise<WebhookBed> {
+  const db = await createMigratedDatabase(label);
+  try {
+    const receiver = await startReceiver(path.join(inject('testDataDir'), `${label}-receiver`));
+    return {
+      db,
+      receiver,
+      env: { WEBHOOK_ALLOW_LOOPBACK: true, WEBHOOK_CA_FILE: receiver.certFile },
+      close: async () => {
+        await receiver.close();
+        await db.drop();
+      },
+    };
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
+}

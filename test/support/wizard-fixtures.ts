@@ -14,11 +14,16 @@ export const WIZARD = `dataWizardSimplyId name description dataCollectionSimplyI
 
 export const CREATE_WIZARD = `mutation ($input: DataWizardInput!) { createDataWizard(input: $input) { ${WIZARD} } }`;
 
+export interface FieldLink {
+  dataFieldSimplyId: string;
+  isRequired?: boolean;
+}
+
 export interface TaskSpec {
   type: string;
   title: unknown;
   config?: unknown;
-  fields?: { dataFieldSimplyId: string; isRequired?: boolean }[];
+  fields?: FieldLink[];
 }
 
 export interface WizardSpec {
@@ -31,3 +36,14 @@ export interface WizardSpec {
 export async function createWizard(server: TestServer, token: string, input: WizardSpec): Promise<any> {
   return gqlData(await server.graphql(CREATE_WIZARD, { input }, { token })).createDataWizard;
 }
+
+/** a task field link that needs a value in the run */
+export const requiredLink = (dataFieldSimplyId: string): FieldLink => ({ dataFieldSimplyId, isRequired: true });
+
+const links = (fields: (string | FieldLink)[]): FieldLink[] => fields.map((f) => (typeof f === 'string' ? { dataFieldSimplyId: f } : f));
+
+/** an UPDATE_DATA_RECORD task collecting `fields` (field simplyIds, or links made with requiredLink) */
+export const updateTask = (title: unknown, ...fields: (string | FieldLink)[]): TaskSpec => ({ type: 'UPDATE_DATA_RECORD', title, fields: links(fields) });
+
+/** a VALIDATE_DATA_RECORD task checking that `fields` have values */
+export const validateTask = (title: unknown, ...fields: (string | FieldLink)[]): TaskSpec => ({ type: 'VALIDATE_DATA_RECORD', title, fields: links(fields) });

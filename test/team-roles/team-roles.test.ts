@@ -1,9 +1,9 @@
 // Team roles over REST (/v1/team-roles) and GraphQL (teamRoles, teamRole, createTeamRole,
 // replaceTeamRole, deleteTeamRole): privileged tier, TEAM_ADMIN_USER_ROLES.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
-import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { addMember, createApiKey, createRole, createTeam } from '../support/fixtures.ts';
+import { useServer } from '../support/use-server.ts';
 
 const ROLE_ID = /^role-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
 const ROLE = `id teamRoleSimplyId name dataFullAccess dataPermissions { dataCollectionSimplyId level } featurePermissions { name level } fieldPermissions { dataFieldSimplyId level } createdAt updatedAt`;
@@ -13,28 +13,22 @@ let counter = 0;
 const roleName = (label: string) => `${label} ${++counter}`;
 
 describe('team roles', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  let other: TeamFixture;
+  const { server, teams: [team, other] } = useServer({ teams: 2 });
 
   const viewer = async (token: string, teamId?: string) => gqlData(await server.graphql(VIEWER, {}, { token, teamId })).viewer;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    [team, other] = await Promise.all([createTeam(server), createTeam(server)]);
-  });
-  afterAll(() => server.close());
-
   describe('CRUD over REST', () => {
     it('POST, GET, list, PUT (replaces the whole role), DELETE', async () => {
+      // different levels on one collection are separate grants: all are kept, in order
+      const dataPermissions = [
+        { dataCollectionSimplyId: 'ABCD-EFGH-JKMN', level: 'EDIT' },
+        { dataCollectionSimplyId: '*', level: 'READ' },
+        { dataCollectionSimplyId: 'ABCD-EFGH-JKMN', level: 'RUN' },
+      ];
       const body = {
         name: '  Case workers  ',
         dataFullAccess: 'READ',
-        dataPermissions: [
-          { dataCollectionSimplyId: 'ABCD-EFGH-JKMN', level: 'EDIT' },
-          { dataCollectionSimplyId: '*', level: 'READ' },
-          { dataCollectionSimplyId: 'ABCD-EFGH-JKMN', level: 'RUN' },
-        ],
+        dataPermissions,
         featurePermissions: [
           { name: 'TEAM_SETTINGS', level: 'VIEW' },
           { name: 'OUTGOING_MESSAGES_SEND', level: 'EDIT' },
@@ -362,12 +356,9 @@ describe('team roles', () => {
       expectError(await server.request('GET', '/v1/team-roles', { token: member.token, teamId: team.teamSimplyId }), 403, 'PERMISSION_DENIED');
     });
   });
-});
 
-describe('field permissions', () => {
-  it('stores, returns and replaces per-field levels', async () => {
-    const { server, team } = await startServerWithTeam();
-    try {
+  describe('field permissions', () => {
+    it('stores, returns and replaces per-field levels', async () => {
       const created = await server.request('POST', '/v1/team-roles', {
         token: team.apiKey,
         body: {
@@ -392,8 +383,6 @@ describe('field permissions', () => {
       expect(replaced.body.data.fieldPermissions).toEqual([{ dataFieldSimplyId: 'fld-GH89-JK23-MN45', level: 'EDIT' }]);
       const bad = await server.request('POST', '/v1/team-roles', { token: team.apiKey, body: { name: 'Bad', fieldPermissions: [{ dataFieldSimplyId: '12', level: 'READ' }] } });
       expect(bad.status).toBe(400);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

@@ -1,11 +1,11 @@
 // Users over REST (/v1/users, /v1/users/me) and GraphQL (me, updateMe, users, user, createUser):
 // Document 2 §2.6, §4.5, §5.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { membershipId } from '../../src/app/ids.ts';
 import { mintSessionToken } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, uniqueEmail, type TeamFixture } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useServer } from '../support/use-server.ts';
 import { getMe } from '../support/users-fixtures.ts';
 
 const USER_ID = /^usr-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
@@ -14,9 +14,7 @@ const USER_ID = /^usr-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/
 const missingTeamId = () => 'tm-ABCD-EFGH-JKMN';
 
 describe('users', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  let other: TeamFixture;
+  const { server, teams: [team, other] } = useServer({ teams: 2 });
   let sysadmin: TeamFixture;
   let memberRole: string;
   let member: { userSimplyId: string; token: string; email: string };
@@ -24,8 +22,7 @@ describe('users', () => {
   const me = (token: string, options: { teamId?: string; query?: string } = {}) => getMe(server, token, options);
 
   beforeAll(async () => {
-    server = await startTestServer();
-    [team, other, sysadmin] = await Promise.all([createTeam(server), createTeam(server), createTeam(server, { isSystemAdmin: true })]);
+    sysadmin = await createTeam(server, { isSystemAdmin: true });
     memberRole = await createRole(server, team, {
       name: 'Members',
       dataPermissions: [{ dataCollectionSimplyId: '*', level: 'READ' }],
@@ -33,7 +30,6 @@ describe('users', () => {
     });
     member = await addMember(server, team, { teamRoleSimplyId: memberRole });
   });
-  afterAll(() => server.close());
 
   describe('GET /v1/users/me', () => {
     it('returns the user with the selected team and permission flags; no expansions by default', async () => {

@@ -6,42 +6,38 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
 import { DELIVER_WEBHOOK } from '../../src/modules/webhooks/webhook-delivery.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
 import { createCollection } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createTeam } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { type Receiver, startWebhookBed, type WebhookBed } from '../support/webhook-receiver.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
 const cleanups: (() => Promise<unknown>)[] = [];
-let db: ThrowawayDatabase;
+let bed: WebhookBed;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  db = await createThrowawayDatabase(inject('databaseUrl'), 'webhook_crash');
-  await applyPendingMigrations({ databaseUrl: db.url });
-  receiver = await startReceiver(path.join(inject('testDataDir'), 'webhook-crash-receiver'));
+  bed = await startWebhookBed('webhook_crash');
+  receiver = bed.receiver;
 });
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-  await receiver?.close();
-  await db?.drop();
+  await bed?.close();
 });
 
 it('a delivery whose worker dies mid-request is delivered after restart', { timeout: 90_000 }, async () => {
   // one data folder for every instance: they share the secrets key the signing secret is sealed with
   const dataDir = path.join(inject('testDataDir'), `webhook-crash-${randomBytes(4).toString('hex')}`);
-  const env = { WEBHOOK_ALLOW_LOOPBACK: true, WEBHOOK_CA_FILE: receiver.certFile };
+  const { env, db } = bed;
   // the API server runs no workers: only the child dispatches and delivers at first
   const server: TestServer = await startTestServer({ databaseUrl: db.url, runJobs: false, dataDir, env });
   cleanups.push(() => server.close());
   const team = await createTeam(server);
-  const people = await createCollection(server, team, { name: 'People', formula: '{name}', fields: [{ columnName: 'name', dataType: 'PLAIN_TEXT' }] });
+  const people = await createCollection(server, team, { name: 'People', formula: '{name}', fields: { name: 'PLAIN_TEXT' } });
   const hookPath = `/hooks/crash-${randomBytes(3).toString('hex')}`;
   const hook = expectOk(
     await server.request('POST', '/v1/webhooks', { token: team.apiKey, body: { eventType: 'DATA_RECORD_CREATED', targetUrl: `${receiver.origin}${hookPath}`, retryCount: 0 } }),

@@ -3,39 +3,34 @@
 // loopback allowed by WEBHOOK_ALLOW_LOOPBACK), retries on the subscription's schedule, the
 // delivery log and counters, the delivery-time address check, and the webhookDeliveryAttempts
 // subscription over a real graphql-ws client. A database of this file's own (see support.ts).
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookFanOut } from '../../src/modules/webhooks/webhook-fanout.ts';
 import { sendWebhook } from '../../src/modules/webhooks/webhook-sender.ts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../db/helpers.ts';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, type CollectionFixture, createLabelCollection } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { type Receiver, startWebhookBed, type WebhookBed } from '../support/webhook-receiver.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 
 const until = untilWith({ timeoutMs: 15_000, everyMs: 50 });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-let db: ThrowawayDatabase;
+let bed: WebhookBed;
 let receiver: Receiver;
 let server: TestServer;
 
 beforeAll(async () => {
-  db = await createThrowawayDatabase(inject('databaseUrl'), 'webhooks');
-  await applyPendingMigrations({ databaseUrl: db.url });
-  receiver = await startReceiver(path.join(inject('testDataDir'), 'webhook-receiver'));
-  server = await startTestServer({ databaseUrl: db.url, runJobs: true, env: { WEBHOOK_ALLOW_LOOPBACK: true, WEBHOOK_CA_FILE: receiver.certFile } });
+  bed = await startWebhookBed('webhooks');
+  receiver = bed.receiver;
+  server = await startTestServer({ databaseUrl: bed.db.url, runJobs: true, env: bed.env });
 });
 afterAll(async () => {
   await server?.close();
-  await receiver?.close();
-  await db?.drop();
+  await bed?.close();
 });
 
 interface Scenario {
@@ -47,8 +42,8 @@ interface Scenario {
 /** A team of its own with two collections, so no other test's subscriptions hear its events. */
 async function scenario(): Promise<Scenario> {
   const team = await createTeam(server);
-  const people = await createCollection(server, team, { name: 'People', formula: '{name}', fields: [{ columnName: 'name', dataType: 'PLAIN_TEXT' }] });
-  const places = await createCollection(server, team, { name: 'Places', formula: '{label}', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  const people = await createCollection(server, team, { name: 'People', formula: '{name}', fields: { name: 'PLAIN_TEXT' } });
+  const places = await createLabelCollection(server, team, 'Places', '{label}');
   return { team, people, places };
 }
 

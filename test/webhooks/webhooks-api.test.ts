@@ -2,7 +2,7 @@
 // sealed), list, get, update (pause, deactivate, re-point, re-filter), delete; input limits;
 // TEAM_SETTINGS, tier and data permissions; other teams' ids are 404. Deliveries: webhook-delivery.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, type CollectionFixture, createLabelCollection } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
@@ -15,8 +15,8 @@ const TARGET = 'https://127.0.0.1:9/hooks/in';
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam({ env: { WEBHOOK_ALLOW_LOOPBACK: true } }));
-  people = await createCollection(server, team, { name: 'People', fields: [{ columnName: 'name', dataType: 'PLAIN_TEXT' }] });
-  places = await createCollection(server, team, { name: 'Places', fields: [{ columnName: 'label', dataType: 'PLAIN_TEXT' }] });
+  people = await createCollection(server, team, { name: 'People', fields: { name: 'PLAIN_TEXT' } });
+  places = await createLabelCollection(server, team, 'Places');
 });
 afterAll(() => server?.close());
 
@@ -155,25 +155,24 @@ describe('validation', () => {
     ]);
   });
 
-  it.each([
-    ['http://127.0.0.1:9/hook', /https/],
-    ['https://10.0.0.1/hook', /private/],
-    ['https://192.168.0.10/hook', /private/],
-    ['https://169.254.169.254/latest/meta-data', /linkLocal/],
-    ['https://100.64.1.1/', /carrierGradeNat/],
-    ['https://0.0.0.0/', /unspecified/],
-    ['https://224.0.0.1/', /multicast/],
-    ['https://192.0.2.1/', /reserved/],
-    ['https://[fd00::1]/', /uniqueLocal/],
-    ['https://[fe80::1]/', /linkLocal/],
-    ['https://[::ffff:10.0.0.1]/', /private/],
-    ['https://[2001:db8::1]/', /reserved/],
-    ['https://nothing.invalid/', /could not be resolved/],
-    ['https://user:pw@127.0.0.1/', /credentials/],
-    ['not a url', /absolute/],
-  ])('targetUrl %s → 400', async (targetUrl, message) => {
+  /** what the message names → targets refused for it */
+  const refusedTargets: Record<string, string[]> = {
+    https: ['http://127.0.0.1:9/hook'],
+    private: ['https://10.0.0.1/hook', 'https://192.168.0.10/hook', 'https://[::ffff:10.0.0.1]/'],
+    linkLocal: ['https://169.254.169.254/latest/meta-data', 'https://[fe80::1]/'],
+    carrierGradeNat: ['https://100.64.1.1/'],
+    unspecified: ['https://0.0.0.0/'],
+    multicast: ['https://224.0.0.1/'],
+    reserved: ['https://192.0.2.1/', 'https://[2001:db8::1]/'],
+    uniqueLocal: ['https://[fd00::1]/'],
+    'could not be resolved': ['https://nothing.invalid/'],
+    credentials: ['https://user:pw@127.0.0.1/'],
+    absolute: ['not a url'],
+  };
+
+  it.each(Object.entries(refusedTargets).flatMap(([reason, targets]) => targets.map((target) => [target, reason])))('targetUrl %s → 400 (%s)', async (targetUrl, reason) => {
     const error = expectError(await call('POST', '/v1/webhooks', { ...base, targetUrl }), 400, 'VALIDATION_ERROR');
-    expect(error.details?.[0]).toMatchObject({ field: 'targetUrl', message: expect.stringMatching(message) });
+    expect(error.details?.[0]).toMatchObject({ field: 'targetUrl', message: expect.stringContaining(reason) });
   });
 
   it('updates are checked the same way; eventType cannot be changed', async () => {

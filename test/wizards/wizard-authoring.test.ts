@@ -6,7 +6,7 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
-import { CREATE_WIZARD, createWizard, STEP, STEP_ID, TASK, TASK_ID, WIZARD, WIZARD_ID } from '../support/wizard-fixtures.ts';
+import { CREATE_WIZARD, createWizard, requiredLink, STEP, STEP_ID, TASK, TASK_ID, updateTask, validateTask, WIZARD, WIZARD_ID } from '../support/wizard-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -26,18 +26,10 @@ function gql(query: string, variables: Record<string, unknown>, token = team.api
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
   other = await createTeam(server);
-  people = await createCollection(server, team, {
-    name: 'People',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', title: 'First name' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'email', dataType: 'EMAIL_ADDRESS' },
-      { columnName: 'consent', dataType: 'BOOLEAN' },
-    ],
-  });
-  pets = await createCollection(server, team, { name: 'Pets', fields: [{ columnName: 'species', dataType: 'PLAIN_TEXT' }] });
+  people = await createCollection(server, team, { name: 'People', fields: { first_name: { dataType: 'PLAIN_TEXT', title: 'First name' }, age: 'NUMBER', email: 'EMAIL_ADDRESS', consent: 'BOOLEAN' } });
+  pets = await createCollection(server, team, { name: 'Pets', fields: { species: 'PLAIN_TEXT' } });
   smart = await createCollection(server, team, { name: 'Adults', type: 'SMART', parentId: people.internalId, filterCriteria: [], fields: [] });
-  otherPeople = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'first_name', dataType: 'PLAIN_TEXT' }] });
+  otherPeople = await createCollection(server, other, { name: 'Theirs', fields: { first_name: 'PLAIN_TEXT' } });
 });
 afterAll(() => server?.close());
 
@@ -54,10 +46,10 @@ describe('create', () => {
           title: 'Basics',
           tasks: [
             { type: 'DISPLAY', title: 'Intro', config: { body: { en: 'Hello' } } },
-            { type: 'UPDATE_DATA_RECORD', title: 'Name and age', fields: [{ dataFieldSimplyId: f.first_name!, isRequired: true }, { dataFieldSimplyId: f.age! }] },
+            updateTask('Name and age', requiredLink(f.first_name!), f.age!),
           ],
         },
-        { title: 'Check', tasks: [{ type: 'VALIDATE_DATA_RECORD', title: 'Has a name', fields: [{ dataFieldSimplyId: f.first_name! }] }] },
+        { title: 'Check', tasks: [validateTask('Has a name', f.first_name!)] },
       ],
     });
     expect(wizard.dataWizardSimplyId).toMatch(WIZARD_ID);
@@ -213,11 +205,7 @@ describe('steps, tasks and field links', () => {
 
   it('tasks: add at a position, update type and config, reorder, delete; field links: replace, add or update, remove', async () => {
     const f = people.fields;
-    const wizard = await createWizard(server, team.apiKey, {
-      name: 'Tasks',
-      dataCollectionSimplyId: people.id,
-      steps: [{ title: 'Only', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'First', fields: [{ dataFieldSimplyId: f.age! }] }] }],
-    });
+    const wizard = await createWizard(server, team.apiKey, { name: 'Tasks', dataCollectionSimplyId: people.id, steps: [{ title: 'Only', tasks: [updateTask('First', f.age!)] }] });
     const step = wizard.steps[0].dataWizardStepSimplyId;
     const first = wizard.steps[0].tasks[0].dataWizardStepTaskSimplyId;
     const versions = await versionCount();

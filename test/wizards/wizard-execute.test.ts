@@ -5,11 +5,12 @@
 // RUN_WIZARD_STEP contract (one step, automationDepth on the event).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWizard } from '../../src/modules/wizards/wizard-runner.ts';
-import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { createCollection, type CollectionFixture, REQUIRED_TEXT } from '../support/data-fixtures.ts';
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { createWizard, INSTANCE_ID } from '../support/wizard-fixtures.ts';
+import { createRecord, readRecord } from '../support/record-fixtures.ts';
+import { createWizard, INSTANCE_ID, requiredLink, updateTask, validateTask } from '../support/wizard-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -29,13 +30,8 @@ function execute(wizardId: string, body: unknown, token = runKey, teamId?: strin
   return server.request('POST', `/v1/data-wizards/${wizardId}/execute`, { token, body, teamId });
 }
 
-async function newPerson(fields: Record<string, unknown> = {}): Promise<string> {
-  return expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: people.id, fields } }), 201).id;
-}
-
-async function fieldsOf(recordId: string): Promise<Record<string, unknown>> {
-  return expectOk(await server.request('GET', `/v1/data-records/${recordId}`, { token: team.apiKey })).fields;
-}
+const newPerson = async (fields: Record<string, unknown> = {}): Promise<string> => (await createRecord(server, team.apiKey, people.id, fields)).id;
+const fieldsOf = async (recordId: string): Promise<Record<string, unknown>> => (await readRecord(server, team.apiKey, recordId)).fields;
 
 const event = (eventId: string) => server.app.services.prisma.domainEvent.findUnique({ where: { eventId } });
 const instance = (simplyId: string) => server.app.services.prisma.dataWizardInstance.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId } } });
@@ -43,54 +39,25 @@ const instance = (simplyId: string) => server.app.services.prisma.dataWizardInst
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
   other = await createTeam(server);
-  people = await createCollection(server, team, {
-    name: 'People',
-    formula: '{first_name}',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT' },
-      { columnName: 'age', dataType: 'NUMBER' },
-      { columnName: 'birthday', dataType: 'DATE' },
-      { columnName: 'email', dataType: 'EMAIL_ADDRESS' },
-      { columnName: 'consent', dataType: 'BOOLEAN' },
-      { columnName: 'friend', dataType: 'SINGLE_DATA_RECORD' },
-      { columnName: 'status', dataType: 'PLAIN_TEXT' },
-      { columnName: 'code', dataType: 'PLAIN_TEXT', isRequired: true },
-    ],
-  });
-  pets = await createCollection(server, team, { name: 'Pets', fields: [{ columnName: 'species', dataType: 'PLAIN_TEXT' }] });
-  theirs = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'x', dataType: 'PLAIN_TEXT' }] });
+  const columns = { first_name: 'PLAIN_TEXT', age: 'NUMBER', birthday: 'DATE', email: 'EMAIL_ADDRESS', consent: 'BOOLEAN', friend: 'SINGLE_DATA_RECORD', status: 'PLAIN_TEXT', code: REQUIRED_TEXT };
+  people = await createCollection(server, team, { name: 'People', formula: '{first_name}', fields: columns });
+  pets = await createCollection(server, team, { name: 'Pets', fields: { species: 'PLAIN_TEXT' } });
+  theirs = await createCollection(server, other, { name: 'Theirs', fields: { x: 'PLAIN_TEXT' } });
   const f = people.fields;
   main = await createWizard(server, team.apiKey, {
     name: 'Update person',
     dataCollectionSimplyId: people.id,
     steps: [
-      {
-        title: 'Details',
-        tasks: [
-          {
-            type: 'UPDATE_DATA_RECORD',
-            title: 'Details',
-            fields: [
-              { dataFieldSimplyId: f.first_name!, isRequired: true },
-              { dataFieldSimplyId: f.age! },
-              { dataFieldSimplyId: f.birthday! },
-              { dataFieldSimplyId: f.email! },
-              { dataFieldSimplyId: f.consent! },
-              { dataFieldSimplyId: f.friend! },
-              { dataFieldSimplyId: f.code! },
-            ],
-          },
-        ],
-      },
-      { title: 'Check', tasks: [{ type: 'VALIDATE_DATA_RECORD', title: 'Has a name', fields: [{ dataFieldSimplyId: f.first_name! }] }, { type: 'DISPLAY', title: 'Thanks' }] },
+      { title: 'Details', tasks: [updateTask('Details', requiredLink(f.first_name!), f.age!, f.birthday!, f.email!, f.consent!, f.friend!, f.code!)] },
+      { title: 'Check', tasks: [validateTask('Has a name', f.first_name!), { type: 'DISPLAY', title: 'Thanks' }] },
     ],
   });
   gated = await createWizard(server, team.apiKey, {
     name: 'Gated',
     dataCollectionSimplyId: people.id,
     steps: [
-      { title: 'Fill', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Fill', fields: [{ dataFieldSimplyId: f.first_name! }, { dataFieldSimplyId: f.status! }] }] },
-      { title: 'Gate', tasks: [{ type: 'VALIDATE_DATA_RECORD', title: 'Status set', fields: [{ dataFieldSimplyId: f.status! }] }] },
+      { title: 'Fill', tasks: [updateTask('Fill', f.first_name!, f.status!)] },
+      { title: 'Gate', tasks: [validateTask('Status set', f.status!)] },
     ],
   });
   const runRole = await createRole(server, team, { name: 'Runner', dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'RUN' }] });
@@ -118,7 +85,7 @@ describe('a successful run', () => {
     const fields = await fieldsOf(record);
     expect(fields).toMatchObject({ [f.first_name!]: 'Ada L.', [f.age!]: 36, [f.birthday!]: '1815-12-10', [f.email!]: 'ada@example.org', [f.consent!]: true, [f.status!]: 'new', [f.code!]: 'A' });
     expect(fields[f.friend!]).toBe(friend);
-    expect(expectOk(await server.request('GET', `/v1/data-records/${record}`, { token: team.apiKey })).name).toBe('Ada L.');
+    expect((await readRecord(server, team.apiKey, record)).name).toBe('Ada L.');
 
     // audit entry: the runner's credential, source WIZARD, before/after per changed field
     const audit = expectOk(await server.request('GET', `/v1/audit-log/records/DataRecord/${record}`, { token: team.apiKey }));
@@ -256,8 +223,8 @@ describe('input problems before the run starts are 4xx and leave nothing behind'
   it('400 for a bad body, unknown formData keys (named) or malformed ids; 404 for records outside the collection or team', async () => {
     const f = people.fields;
     const record = await newPerson({ [f.first_name!]: 'Gil', [f.code!]: 'G' });
-    const pet = expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: pets.id, fields: {} } }), 201).id;
-    const theirRecord = expectOk(await server.request('POST', '/v1/data-records', { token: other.apiKey, body: { dataCollectionSimplyId: theirs.id, fields: {} } }), 201).id;
+    const pet = (await createRecord(server, team.apiKey, pets.id, {})).id;
+    const theirRecord = (await createRecord(server, other.apiKey, theirs.id, {})).id;
     const instances = () => server.app.services.prisma.dataWizardInstance.count({ where: { teamId: team.teamId } });
     const count = await instances();
     const id = main.dataWizardSimplyId;

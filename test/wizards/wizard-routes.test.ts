@@ -5,7 +5,8 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { createWizard, WIZARD_ID } from '../support/wizard-fixtures.ts';
+import { createRecord } from '../support/record-fixtures.ts';
+import { createWizard, requiredLink, updateTask, WIZARD_ID } from '../support/wizard-fixtures.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -29,21 +30,15 @@ function get(path: string, token = team.apiKey, teamId?: string): Promise<TestRe
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
   other = await createTeam(server);
-  people = await createCollection(server, team, {
-    name: 'People',
-    fields: [
-      { columnName: 'first_name', dataType: 'PLAIN_TEXT', title: { en: 'First name' } as never },
-      { columnName: 'birthday', dataType: 'DATE' },
-    ],
-  });
-  pets = await createCollection(server, team, { name: 'Pets', fields: [{ columnName: 'species', dataType: 'PLAIN_TEXT' }] });
-  const theirs = await createCollection(server, other, { name: 'Theirs', fields: [{ columnName: 'x', dataType: 'PLAIN_TEXT' }] });
+  people = await createCollection(server, team, { name: 'People', fields: { first_name: { dataType: 'PLAIN_TEXT', title: { en: 'First name' } as never }, birthday: 'DATE' } });
+  pets = await createCollection(server, team, { name: 'Pets', fields: { species: 'PLAIN_TEXT' } });
+  const theirs = await createCollection(server, other, { name: 'Theirs', fields: { x: 'PLAIN_TEXT' } });
   wizard = await createWizard(server, team.apiKey, {
     name: { en: 'Update person' },
     dataCollectionSimplyId: people.id,
     steps: [
-      { title: 'Name', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Enter the name', fields: [{ dataFieldSimplyId: people.fields.first_name!, isRequired: true }] }] },
-      { title: 'Dates', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Birthday', fields: [{ dataFieldSimplyId: people.fields.birthday! }] }, { type: 'DISPLAY', title: 'Done', config: { body: 'Thanks' } }] },
+      { title: 'Name', tasks: [updateTask('Enter the name', requiredLink(people.fields.first_name!))] },
+      { title: 'Dates', tasks: [updateTask('Birthday', people.fields.birthday!), { type: 'DISPLAY', title: 'Done', config: { body: 'Thanks' } }] },
     ],
   });
   petsWizard = await createWizard(server, team.apiKey, { name: 'Pets', dataCollectionSimplyId: pets.id, steps: [{ title: 'Only' }] });
@@ -206,24 +201,14 @@ describe('GET /v1/data-wizards/{id}/run-access', () => {
 
 describe('a linked field removed from the collection', () => {
   it('drops out of the wizard configuration, the schema and the export; formData naming it is refused', async () => {
-    const temp = await createCollection(server, team, {
-      name: 'Temp',
-      fields: [
-        { columnName: 'keep', dataType: 'PLAIN_TEXT' },
-        { columnName: 'drop', dataType: 'PLAIN_TEXT' },
-      ],
-    });
-    const w = await createWizard(server, team.apiKey, {
-      name: 'Temp wizard',
-      dataCollectionSimplyId: temp.id,
-      steps: [{ title: 'S', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'T', fields: [{ dataFieldSimplyId: temp.fields.keep! }, { dataFieldSimplyId: temp.fields.drop! }] }] }],
-    });
+    const temp = await createCollection(server, team, { name: 'Temp', fields: { keep: 'PLAIN_TEXT', drop: 'PLAIN_TEXT' } });
+    const w = await createWizard(server, team.apiKey, { name: 'Temp wizard', dataCollectionSimplyId: temp.id, steps: [{ title: 'S', tasks: [updateTask('T', temp.fields.keep!, temp.fields.drop!)] }] });
     expectOk(await server.request('DELETE', `/v1/data-collections/${temp.id}/fields/${temp.fields.drop}`, { token: team.apiKey }));
     const schema = expectOk(await get(`/v1/data-wizards/${w.dataWizardSimplyId}/schema`));
     expect(schema.steps[0].tasks[0].fields.map((f: any) => f.dataFieldSimplyId)).toEqual([temp.fields.keep]);
     const doc = expectOk(await get('/v1/team-schema/export'));
     expect(doc.wizards.find((x: any) => x.dataWizardSimplyId === w.dataWizardSimplyId).steps[0].tasks[0].fields).toEqual([{ dataFieldSimplyId: temp.fields.keep, isRequired: false }]);
-    const record = expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: temp.id, fields: {} } }), 201).id;
+    const record = (await createRecord(server, team.apiKey, temp.id, {})).id;
     const error = expectError(
       await server.request('POST', `/v1/data-wizards/${w.dataWizardSimplyId}/execute`, { token: team.userToken, teamId: team.teamSimplyId, body: { dataRecordSimplyId: record, formData: { [temp.fields.drop!]: 'x' } } }),
       400,
