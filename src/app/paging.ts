@@ -37,6 +37,20 @@ export function pagination(total: number, paging: Paging): PaginationShape {
   return { total, limit: paging.limit, offset: paging.offset, hasMore: paging.offset + paging.limit < total };
 }
 
+/** `orderBy`, `skip` and `take` of a Prisma findMany for one page in creation order (ties broken by id). */
+export function byCreation(paging: Paging, direction: 'asc' | 'desc') {
+  return { orderBy: [{ createdAt: direction }, { id: direction }], skip: paging.offset, take: paging.limit };
+}
+
+/**
+ * The pagination of a page that read `read` rows; `count` runs only when the page cannot tell the total
+ * (a short, non-empty page, or an empty first page, already does).
+ */
+export async function paginationOf(read: number, paging: Paging, count: () => Promise<number>): Promise<PaginationShape> {
+  const knowsTotal = read < paging.limit && (read > 0 || paging.offset === 0);
+  return pagination(knowsTotal ? paging.offset + read : await count(), paging);
+}
+
 /** One page of a list: what every offset-paged field returns (REST: data and meta.pagination). */
 export interface Page<T> {
   nodes: T[];

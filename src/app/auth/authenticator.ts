@@ -86,24 +86,28 @@ export class Authenticator {
     throw new UnauthenticatedError('The credential is not recognised');
   }
 
+  /**
+   * The checked API key or session token `token` from the cache; on a miss, `load` reads it by its hash. The entry is
+   * tagged with its team, and not kept when the cache was invalidated while it loaded.
+   */
+  private async cachedKey(kind: 'k' | 's', token: string, load: (hash: string) => Promise<{ entry: CachedKey; teamId: bigint }>): Promise<CachedKey> {
+    const cacheKey = `${kind}:${hashToken(token)}`;
+    const cached = this.cache.get(cacheKey) as CachedKey | undefined;
+    if (cached) return cached;
+    const generation = this.cache.generation();
+    this.loads++;
+    const { entry, teamId } = await load(cacheKey.slice(2));
+    this.cache.set(cacheKey, entry, { teamId }, generation);
+    return entry;
+  }
+
   private async apiKey(token: string, clientIp: string): Promise<Principal> {
-    const cacheKey = `k:${hashToken(token)}`;
-    let entry = this.cache.get(cacheKey) as CachedKey | undefined;
-    if (!entry) {
-      const generation = this.cache.generation();
-      this.loads++;
-      const row = await this.prisma.apiKey.findUnique({
-        where: { keyHash: cacheKey.slice(2) },
-        include: apiKeyInclude,
-      });
+    const entry = await this.cachedKey('k', token, async (keyHash) => {
+      const row = await this.prisma.apiKey.findUnique({ where: { keyHash }, include: apiKeyInclude });
       if (!row || row.revokedAt) throw new UnauthenticatedError('The API key is not valid');
-      entry = {
-        principal: apiKeyPrincipal(row as ApiKeyRow),
-        allowedIps: row.allowedIpAddresses,
-        revokedOrExpired: row.expiresAt,
-      };
-      this.cache.set(cacheKey, entry, { teamId: row.teamId }, generation);
-    }
+      const loaded = { principal: apiKeyPrincipal(row as ApiKeyRow), allowedIps: row.allowedIpAddresses, revokedOrExpired: row.expiresAt };
+      return { entry: loaded, teamId: row.teamId };
+    });
     if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) {
       throw new UnauthenticatedError('The API key has expired');
     }
@@ -114,22 +118,14 @@ export class Authenticator {
   }
 
   private async sessionToken(token: string): Promise<Principal> {
-    const cacheKey = `s:${hashToken(token)}`;
-    let entry = this.cache.get(cacheKey) as CachedKey | undefined;
-    if (!entry) {
-      const generation = this.cache.generation();
-      this.loads++;
-      const row = await this.prisma.sessionToken.findUnique({
-        where: { tokenHash: cacheKey.slice(2) },
-        include: { apiKey: { include: apiKeyInclude } },
-      });
+    const entry = await this.cachedKey('s', token, async (tokenHash) => {
+      const row = await this.prisma.sessionToken.findUnique({ where: { tokenHash }, include: { apiKey: { include: apiKeyInclude } } });
       if (!row || row.revokedAt || row.apiKey.revokedAt) {
         throw new UnauthenticatedError('The session token is not valid or has been revoked');
       }
       const principal = sessionTokenPrincipal({ ...row, apiKey: row.apiKey as ApiKeyRow });
-      entry = { principal, allowedIps: [], revokedOrExpired: principal.expiresAt };
-      this.cache.set(cacheKey, entry, { teamId: row.teamId }, generation);
-    }
+      return { entry: { principal, allowedIps: [], revokedOrExpired: principal.expiresAt }, teamId: row.teamId };
+    });
     if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) {
       throw new UnauthenticatedError('The session token has expired');
     }

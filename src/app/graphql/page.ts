@@ -4,8 +4,9 @@ import type { ObjectRef } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type BuilderTypes } from '../builder.ts';
+import type { PrismaSelection } from '../../db/prisma.ts';
 import type { RequestContext } from '../context.ts';
-import { pagination, parsePaging, type Page, type PageInput, type PaginationShape, type Paging } from '../paging.ts';
+import { paginationOf, parsePaging, type Page, type PageInput, type PaginationShape, type Paging } from '../paging.ts';
 
 export type { Page };
 
@@ -34,10 +35,16 @@ export async function loadPage<T>(
   const paging = parsePaging(args);
   const query = queryFromInfo({ context: ctx, info, path: ['nodes'] }) as { include?: object; select?: object };
   const nodes = await run.findMany(query, paging);
-  // a short, non-empty page (or an empty first page) already tells the total: skip the COUNT
-  const knowsTotal = nodes.length < paging.limit && (nodes.length > 0 || paging.offset === 0);
-  const total = knowsTotal ? paging.offset + nodes.length : await run.count();
-  return { nodes, pagination: pagination(total, paging) };
+  return { nodes, pagination: await paginationOf(nodes.length, paging, run.count) };
+}
+
+/** `resolve` of a page field whose service offers a find (taking the Prisma selection) and a count. */
+export function pageResolver<T>(
+  findMany: (ctx: RequestContext, query: PrismaSelection, paging: Paging) => Promise<T[]>,
+  count: (ctx: RequestContext) => Promise<number>,
+) {
+  return (_root: unknown, args: PageInput, ctx: RequestContext, info: GraphQLResolveInfo) =>
+    loadPage(ctx, info, args, { findMany: (query, paging) => findMany(ctx, query, paging), count: () => count(ctx) });
 }
 
 export const PaginationRef = builder.objectRef<PaginationShape>('Pagination').implement({

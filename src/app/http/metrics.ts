@@ -21,20 +21,18 @@ export class Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [this.registry],
     });
+    this.gauge('svc_credential_cache_entries', 'Checked credentials held in memory', collect.credentialCacheSize);
+    this.gauge('svc_credential_loads_total', 'Credential checks that needed the database (cache misses)', collect.credentialLoads);
+  }
+
+  /** A gauge read from `value` whenever /metrics is scraped. */
+  private gauge(name: string, help: string, value: () => number): void {
     new client.Gauge({
-      name: 'svc_credential_cache_entries',
-      help: 'Checked credentials held in memory',
+      name,
+      help,
       registers: [this.registry],
       collect() {
-        this.set(collect.credentialCacheSize());
-      },
-    });
-    new client.Gauge({
-      name: 'svc_credential_loads_total',
-      help: 'Credential checks that needed the database (cache misses)',
-      registers: [this.registry],
-      collect() {
-        this.set(collect.credentialLoads());
+        this.set(value());
       },
     });
   }

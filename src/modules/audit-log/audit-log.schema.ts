@@ -2,6 +2,7 @@
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { type PaginationShape } from '../../app/paging.ts';
+import { pageById } from '../../app/graphql/args.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import { recordAuditLog, type AuditChange, type AuditItem } from './audit-log.service.ts';
 
@@ -47,7 +48,6 @@ builder.queryFields((t) => ({
     type: AuditLogPageRef,
     description: "A record's audit log, newest first (records:read and read permission on its collection; deleted records included).",
     authScopes: tier.standard,
-    args: { dataRecordSimplyId: t.arg.string({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => recordAuditLog(ctx, args.dataRecordSimplyId, args),
+    ...pageById(t.arg, 'dataRecordSimplyId', recordAuditLog),
   }),
 }));

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { fieldAccess } from '../../app/auth/principal.ts';
 import type { AuditLogEntry } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
+import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
@@ -74,9 +74,7 @@ export async function recordAuditLog(ctx: RequestContext, simplyId: string, args
     throw new PermissionDeniedError(`The credential's team role cannot read records of collection ${collection.simplyId}`);
   }
   const where = { teamId: team.id, entityType: RECORD_ENTITY, entitySimplyId: simplyId };
-  const rows = await prisma.auditLogEntry.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit });
-  const knowsTotal = rows.length < paging.limit && (rows.length > 0 || paging.offset === 0);
-  const total = knowsTotal ? paging.offset + rows.length : await prisma.auditLogEntry.count({ where });
+  const rows = await prisma.auditLogEntry.findMany({ where, ...byCreation(paging, 'desc') });
   const visible = (fieldSimplyId: string) => fieldAccess(p, collection.simplyId, fieldSimplyId) !== 'NONE';
-  return { nodes: rows.map((row) => toItem(row, visible)), pagination: pagination(total, paging) };
+  return { nodes: rows.map((row) => toItem(row, visible)), pagination: await paginationOf(rows.length, paging, () => prisma.auditLogEntry.count({ where })) };
 }

@@ -5,7 +5,9 @@
 import { filter, pipe } from 'graphql-yoga';
 import type { AutomationAction } from '../../generated/prisma/client.ts';
 import { builder } from '../../app/builder.ts';
+import { byId, pageArgs, patchById, reorderById, withArgs } from '../../app/graphql/args.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
+import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { tier } from '../../app/auth/tiers.ts';
@@ -59,8 +61,7 @@ const AutomationActionRef = builder.objectRef<AutomationAction>('AutomationActio
 
 const AutomationRef = builder.objectRef<AutomationItem>('Automation').implement({
   fields: (t) => ({
-    id: t.string({ resolve: (a) => a.row.simplyId }),
-    automationSimplyId: t.string({ resolve: (a) => a.row.simplyId }),
+    ...simplyIdFields(t, 'automationSimplyId'),
     name: t.string({ resolve: (a) => a.row.name }),
     description: t.string({ nullable: true, resolve: (a) => a.row.description }),
     isEnabled: t.boolean({ resolve: (a) => a.row.isEnabled }),
@@ -88,8 +89,7 @@ const AutomationPageRef = pageType('AutomationPage', AutomationRef);
 const AutomationExecutionRef = builder.objectRef<ExecutionItem>('AutomationExecution').implement({
   description: 'An execution log entry.',
   fields: (t) => ({
-    id: t.string({ resolve: (e) => e.row.simplyId }),
-    executionSimplyId: t.string({ resolve: (e) => e.row.simplyId }),
+    ...simplyIdFields(t, 'executionSimplyId'),
     automationSimplyId: t.string({ resolve: (e) => e.automationSimplyId }),
     triggerType: t.field({ type: TriggerTypeEnum, resolve: (e) => e.row.triggerType }),
     triggerEventId: t.string({
@@ -180,20 +180,19 @@ builder.queryFields((t) => ({
     type: AutomationPageRef,
     description: 'Privileged (TEAM_ADMIN_DATA_WIZARDS view): automations, newest first.',
     authScopes: tier.privileged(FEATURE, 'VIEW'),
-    args: { dataCollectionSimplyId: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => listAutomations(ctx, args),
+    args: { dataCollectionSimplyId: t.arg.string(), ...pageArgs(t.arg) },
+    resolve: withArgs(listAutomations),
   }),
   automation: t.field({
     type: AutomationRef,
     authScopes: tier.privileged(FEATURE, 'VIEW'),
-    args: { automationSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => getAutomation(ctx, args.automationSimplyId),
+    ...byId(t.arg, 'automationSimplyId', getAutomation),
   }),
   automationExecutions: t.field({
     type: AutomationExecutionPageRef,
     description: 'The execution log of an automation, newest first; optionally one status or one trigger event (e.g. wizard:<instance>:completion:v1).',
     authScopes: tier.privileged(FEATURE, 'VIEW'),
-    args: { automationSimplyId: t.arg.string({ required: true }), limit: t.arg.int(), offset: t.arg.int(), status: t.arg.string(), triggerEventId: t.arg.string() },
+    args: { automationSimplyId: t.arg.string({ required: true }), ...pageArgs(t.arg), status: t.arg.string(), triggerEventId: t.arg.string() },
     resolve: (_root, args, ctx) => listExecutions(ctx, args.automationSimplyId, args),
   }),
 }));
@@ -210,14 +209,12 @@ builder.mutationFields((t) => ({
     type: AutomationRef,
     description: 'Only the fields given change; null clears description, dataCollectionSimplyId and filterConditions.',
     authScopes: tier.privileged(FEATURE, 'EDIT'),
-    args: { automationSimplyId: t.arg.string({ required: true }), input: t.arg({ type: AutomationUpdateInput, required: true }) },
-    resolve: (_root, args, ctx) => updateAutomation(ctx, args.automationSimplyId, suppliedFields(args.input)),
+    ...patchById(t.arg, 'automationSimplyId', AutomationUpdateInput, updateAutomation),
   }),
   deleteAutomation: t.boolean({
     description: 'Deletes the automation, its actions and its execution log.',
     authScopes: tier.privileged(FEATURE, 'EDIT'),
-    args: { automationSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => deleteAutomation(ctx, args.automationSimplyId),
+    ...byId(t.arg, 'automationSimplyId', deleteAutomation),
   }),
   createAutomationAction: t.field({
     type: AutomationActionRef,
@@ -240,8 +237,7 @@ builder.mutationFields((t) => ({
     type: AutomationRef,
     description: 'orderedActionSimplyIds lists every action of the automation once, in the new order.',
     authScopes: tier.privileged(FEATURE, 'EDIT'),
-    args: { automationSimplyId: t.arg.string({ required: true }), orderedActionSimplyIds: t.arg.stringList({ required: true }) },
-    resolve: (_root, args, ctx) => reorderActions(ctx, args.automationSimplyId, args.orderedActionSimplyIds),
+    ...reorderById(t.arg, 'automationSimplyId', 'orderedActionSimplyIds', reorderActions),
   }),
   reconcileAutomationExecution: t.field({
     type: AutomationExecutionRef,

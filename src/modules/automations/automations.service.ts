@@ -4,7 +4,7 @@
 // action takes the rank it asks for and the others shift.
 import { type Automation, type AutomationAction, Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
+import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';
@@ -107,10 +107,8 @@ export async function listAutomations(ctx: RequestContext, args: ListAutomations
     if (!collection) throw new NotFoundError('Data collection', args.dataCollectionSimplyId);
     where.collectionId = collection.id;
   }
-  const rows = await ctx.services.prisma.automation.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit });
-  const knowsTotal = rows.length < paging.limit && (rows.length > 0 || paging.offset === 0);
-  const total = knowsTotal ? paging.offset + rows.length : await ctx.services.prisma.automation.count({ where });
-  return { nodes: rows.map((row) => item(schema, row)), pagination: pagination(total, paging) };
+  const rows = await ctx.services.prisma.automation.findMany({ where, ...byCreation(paging, 'desc') });
+  return { nodes: rows.map((row) => item(schema, row)), pagination: await paginationOf(rows.length, paging, () => ctx.services.prisma.automation.count({ where })) };
 }
 
 export async function getAutomation(ctx: RequestContext, simplyId: string): Promise<AutomationItem> {

@@ -8,7 +8,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { hasFeature } from '../../app/auth/principal.ts';
 import type { AutomationExecutionEvent } from './automations.events.ts';
 import { AUTOMATION_ADMIN_FEATURE } from './automations.service.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
+import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../app/errors.ts';
 import { automationId, automationExecutionId } from './automations.ids.ts';
@@ -54,10 +54,8 @@ export async function listExecutions(ctx: RequestContext, automationSimplyId: st
     ...(args.status ? { status: args.status as AutomationExecution['status'] } : {}),
     ...(args.triggerEventId ? { triggerEventId: args.triggerEventId } : {}),
   };
-  const rows = await ctx.services.prisma.automationExecution.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit });
-  const knowsTotal = rows.length < paging.limit && (rows.length > 0 || paging.offset === 0);
-  const total = knowsTotal ? paging.offset + rows.length : await ctx.services.prisma.automationExecution.count({ where });
-  return { nodes: rows.map((row) => ({ row, automationSimplyId })), pagination: pagination(total, paging) };
+  const rows = await ctx.services.prisma.automationExecution.findMany({ where, ...byCreation(paging, 'desc') });
+  return { nodes: rows.map((row) => ({ row, automationSimplyId })), pagination: await paginationOf(rows.length, paging, () => ctx.services.prisma.automationExecution.count({ where })) };
 }
 
 export async function reconcileExecution(ctx: RequestContext, executionSimplyId: string, resolution: string): Promise<ExecutionItem> {

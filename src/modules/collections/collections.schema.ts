@@ -5,6 +5,7 @@
 // known). Administration is privileged: team admins, or TEAM_SETTINGS at edit level.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
+import { byId, pageArgs, patchById, reorderById, withArgs } from '../../app/graphql/args.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import { FieldAccessLevelEnum } from '../team-roles/team-roles.schema.ts';
@@ -105,14 +106,13 @@ builder.queryFields((t) => ({
     type: DataCollectionPage,
     description: 'Collections the caller’s data role can read, oldest first',
     authScopes: tier.standard,
-    args: { limit: t.arg.int(), offset: t.arg.int(), includeArchived: t.arg.boolean({ description: 'default false' }) },
-    resolve: (_root, args, ctx) => listCollections(ctx, args),
+    args: { ...pageArgs(t.arg), includeArchived: t.arg.boolean({ description: 'default false' }) },
+    resolve: withArgs(listCollections),
   }),
   dataCollection: t.field({
     type: DataCollectionRef,
     authScopes: tier.standard,
-    args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => readableCollection(ctx, args.dataCollectionSimplyId),
+    ...byId(t.arg, 'dataCollectionSimplyId', readableCollection),
   }),
   dataCollectionFields: t.field({
     type: [DataFieldRef],
@@ -131,8 +131,7 @@ builder.queryFields((t) => ({
     type: CreateMenuRef,
     description: 'The create-form layout of a collection for the caller',
     authScopes: tier.standard,
-    args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => createMenuFor(ctx, args.dataCollectionSimplyId),
+    ...byId(t.arg, 'dataCollectionSimplyId', createMenuFor),
   }),
 }));
 
@@ -150,14 +149,12 @@ builder.mutationFields((t) => ({
   renameDataCollection: t.field({
     type: DataCollectionRef,
     authScopes: tier.teamSettings('EDIT'),
-    args: { dataCollectionSimplyId: t.arg.string({ required: true }), input: t.arg({ type: RenameDataCollectionInput, required: true }) },
-    resolve: (_root, args, ctx) => renameCollection(ctx, args.dataCollectionSimplyId, suppliedFields(args.input)),
+    ...patchById(t.arg, 'dataCollectionSimplyId', RenameDataCollectionInput, renameCollection),
   }),
   updateDataCollection: t.field({
     type: DataCollectionRef,
     authScopes: tier.teamSettings('EDIT'),
-    args: { dataCollectionSimplyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateDataCollectionInput, required: true }) },
-    resolve: (_root, args, ctx) => updateCollection(ctx, args.dataCollectionSimplyId, suppliedFields(args.input)),
+    ...patchById(t.arg, 'dataCollectionSimplyId', UpdateDataCollectionInput, updateCollection),
   }),
   archiveDataCollection: t.field({
     type: DataCollectionRef,
@@ -168,15 +165,13 @@ builder.mutationFields((t) => ({
   recalculateDataRecordNames: t.int({
     description: 'Recomputes the display names of the collection’s records; returns how many changed',
     authScopes: tier.teamSettings('EDIT'),
-    args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => recalculateRecordNames(ctx, args.dataCollectionSimplyId),
+    ...byId(t.arg, 'dataCollectionSimplyId', recalculateRecordNames),
   }),
   resyncSmartMembership: t.field({
     type: DataCollectionRef,
     description: 'Rebuilds a SMART collection’s memberships from its criteria',
     authScopes: tier.teamSettings('EDIT'),
-    args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => resyncSmartMembership(ctx, args.dataCollectionSimplyId),
+    ...byId(t.arg, 'dataCollectionSimplyId', resyncSmartMembership),
   }),
   addDataField: t.field({
     type: DataFieldRef,
@@ -198,8 +193,7 @@ builder.mutationFields((t) => ({
     type: [DataFieldRef],
     description: 'Listed fields first, in the given order; the others follow in their current order. Returns every field, in the new order.',
     authScopes: tier.teamSettings('EDIT'),
-    args: { dataCollectionSimplyId: t.arg.string({ required: true }), orderedFieldSimplyIds: t.arg.stringList({ required: true }) },
-    resolve: (_root, args, ctx) => reorderFields(ctx, args.dataCollectionSimplyId, args.orderedFieldSimplyIds),
+    ...reorderById(t.arg, 'dataCollectionSimplyId', 'orderedFieldSimplyIds', reorderFields),
   }),
   removeDataField: t.boolean({
     authScopes: tier.teamSettings('EDIT'),

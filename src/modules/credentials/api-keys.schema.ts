@@ -1,7 +1,8 @@
 // GraphQL face of API keys. REST: rest-adapter/routes/credentials.ts.
 import { builder } from '../../app/builder.ts';
+import { byId, pageArgs, prismaById } from '../../app/graphql/args.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
-import { loadPage, pageType } from '../../app/graphql/page.ts';
+import { pageResolver, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import {
   countApiKeys,
@@ -14,6 +15,7 @@ import {
   updateApiKey,
   type IssuedKey,
 } from './api-keys.service.ts';
+import { roleSimplyIdField } from '../team-roles/team-roles.schema.ts';
 
 const FEATURE = 'TEAM_ADMIN_API_KEYS';
 
@@ -23,11 +25,7 @@ export const ApiKeyRef = builder.prismaObject('ApiKey', {
     apiKeySimplyId: t.exposeString('simplyId'),
     name: t.exposeString('name'),
     keyHint: t.exposeString('keyHint', { description: 'the key prefix and first characters, never the secret' }),
-    teamRoleSimplyId: t.string({
-      nullable: true,
-      select: { role: { select: { simplyId: true } } },
-      resolve: (key) => key.role?.simplyId ?? null,
-    }),
+    teamRoleSimplyId: t.string(roleSimplyIdField),
     featurePermissions: t.exposeStringList('featurePermissions', { description: 'NAME (edit level) or NAME:VIEW' }),
     allowedIpAddresses: t.exposeStringList('allowedIpAddresses'),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
@@ -75,15 +73,13 @@ builder.queryFields((t) => ({
   apiKeys: t.field({
     type: ApiKeyPage,
     authScopes: tier.privileged(FEATURE, 'VIEW'),
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx, info) =>
-      loadPage(ctx, info, args, { findMany: (query, paging) => findApiKeys(ctx, query, paging), count: () => countApiKeys(ctx) }),
+    args: pageArgs(t.arg),
+    resolve: pageResolver(findApiKeys, countApiKeys),
   }),
   apiKey: t.prismaField({
     type: 'ApiKey',
     authScopes: tier.privileged(FEATURE, 'VIEW'),
-    args: { apiKeySimplyId: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => findApiKey(ctx, args.apiKeySimplyId, query),
+    ...prismaById(t.arg, 'apiKeySimplyId', findApiKey),
   }),
 }));
 
@@ -103,12 +99,10 @@ builder.mutationFields((t) => ({
   rotateApiKey: t.field({
     type: IssuedApiKeyRef,
     authScopes: tier.privileged(FEATURE, 'EDIT'),
-    args: { apiKeySimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => rotateApiKey(ctx, args.apiKeySimplyId),
+    ...byId(t.arg, 'apiKeySimplyId', rotateApiKey),
   }),
   revokeApiKey: t.boolean({
     authScopes: tier.privileged(FEATURE, 'EDIT'),
-    args: { apiKeySimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => revokeApiKey(ctx, args.apiKeySimplyId),
+    ...byId(t.arg, 'apiKeySimplyId', revokeApiKey),
   }),
 }));

@@ -8,7 +8,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { teamWrite } from '../../app/team-write.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
-import type { Paging } from '../../app/paging.ts';
+import { byCreation, type Paging } from '../../app/paging.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
 import { type Tx } from '../../db/transaction.ts';
@@ -61,12 +61,10 @@ async function resolveRoleAndFeatures(
   return { teamRoleId, features: unique };
 }
 
-const KEY_ORDER = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-
 /** A page of the team's active keys, newest first. `query` is the Prisma selection the caller needs. */
 export function findApiKeys(ctx: RequestContext, query: PrismaSelection, paging: Paging) {
   const team = requireTeam(ctx);
-  return ctx.services.prisma.apiKey.findMany({ ...query, where: { teamId: team.id, revokedAt: null }, orderBy: KEY_ORDER, skip: paging.offset, take: paging.limit });
+  return ctx.services.prisma.apiKey.findMany({ ...query, where: { teamId: team.id, revokedAt: null }, ...byCreation(paging, 'desc') });
 }
 
 export function countApiKeys(ctx: RequestContext): Promise<number> {

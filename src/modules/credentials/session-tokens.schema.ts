@@ -1,6 +1,7 @@
 // GraphQL face of session tokens. REST: rest-adapter/routes/credentials.ts.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
+import { byId, prismaById } from '../../app/graphql/args.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
 import { createSessionToken, findSessionToken, revokeSessionToken } from './session-tokens.service.ts';
 
@@ -46,8 +47,7 @@ builder.queryFields((t) => ({
   sessionToken: t.prismaField({
     type: 'SessionToken',
     authScopes: tier.standard,
-    args: { sessionTokenId: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => findSessionToken(ctx, args.sessionTokenId, query),
+    ...prismaById(t.arg, 'sessionTokenId', findSessionToken),
   }),
 }));
 
@@ -62,7 +62,6 @@ builder.mutationFields((t) => ({
   }),
   revokeSessionToken: t.boolean({
     authScopes: tier.standard,
-    args: { sessionTokenId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => revokeSessionToken(ctx, args.sessionTokenId),
+    ...byId(t.arg, 'sessionTokenId', revokeSessionToken),
   }),
 }));

@@ -1,6 +1,7 @@
 // GraphQL face of the first-party identity provider. REST: rest-adapter/routes/identity.ts.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
+import { byId, withArgs } from '../../app/graphql/args.ts';
 import { loadUser } from '../users/users.service.ts';
 import { UserRef } from '../users/users.schema.ts';
 import { login, logout, refresh, type IssuedSession } from './identity.service.ts';
@@ -25,18 +26,16 @@ builder.mutationFields((t) => ({
     type: AuthSessionRef,
     authScopes: tier.publicLink,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => login(ctx, args),
+    resolve: withArgs(login),
   }),
   refreshAccessToken: t.field({
     type: AuthSessionRef,
     authScopes: tier.publicLink,
-    args: { refreshToken: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => refresh(ctx, args.refreshToken),
+    ...byId(t.arg, 'refreshToken', refresh),
   }),
   logout: t.boolean({
     description: 'Ends the sign-in session the refresh token belongs to.',
     authScopes: tier.publicLink,
-    args: { refreshToken: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => logout(ctx, args.refreshToken),
+    ...byId(t.arg, 'refreshToken', logout),
   }),
 }));

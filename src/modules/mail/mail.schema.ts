@@ -2,6 +2,7 @@
 // team. Privileged: team admins, or OUTGOING_MESSAGES_VIEW; never session or OAuth tokens.
 // REST: rest-adapter/routes/mail.ts. Sending is internal (services.mail.enqueue).
 import { builder } from '../../app/builder.ts';
+import { prismaById } from '../../app/graphql/args.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import { MAIL_STATUSES } from './mail.input.ts';
@@ -63,7 +64,6 @@ builder.queryFields((t) => ({
     type: 'MailMessage',
     description: 'One outgoing message with its bodies. Privileged: team admin or OUTGOING_MESSAGES_VIEW.',
     authScopes: tier.privileged('OUTGOING_MESSAGES_VIEW', 'VIEW'),
-    args: { mailSimplyId: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => findMailMessage(ctx, args.mailSimplyId, query),
+    ...prismaById(t.arg, 'mailSimplyId', findMailMessage),
   }),
 }));

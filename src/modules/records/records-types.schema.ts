@@ -4,6 +4,7 @@
 // batched query per level (DataLoader), never one query per record.
 import { builder } from '../../app/builder.ts';
 import type { RequestContext } from '../../app/context.ts';
+import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
@@ -23,8 +24,7 @@ export const DataRecordRef = builder.objectRef<RecordView>('DataRecord');
 
 DataRecordRef.implement({
   fields: (t) => ({
-    id: t.string({ resolve: (v) => v.row.simplyId }),
-    dataRecordSimplyId: t.string({ resolve: (v) => v.row.simplyId }),
+    ...simplyIdFields(t, 'dataRecordSimplyId'),
     dataCollectionSimplyId: t.string({
       description: 'the collection the record was created in',
       resolve: (v) => v.access.schema.collectionsById.get(v.row.collectionId)?.simplyId ?? v.access.collection.simplyId,

@@ -1,7 +1,9 @@
 // GraphQL face of team roles. REST: rest-adapter/routes/team-roles.ts.
-import { builder } from '../../app/builder.ts';
+import type { EnumRef, InputFieldRef } from '@pothos/core';
+import { builder, type BuilderTypes } from '../../app/builder.ts';
+import { byId, pageArgs, prismaById } from '../../app/graphql/args.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
-import { loadPage, pageType } from '../../app/graphql/page.ts';
+import { pageResolver, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import { countTeamRoles, createTeamRole, deleteTeamRole, findTeamRole, findTeamRoles, loadTeamRole, replaceTeamRole } from './team-roles.service.ts';
 
@@ -55,28 +57,26 @@ export const TeamRoleRef = builder.prismaObject('TeamRole', {
   }),
 });
 
+/** Options of a `teamRoleSimplyId` field on a row with a `role` relation (API keys, memberships): selects only the role's id. */
+export const roleSimplyIdField = {
+  nullable: true as const,
+  select: { role: { select: { simplyId: true as const } } },
+  resolve: (row: { role: { simplyId: string } | null }) => row.role?.simplyId ?? null,
+};
+
 const TeamRolePage = pageType('TeamRolePage', TeamRoleRef);
 
-const DataPermissionInput = builder.inputType('DataPermissionInput', {
-  fields: (t) => ({
-    dataCollectionSimplyId: t.string({ required: true }),
-    level: t.field({ type: DataAccessLevelEnum, required: true }),
-  }),
-});
+/** One grant of a role: its subject (a collection, feature or field) and the level granted. */
+function permissionInput<K extends string, Level extends string>(name: string, subject: K, level: EnumRef<BuilderTypes, Level>) {
+  type Fields = { [P in K]: InputFieldRef<BuilderTypes, string> } & { level: InputFieldRef<BuilderTypes, Level> };
+  return builder.inputType(name, {
+    fields: (t) => ({ [subject]: t.string({ required: true }), level: t.field({ type: level, required: true }) }) as Fields,
+  });
+}
 
-const FeaturePermissionInput = builder.inputType('FeaturePermissionInput', {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    level: t.field({ type: FeatureLevelEnum, required: true }),
-  }),
-});
-
-const FieldPermissionInput = builder.inputType('FieldPermissionInput', {
-  fields: (t) => ({
-    dataFieldSimplyId: t.string({ required: true }),
-    level: t.field({ type: FieldAccessLevelEnum, required: true }),
-  }),
-});
+const DataPermissionInput = permissionInput('DataPermissionInput', 'dataCollectionSimplyId', DataAccessLevelEnum);
+const FeaturePermissionInput = permissionInput('FeaturePermissionInput', 'name', FeatureLevelEnum);
+const FieldPermissionInput = permissionInput('FieldPermissionInput', 'dataFieldSimplyId', FieldAccessLevelEnum);
 
 const TeamRoleInput = builder.inputType('TeamRoleInput', {
   fields: (t) => ({
@@ -92,15 +92,13 @@ builder.queryFields((t) => ({
   teamRoles: t.field({
     type: TeamRolePage,
     authScopes: tier.privileged(FEATURE, 'VIEW'),
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx, info) =>
-      loadPage(ctx, info, args, { findMany: (query, paging) => findTeamRoles(ctx, query, paging), count: () => countTeamRoles(ctx) }),
+    args: pageArgs(t.arg),
+    resolve: pageResolver(findTeamRoles, countTeamRoles),
   }),
   teamRole: t.prismaField({
     type: 'TeamRole',
     authScopes: tier.privileged(FEATURE, 'VIEW'),
-    args: { teamRoleSimplyId: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => findTeamRole(ctx, args.teamRoleSimplyId, query),
+    ...prismaById(t.arg, 'teamRoleSimplyId', findTeamRole),
   }),
 }));
 
@@ -120,7 +118,6 @@ builder.mutationFields((t) => ({
   }),
   deleteTeamRole: t.boolean({
     authScopes: tier.privileged(FEATURE, 'EDIT'),
-    args: { teamRoleSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => deleteTeamRole(ctx, args.teamRoleSimplyId),
+    ...byId(t.arg, 'teamRoleSimplyId', deleteTeamRole),
   }),
 }));

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { teamWrite } from '../../app/team-write.ts';
 import { ConflictError, NotFoundError } from '../../app/errors.ts';
-import type { Paging } from '../../app/paging.ts';
+import { byCreation, type Paging } from '../../app/paging.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
 import { teamRoleId } from './team-roles.ids.ts';
 import { parseInput } from '../../app/validate.ts';
@@ -19,12 +19,10 @@ export async function findRoleId(tx: Tx, teamId: bigint, simplyId: string): Prom
   return role.id;
 }
 
-const ROLE_ORDER = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-
 /** A page of the team's roles, newest first. `query` is the Prisma selection the caller needs. */
 export function findTeamRoles(ctx: RequestContext, query: PrismaSelection, paging: Paging) {
   const team = requireTeam(ctx);
-  return ctx.services.prisma.teamRole.findMany({ ...query, where: { teamId: team.id }, orderBy: ROLE_ORDER, skip: paging.offset, take: paging.limit });
+  return ctx.services.prisma.teamRole.findMany({ ...query, where: { teamId: team.id }, ...byCreation(paging, 'desc') });
 }
 
 export function countTeamRoles(ctx: RequestContext): Promise<number> {

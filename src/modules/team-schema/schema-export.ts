@@ -1,19 +1,13 @@
 // The portable team schema (GET /v1/team-schema/export): collections, fields, views, wizards and
 // automations, every reference by simplyId (Document 1 §9 rule 3), never an internal id. The same
 // document is the snapshot stored with each schema version, so versions compare structurally.
+import type { FieldDefinition } from '../collections/team-schema.ts';
 import { exportAutomations } from '../automations/automation-export.ts';
 import { exportWizards } from '../wizards/wizard-export.ts';
 import { type Tx } from '../../db/transaction.ts';
 
-export interface ExportedField {
-  dataFieldSimplyId: string;
-  title: unknown;
-  columnName: string;
-  dataType: string;
-  isRequired: boolean;
-  sortOrder: number;
-  config: unknown;
-}
+/** A field's portable columns: its definition without internal ids and timestamps. */
+export type ExportedField = Pick<FieldDefinition, 'dataFieldSimplyId' | 'title' | 'columnName' | 'dataType' | 'isRequired' | 'sortOrder'> & { config: unknown };
 
 export interface ExportedCollection {
   dataCollectionSimplyId: string;

@@ -3,6 +3,7 @@
 // tokens; what each caller sees is narrowed in schema-versions.service.ts.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
+import { pageArgs, withArgs } from '../../app/graphql/args.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import type { EntityChange, EntityDiff } from './schema-diff.ts';
 import {
@@ -91,21 +92,21 @@ builder.queryFields((t) => ({
     type: TeamSchemaVersionPageRef,
     description: 'Schema version history, newest first.',
     authScopes: tier.standard,
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => listVersions(ctx, args),
+    args: pageArgs(t.arg),
+    resolve: withArgs(listVersions),
   }),
   compareTeamSchemaVersions: t.field({
     type: TeamSchemaDiffRef,
     description: 'What changed from version `from` to version `to` (0 = the empty schema).',
     authScopes: tier.standard,
     args: { from: t.arg.int({ required: true }), to: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => compareVersions(ctx, args),
+    resolve: withArgs(compareVersions),
   }),
   teamSchemaChanged: t.field({
     type: TeamSchemaChangedRef,
     description: 'Whether the schema changed since a version (sinceVersion) or a time (since, ISO 8601); exactly one of them.',
     authScopes: tier.standard,
     args: { sinceVersion: t.arg.int(), since: t.arg.string() },
-    resolve: (_root, args, ctx) => schemaChangedSince(ctx, args),
+    resolve: withArgs(schemaChangedSince),
   }),
 }));

@@ -9,7 +9,7 @@
 import { fieldAccess, hasDataAccess, hasScope, type Principal } from '../../app/auth/principal.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
+import { parsePaging, type PageInput, type PaginationShape, paginationOf } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
 import { diffTeamSchemas, type SchemaDiff } from './schema-diff.ts';
@@ -80,9 +80,7 @@ export async function listVersions(ctx: RequestContext, args: PageInput): Promis
     take: paging.limit,
     select: { version: true, summary: true, actorKind: true, actorId: true, createdAt: true },
   });
-  const knowsTotal = nodes.length < paging.limit && (nodes.length > 0 || paging.offset === 0);
-  const total = knowsTotal ? paging.offset + nodes.length : await ctx.services.prisma.teamSchemaVersion.count({ where });
-  return { nodes, pagination: pagination(total, paging) };
+  return { nodes, pagination: await paginationOf(nodes.length, paging, () => ctx.services.prisma.teamSchemaVersion.count({ where })) };
 }
 
 function versionNumber(value: unknown, name: string, details: ErrorDetail[]): number | null {

@@ -1,11 +1,12 @@
 // GraphQL face of users: the current user, team users, and user creation.
 // REST: rest-adapter/routes/users.ts.
 import type { Principal } from '../../app/auth/principal.ts';
-import { builder } from '../../app/builder.ts';
+import { builder, type BuilderTypes } from '../../app/builder.ts';
+import { pageArgs, prismaById } from '../../app/graphql/args.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
-import { loadPage, pageType } from '../../app/graphql/page.ts';
+import { pageResolver, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { FeaturePermissionRef, FullAccessLevelEnum } from '../team-roles/team-roles.schema.ts';
+import { FeaturePermissionRef, FullAccessLevelEnum, roleSimplyIdField } from '../team-roles/team-roles.schema.ts';
 import {
   countTeamUsers,
   createUser,
@@ -31,11 +32,7 @@ export const TeamUserRef = builder.prismaObject('TeamMembership', {
     lastName: t.string({ select: userSelect, resolve: (m) => m.user.lastName }),
     isTeamAdmin: t.exposeBoolean('isTeamAdmin'),
     isActive: t.exposeBoolean('isActive', { description: 'active member of this team' }),
-    teamRoleSimplyId: t.string({
-      nullable: true,
-      select: { role: { select: { simplyId: true } } },
-      resolve: (m) => m.role?.simplyId ?? null,
-    }),
+    teamRoleSimplyId: t.string(roleSimplyIdField),
     lastLoggedIn: t.field({ type: 'DateTime', nullable: true, select: userSelect, resolve: (m) => m.user.lastLoggedIn }),
     createdAt: t.field({ type: 'DateTime', select: userSelect, resolve: (m) => m.user.createdAt }),
   }),
@@ -49,11 +46,7 @@ export const UserTeamRef = builder.prismaObject('TeamMembership', {
     name: t.string({ select: { team: { select: { name: true } } }, resolve: (m) => m.team.name }),
     isTeamAdmin: t.exposeBoolean('isTeamAdmin'),
     isActive: t.exposeBoolean('isActive'),
-    teamRoleSimplyId: t.string({
-      nullable: true,
-      select: { role: { select: { simplyId: true } } },
-      resolve: (m) => m.role?.simplyId ?? null,
-    }),
+    teamRoleSimplyId: t.string(roleSimplyIdField),
     lastOpened: t.expose('lastOpened', { type: 'DateTime', nullable: true }),
   }),
 });
@@ -103,16 +96,25 @@ export const PermissionSnapshotRef = builder.objectRef<Principal>('PermissionSna
   }),
 });
 
-export const CurrentUserRef = builder.prismaObject('User', {
-  variant: 'CurrentUser',
-  // select mode: only the columns the query asks for are read (never passwordHash)
-  select: { id: true },
-  fields: (t) => ({
+type UserFieldBuilder = PothosSchemaTypes.PrismaObjectFieldBuilder<BuilderTypes, BuilderTypes['PrismaTypes']['User'], { id: bigint }>;
+
+/** Who a user is: the same fields on CurrentUser and User. */
+function identityFields(t: Pick<UserFieldBuilder, 'exposeString'>) {
+  return {
     id: t.exposeString('simplyId'),
     userSimplyId: t.exposeString('simplyId'),
     email: t.exposeString('email'),
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
+  };
+}
+
+export const CurrentUserRef = builder.prismaObject('User', {
+  variant: 'CurrentUser',
+  // select mode: only the columns the query asks for are read (never passwordHash)
+  select: { id: true },
+  fields: (t) => ({
+    ...identityFields(t),
     isTeamAdmin: t.boolean({ resolve: (_u, _a, ctx) => ctx.principal.isTeamAdmin }),
     isSystemAdmin: t.exposeBoolean('isSystemAdmin'),
     defaultInterfaceLanguageId: t.exposeString('defaultInterfaceLanguageId', { nullable: true }),
@@ -142,11 +144,7 @@ export const CurrentUserRef = builder.prismaObject('User', {
 export const UserRef = builder.prismaObject('User', {
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeString('simplyId'),
-    userSimplyId: t.exposeString('simplyId'),
-    email: t.exposeString('email'),
-    firstName: t.exposeString('firstName'),
-    lastName: t.exposeString('lastName'),
+    ...identityFields(t),
     isSystemAdmin: t.exposeBoolean('isSystemAdmin'),
     isActive: t.exposeBoolean('isActive'),
     lastLoggedIn: t.expose('lastLoggedIn', { type: 'DateTime', nullable: true }),
@@ -199,15 +197,13 @@ builder.queryFields((t) => ({
   users: t.field({
     type: TeamUserPage,
     authScopes: tier.standardFeature('TEAM_ADMIN_USERS', 'VIEW'),
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx, info) =>
-      loadPage(ctx, info, args, { findMany: (query, paging) => findTeamUsers(ctx, query, paging), count: () => countTeamUsers(ctx) }),
+    args: pageArgs(t.arg),
+    resolve: pageResolver(findTeamUsers, countTeamUsers),
   }),
   user: t.prismaField({
     type: TeamUserRef,
     authScopes: tier.standardFeature('TEAM_ADMIN_USERS', 'VIEW'),
-    args: { userSimplyId: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => findTeamUser(ctx, args.userSimplyId, query),
+    ...prismaById(t.arg, 'userSimplyId', findTeamUser),
   }),
 }));
 

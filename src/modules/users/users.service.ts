@@ -4,7 +4,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { hashPassword } from '../../app/auth/passwords.ts';
 import { InvalidTeamSelectionError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { membershipId, userId as userIdKind } from '../../app/ids.ts';
-import type { Paging } from '../../app/paging.ts';
+import { byCreation, type Paging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
@@ -44,12 +44,10 @@ export function findOwnRole(ctx: RequestContext, query: PrismaSelection) {
   return ctx.services.prisma.teamRole.findUnique({ ...query, where: { teamId_simplyId: { teamId: p.team.id, simplyId: p.teamRoleSimplyId } } });
 }
 
-const MEMBER_ORDER = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
-
 /** A page of the team's users (memberships), oldest first: the team's creator leads. */
 export function findTeamUsers(ctx: RequestContext, query: PrismaSelection, paging: Paging) {
   const team = requireTeam(ctx);
-  return ctx.services.prisma.teamMembership.findMany({ ...query, where: { teamId: team.id }, orderBy: MEMBER_ORDER, skip: paging.offset, take: paging.limit });
+  return ctx.services.prisma.teamMembership.findMany({ ...query, where: { teamId: team.id }, ...byCreation(paging, 'asc') });
 }
 
 export function countTeamUsers(ctx: RequestContext): Promise<number> {

@@ -3,7 +3,9 @@
 // collection is known); create and delete are privileged (TEAM_SETTINGS edit or team admin).
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
+import { byId, pageArgs, pageById, withArgs } from '../../app/graphql/args.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
+import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import { readViewConfig, VIEW_TYPES, type ViewConfig, type ViewSort } from './views.input.ts';
 import { createView, deleteView, getView, listViews, viewRecords, type ViewItem, type ViewRecordItem } from './views.service.ts';
@@ -27,8 +29,7 @@ const DataViewConfigRef = builder.objectRef<ViewConfig>('DataViewConfig').implem
 
 export const DataViewRef = builder.objectRef<ViewItem>('DataView').implement({
   fields: (t) => ({
-    id: t.string({ resolve: (v) => v.row.simplyId }),
-    dataViewSimplyId: t.string({ resolve: (v) => v.row.simplyId }),
+    ...simplyIdFields(t, 'dataViewSimplyId'),
     name: t.field({ type: 'LocalizedText', resolve: (v) => v.row.name as never }),
     description: t.string({ nullable: true, resolve: (v) => v.row.description }),
     dataCollectionSimplyId: t.string({ resolve: (v) => v.dataCollectionSimplyId }),
@@ -72,21 +73,19 @@ builder.queryFields((t) => ({
     type: DataViewPageRef,
     description: 'Views whose collection the caller can read, newest first (scoped tokens: schema:read).',
     authScopes: tier.standard,
-    args: { limit: t.arg.int(), offset: t.arg.int(), dataCollectionSimplyId: t.arg.string() },
-    resolve: (_root, args, ctx) => listViews(ctx, args),
+    args: { ...pageArgs(t.arg), dataCollectionSimplyId: t.arg.string() },
+    resolve: withArgs(listViews),
   }),
   dataView: t.field({
     type: DataViewRef,
     authScopes: tier.standard,
-    args: { dataViewSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => getView(ctx, args.dataViewSimplyId),
+    ...byId(t.arg, 'dataViewSimplyId', getView),
   }),
   dataViewRecords: t.field({
     type: DataViewRecordPageRef,
     description: "Record summaries of the view's collection, newest first; the view's saved filters and sort are not applied.",
     authScopes: tier.standard,
-    args: { dataViewSimplyId: t.arg.string({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => viewRecords(ctx, args.dataViewSimplyId, args),
+    ...pageById(t.arg, 'dataViewSimplyId', viewRecords),
   }),
 }));
 
@@ -101,7 +100,6 @@ builder.mutationFields((t) => ({
   deleteDataView: t.boolean({
     description: 'Privileged: TEAM_SETTINGS edit or team admin. Records a new team schema version.',
     authScopes: tier.teamSettings('EDIT'),
-    args: { dataViewSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => deleteView(ctx, args.dataViewSimplyId),
+    ...byId(t.arg, 'dataViewSimplyId', deleteView),
   }),
 }));

@@ -5,7 +5,7 @@
 import type { Principal } from '../../app/auth/principal.ts';
 import type { DataView } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
@@ -87,10 +87,8 @@ export async function listViews(ctx: RequestContext, args: ListViewsArgs): Promi
   }
   if (collectionIds.length === 0) return { nodes: [], pagination: pagination(0, paging) };
   const where = { teamId: team.id, collectionId: { in: collectionIds } };
-  const rows = await ctx.services.prisma.dataView.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit });
-  const knowsTotal = rows.length < paging.limit && (rows.length > 0 || paging.offset === 0);
-  const total = knowsTotal ? paging.offset + rows.length : await ctx.services.prisma.dataView.count({ where });
-  return { nodes: rows.map((row) => item(schema, row)), pagination: pagination(total, paging) };
+  const rows = await ctx.services.prisma.dataView.findMany({ where, ...byCreation(paging, 'desc') });
+  return { nodes: rows.map((row) => item(schema, row)), pagination: await paginationOf(rows.length, paging, () => ctx.services.prisma.dataView.count({ where })) };
 }
 
 export async function getView(ctx: RequestContext, simplyId: string): Promise<ViewItem> {

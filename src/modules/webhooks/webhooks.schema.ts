@@ -5,7 +5,9 @@
 import { filter, pipe } from 'graphql-yoga';
 import type { WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
 import { builder, type BuilderTypes } from '../../app/builder.ts';
+import { byId, pageArgs, pageById } from '../../app/graphql/args.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
+import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
@@ -32,8 +34,7 @@ type SubscriptionView = { row: WebhookSubscription; secret?: string };
 
 function subscriptionFields(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, SubscriptionView>) {
   return {
-    id: t.string({ resolve: (w) => w.row.simplyId }),
-    webhookSimplyId: t.string({ resolve: (w) => w.row.simplyId }),
+    ...simplyIdFields(t, 'webhookSimplyId'),
     eventType: t.string({ description: WEBHOOK_EVENT_TYPES.join(', '), resolve: (w) => w.row.eventType }),
     targetUrl: t.string({ resolve: (w) => w.row.targetUrl }),
     filterCriteria: t.field({
@@ -166,7 +167,7 @@ builder.queryFields((t) => ({
     type: WebhookPageRef,
     description: "The team's webhook subscriptions, newest first (TEAM_SETTINGS view).",
     authScopes: tier.privileged('TEAM_SETTINGS', 'VIEW'),
-    args: { limit: t.arg.int(), offset: t.arg.int() },
+    args: pageArgs(t.arg),
     resolve: async (_root, args, ctx) => {
       const page = await listWebhooks(ctx, args);
       return { nodes: page.nodes.map((row) => ({ row })), pagination: page.pagination };
@@ -182,8 +183,7 @@ builder.queryFields((t) => ({
     type: DeliveryPageRef,
     description: 'The delivery log of a subscription: one entry per delivery, newest first, with its attempts.',
     authScopes: tier.privileged('TEAM_SETTINGS', 'VIEW'),
-    args: { webhookSimplyId: t.arg.string({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => listDeliveries(ctx, args.webhookSimplyId, args),
+    ...pageById(t.arg, 'webhookSimplyId', listDeliveries),
   }),
 }));
 
@@ -205,8 +205,7 @@ builder.mutationFields((t) => ({
   deleteWebhook: t.boolean({
     description: 'TEAM_SETTINGS edit. Deletes the subscription and its delivery log.',
     authScopes: tier.privileged('TEAM_SETTINGS', 'EDIT'),
-    args: { webhookSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => deleteWebhook(ctx, args.webhookSimplyId),
+    ...byId(t.arg, 'webhookSimplyId', deleteWebhook),
   }),
 }));
 

@@ -8,7 +8,7 @@ import { hasFeature, hasFullDataAccess, isScopedToken } from '../../app/auth/pri
 import { canReadCollection } from '../collections/access.ts';
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
+import { pagination, parsePaging, type PageInput, type PaginationShape, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
@@ -87,7 +87,7 @@ export async function listWebhooks(ctx: RequestContext, args: PageInput): Promis
   const paging = parsePaging(args);
   const where = { teamId: team.id };
   const [nodes, total] = await Promise.all([
-    ctx.services.prisma.webhookSubscription.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit }),
+    ctx.services.prisma.webhookSubscription.findMany({ where, ...byCreation(paging, 'desc') }),
     ctx.services.prisma.webhookSubscription.count({ where }),
   ]);
   return { nodes, pagination: pagination(total, paging) };

@@ -1,6 +1,7 @@
 // GraphQL object types of data wizards. One DataWizard type serves the list (summary fields),
 // the detail and the §2.6 schema shape: REST picks the selection per route.
 import { builder } from '../../app/builder.ts';
+import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import type { WizardConfig, WizardStep, WizardTask, WizardTaskField } from './wizard-config.ts';
 import { firstStep } from './wizard-config.ts';
@@ -22,8 +23,7 @@ export const DataWizardTaskFieldRef = builder.objectRef<WizardTaskField>('DataWi
 
 export const DataWizardStepTaskRef = builder.objectRef<WizardTask>('DataWizardStepTask').implement({
   fields: (t) => ({
-    id: t.string({ resolve: (task) => task.row.simplyId }),
-    dataWizardStepTaskSimplyId: t.string({ resolve: (task) => task.row.simplyId }),
+    ...simplyIdFields(t, 'dataWizardStepTaskSimplyId'),
     type: t.string({ description: TASK_TYPES.join(', '), resolve: (task) => task.type }),
     title: t.field({ type: 'LocalizedText', resolve: (task) => task.row.title as never }),
     config: t.field({ type: 'JSON', description: 'DISPLAY: { body? }; other types: {}', resolve: (task) => task.row.config }),
@@ -33,8 +33,7 @@ export const DataWizardStepTaskRef = builder.objectRef<WizardTask>('DataWizardSt
 
 export const DataWizardStepRef = builder.objectRef<WizardStep>('DataWizardStep').implement({
   fields: (t) => ({
-    id: t.string({ resolve: (s) => s.row.simplyId }),
-    dataWizardStepSimplyId: t.string({ resolve: (s) => s.row.simplyId }),
+    ...simplyIdFields(t, 'dataWizardStepSimplyId'),
     title: t.field({ type: 'LocalizedText', resolve: (s) => s.row.title as never }),
     position: t.int({ description: '0-based place in the wizard; the first step is 0', resolve: (s) => s.position }),
     tasks: t.field({ type: [DataWizardStepTaskRef], resolve: (s) => s.tasks }),
@@ -45,8 +44,7 @@ const firstId = (w: WizardConfig) => firstStep(w)?.row.simplyId ?? null;
 
 export const DataWizardRef = builder.objectRef<WizardConfig>('DataWizard').implement({
   fields: (t) => ({
-    id: t.string({ resolve: (w) => w.row.simplyId }),
-    dataWizardSimplyId: t.string({ resolve: (w) => w.row.simplyId }),
+    ...simplyIdFields(t, 'dataWizardSimplyId'),
     name: t.field({ type: 'LocalizedText', resolve: (w) => w.row.name as never }),
     description: t.string({ nullable: true, resolve: (w) => w.row.description }),
     dataCollectionSimplyId: t.string({ nullable: true, description: 'the collection whose records the wizard works on', resolve: (w) => w.collection?.simplyId ?? null }),

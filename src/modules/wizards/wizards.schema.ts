@@ -3,7 +3,7 @@
 // wizards.service.ts once the wizard's collection is known); run access needs a signed-in user;
 // authoring is privileged: TEAM_ADMIN_DATA_WIZARDS at edit level (or team admin), never a scoped token.
 import { builder } from '../../app/builder.ts';
-import { suppliedFields } from '../../app/graphql/input-fields.ts';
+import { byId, pageArgs, patchById, reorderById, withArgs } from '../../app/graphql/args.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import {
   addTaskField,
@@ -108,22 +108,20 @@ builder.queryFields((t) => ({
     type: DataWizardPageRef,
     description: 'Wizards of the team, newest first. Needs TEAM_ADMIN_DATA_WIZARDS (view); scoped tokens also schema:read.',
     authScopes: tier.standardFeature(WIZARD_ADMIN_FEATURE, 'VIEW'),
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => listWizards(ctx, args),
+    args: pageArgs(t.arg),
+    resolve: withArgs(listWizards),
   }),
   dataWizard: t.field({
     type: DataWizardRef,
     description: "Configuration and schema (Document 1 §2.6). Needs TEAM_ADMIN_DATA_WIZARDS (view) or RUN on the wizard's collection.",
     authScopes: tier.standard,
-    args: { dataWizardSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => getWizard(ctx, args.dataWizardSimplyId),
+    ...byId(t.arg, 'dataWizardSimplyId', getWizard),
   }),
   dataWizardRunAccess: t.field({
     type: DataWizardRunAccessRef,
     description: "Signed-in users only (API keys and session tokens: IDP_REQUIRED); RUN on the wizard's collection.",
     authScopes: tier.signedInMember,
-    args: { dataWizardSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => wizardRunAccess(ctx, args.dataWizardSimplyId),
+    ...byId(t.arg, 'dataWizardSimplyId', wizardRunAccess),
   }),
 }));
 
@@ -147,14 +145,12 @@ builder.mutationFields((t) => ({
     type: DataWizardRef,
     description: AUTHORING,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardSimplyId: t.arg.string({ required: true }), input: t.arg({ type: WizardUpdateInput, required: true }) },
-    resolve: (_root, args, ctx) => updateWizard(ctx, args.dataWizardSimplyId, suppliedFields(args.input)),
+    ...patchById(t.arg, 'dataWizardSimplyId', WizardUpdateInput, updateWizard),
   }),
   deleteDataWizard: t.boolean({
     description: `${AUTHORING} Steps, tasks, links and run instances go with it.`,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => deleteWizard(ctx, args.dataWizardSimplyId),
+    ...byId(t.arg, 'dataWizardSimplyId', deleteWizard),
   }),
 
   createDataWizardStep: t.field({
@@ -168,28 +164,24 @@ builder.mutationFields((t) => ({
     type: DataWizardStepRef,
     description: AUTHORING,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardStepSimplyId: t.arg.string({ required: true }), input: t.arg({ type: StepUpdateInput, required: true }) },
-    resolve: (_root, args, ctx) => updateStep(ctx, args.dataWizardStepSimplyId, suppliedFields(args.input)),
+    ...patchById(t.arg, 'dataWizardStepSimplyId', StepUpdateInput, updateStep),
   }),
   deleteDataWizardStep: t.boolean({
     description: `${AUTHORING} The next step becomes the first when the first one goes.`,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardStepSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => deleteStep(ctx, args.dataWizardStepSimplyId),
+    ...byId(t.arg, 'dataWizardStepSimplyId', deleteStep),
   }),
   reorderDataWizardSteps: t.field({
     type: DataWizardRef,
     description: `${AUTHORING} The listed steps first, in that order; unlisted ones keep their order after them.`,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardSimplyId: t.arg.string({ required: true }), orderedStepSimplyIds: t.arg.stringList({ required: true }) },
-    resolve: (_root, args, ctx) => reorderSteps(ctx, args.dataWizardSimplyId, args.orderedStepSimplyIds),
+    ...reorderById(t.arg, 'dataWizardSimplyId', 'orderedStepSimplyIds', reorderSteps),
   }),
   setFirstDataWizardStep: t.field({
     type: DataWizardRef,
     description: `${AUTHORING} Moves the step to the front (firstStepId); the others keep their order.`,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardStepSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => setFirstStep(ctx, args.dataWizardStepSimplyId),
+    ...byId(t.arg, 'dataWizardStepSimplyId', setFirstStep),
   }),
 
   createDataWizardStepTask: t.field({
@@ -203,21 +195,18 @@ builder.mutationFields((t) => ({
     type: DataWizardStepTaskRef,
     description: AUTHORING,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardStepTaskSimplyId: t.arg.string({ required: true }), input: t.arg({ type: TaskUpdateInput, required: true }) },
-    resolve: (_root, args, ctx) => updateTask(ctx, args.dataWizardStepTaskSimplyId, suppliedFields(args.input)),
+    ...patchById(t.arg, 'dataWizardStepTaskSimplyId', TaskUpdateInput, updateTask),
   }),
   deleteDataWizardStepTask: t.boolean({
     description: AUTHORING,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardStepTaskSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => deleteTask(ctx, args.dataWizardStepTaskSimplyId),
+    ...byId(t.arg, 'dataWizardStepTaskSimplyId', deleteTask),
   }),
   reorderDataWizardStepTasks: t.field({
     type: DataWizardStepRef,
     description: `${AUTHORING} The listed tasks first, in that order; unlisted ones keep their order after them.`,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
-    args: { dataWizardStepSimplyId: t.arg.string({ required: true }), orderedTaskSimplyIds: t.arg.stringList({ required: true }) },
-    resolve: (_root, args, ctx) => reorderTasks(ctx, args.dataWizardStepSimplyId, args.orderedTaskSimplyIds),
+    ...reorderById(t.arg, 'dataWizardStepSimplyId', 'orderedTaskSimplyIds', reorderTasks),
   }),
 
   setDataWizardStepTaskFields: t.field({

@@ -8,7 +8,7 @@
 // need schema:read (wizards are schema). Another team's wizard is a 404.
 import { hasDataAccess, hasFeature, hasScope, type Principal } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
+import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { requireSchemaRead } from '../team-schema/team-schema.service.ts';
 import { PermissionDeniedError } from '../../app/errors.ts';
@@ -53,12 +53,10 @@ export async function listWizards(ctx: RequestContext, args: PageInput): Promise
   const paging = parsePaging(args);
   const where = { teamId: team.id };
   const [rows, schema] = await Promise.all([
-    ctx.services.prisma.dataWizard.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.offset, take: paging.limit, include: WIZARD_INCLUDE }),
+    ctx.services.prisma.dataWizard.findMany({ where, ...byCreation(paging, 'desc'), include: WIZARD_INCLUDE }),
     ctx.services.schemas.get(team.id),
   ]);
-  const knowsTotal = rows.length < paging.limit && (rows.length > 0 || paging.offset === 0);
-  const total = knowsTotal ? paging.offset + rows.length : await ctx.services.prisma.dataWizard.count({ where });
-  return { nodes: rows.map((row) => toWizardConfig(schema, row)), pagination: pagination(total, paging) };
+  return { nodes: rows.map((row) => toWizardConfig(schema, row)), pagination: await paginationOf(rows.length, paging, () => ctx.services.prisma.dataWizard.count({ where })) };
 }
 
 /** Configuration (detail and schema): TEAM_ADMIN_DATA_WIZARDS view, or RUN on its collection. */

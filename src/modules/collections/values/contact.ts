@@ -50,22 +50,27 @@ export function parseEmail(raw: unknown): Parsed<string> {
   return ok(`${local}@${domainToUnicode(ascii)}`);
 }
 
-export const emailAddress = defineCodec<FieldConfigOf<'EMAIL_ADDRESS'>, string>({
-  shape: { keyKind: 'text', multi: false, sortable: true },
-  operators: TEXT_OPERATORS,
-  encode(raw) {
-    if (typeof raw === 'string' && raw.trim() === '') return ok(null);
-    return parseEmail(raw);
-  },
-  isStored: (v): v is string => typeof v === 'string',
-  key: (stored) => stored.toLowerCase(),
-  text: (stored) => stored,
-  operand(raw) {
-    const parsed = parseEmail(raw);
-    return parsed.ok ? ok(parsed.value.toLowerCase()) : parsed;
-  },
-  pattern: (raw) => textPattern(raw),
-});
+/** A single text normalized by `parse` and compared without case: keys and operands are lower-cased. */
+function caseInsensitiveText<Kind extends 'EMAIL_ADDRESS' | 'URL'>(parse: (raw: unknown) => Parsed<string>) {
+  return defineCodec<FieldConfigOf<Kind>, string>({
+    shape: { keyKind: 'text', multi: false, sortable: true },
+    operators: TEXT_OPERATORS,
+    encode(raw) {
+      if (typeof raw === 'string' && raw.trim() === '') return ok(null);
+      return parse(raw);
+    },
+    isStored: (v): v is string => typeof v === 'string',
+    key: (stored) => stored.toLowerCase(),
+    text: (stored) => stored,
+    operand(raw) {
+      const parsed = parse(raw);
+      return parsed.ok ? ok(parsed.value.toLowerCase()) : parsed;
+    },
+    pattern: (raw) => textPattern(raw),
+  });
+}
+
+export const emailAddress = caseInsensitiveText<'EMAIL_ADDRESS'>(parseEmail);
 
 // ---------------------------------------------------------------------------------------------
 // PHONE_NUMBER: E.164 ("+14155552671") through libphonenumber-js with its full metadata, so a
@@ -143,19 +148,4 @@ export function parseUrl(raw: unknown): Parsed<string> {
   return ok(url.href);
 }
 
-export const webUrl = defineCodec<FieldConfigOf<'URL'>, string>({
-  shape: { keyKind: 'text', multi: false, sortable: true },
-  operators: TEXT_OPERATORS,
-  encode(raw) {
-    if (typeof raw === 'string' && raw.trim() === '') return ok(null);
-    return parseUrl(raw);
-  },
-  isStored: (v): v is string => typeof v === 'string',
-  key: (stored) => stored.toLowerCase(),
-  text: (stored) => stored,
-  operand(raw) {
-    const parsed = parseUrl(raw);
-    return parsed.ok ? ok(parsed.value.toLowerCase()) : parsed;
-  },
-  pattern: (raw) => textPattern(raw),
-});
+export const webUrl = caseInsensitiveText<'URL'>(parseUrl);
