@@ -101,7 +101,7 @@ export function openApiDocument({ schema, modules, serverUrl }: OpenApiSources):
     servers: [{ url: serverUrl.replace(/\/+$/, '') }],
     tags: modules
       .filter((m) => m.routes.length > 0)
-      .map((m) => ({ name: m.name, description: `The ${m.name} area: src/modules/${m.name}/, routes in rest-adapter/routes/${m.name}.ts` })),
+      .map((m) => ({ name: m.name, description: m.description })),
     security: Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] })),
     paths,
     components: {

@@ -10,6 +10,8 @@ import type { DomainEventConsumer } from './outbox.ts';
 export interface AppModule {
   /** the area: its folder `src/modules/<name>/`, its REST table `rest-adapter/routes/<name>.ts`, its tests `test/<name>/` */
   name: string;
+  /** what the area offers, in a user's words (the OpenAPI tag of its routes) */
+  description: string;
   /**
    * The area's Pothos registration. Importing `<area>.schema.ts` registers its types and fields on
    * the one builder; the manifest holds the imported namespace so the dependency is explicit.

@@ -137,7 +137,7 @@ describe('OpenAPI generation', () => {
     type Mutation { removeThing(id: ID!): Boolean! }
   `);
   const fieldSchema = (source: string) => operationFieldSchema(tiny, parse(source)) as any;
-  const moduleOf = (name: string, rs: RegisteredModule['routes']): RegisteredModule => ({ ...defineModule({ name }), routes: rs });
+  const moduleOf = (name: string, rs: RegisteredModule['routes']): RegisteredModule => ({ ...defineModule({ name, description: `The ${name} test area` }), routes: rs });
 
   it('maps scalars, enums, lists, non-null, aliases and __typename', () => {
     const s = fieldSchema(`query T($inc: Boolean!) { thing(id: "1") { __typename key: id name count ratio ok at raw label level tags owner { email } extra: name @include(if: $inc) } }`);

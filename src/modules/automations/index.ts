@@ -7,6 +7,7 @@ import { automationActionId, automationExecutionId, automationId, notificationId
 
 export const automationsModule = defineModule({
   name: 'automations',
+  description: 'Automations: a trigger (record created or updated, a field value changed, a wizard completed, a schedule), filter conditions and ordered actions; their executions and logs.',
   schema,
   ids: [automationId, automationActionId, automationExecutionId, paymentChargeId, notificationId],
   jobs: () => automationJobs,

@@ -14,6 +14,7 @@ declare module '../../app/context.ts' {
 
 export const collectionsModule = defineModule({
   name: 'collections',
+  description: 'Data collections, their typed fields and display-name formula, and the create menu.',
   schema,
   ids: [dataFieldId],
   services: async ({ pool, notifier }) => {

@@ -7,6 +7,7 @@ import { credentialJobs } from './credentials.jobs.ts';
 
 export const credentialsModule = defineModule({
   name: 'credentials',
+  description: 'API keys (shown once, stored hashed) and the short-lived, narrowed session tokens they mint.',
   schema: { apiKeySchema, sessionTokenSchema },
   ids: [apiKeyId],
   jobs: () => credentialJobs as never[],

@@ -2,4 +2,8 @@
 import { defineModule } from '../../app/module.ts';
 import * as schema from './identity.schema.ts';
 
-export const identityModule = defineModule({ name: 'identity', schema });
+export const identityModule = defineModule({
+  name: 'identity',
+  description: 'Sign-in with the first-party identity provider: password login, token refresh and logout.',
+  schema,
+});

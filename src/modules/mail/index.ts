@@ -16,6 +16,7 @@ declare module '../../app/context.ts' {
 
 export const mailModule = defineModule({
   name: 'mail',
+  description: 'Outgoing mail of the team: every message the platform sent or keeps, with its delivery state.',
   schema,
   ids: [mailId],
   services: (services) => ({ mail: createMailer(services) }),

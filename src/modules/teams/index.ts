@@ -3,4 +3,9 @@
 import { defineModule } from '../../app/module.ts';
 import * as schema from './teams.schema.ts';
 
-export const teamsModule = defineModule({ name: 'teams', schema, topics: ['teamEvents'] });
+export const teamsModule = defineModule({
+  name: 'teams',
+  description: 'Teams and their realtime event stream.',
+  schema,
+  topics: ['teamEvents'],
+});

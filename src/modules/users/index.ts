@@ -3,4 +3,8 @@
 import { defineModule } from '../../app/module.ts';
 import * as schema from './users.schema.ts';
 
-export const usersModule = defineModule({ name: 'users', schema });
+export const usersModule = defineModule({
+  name: 'users',
+  description: 'The signed-in user (`users/me`) and the users of a team.',
+  schema,
+});

@@ -3,4 +3,9 @@ import { defineModule } from '../../app/module.ts';
 import { dataViewId } from './views.ids.ts';
 import * as schema from './views.schema.ts';
 
-export const viewsModule = defineModule({ name: 'views', schema, ids: [dataViewId] });
+export const viewsModule = defineModule({
+  name: 'views',
+  description: 'Data views: saved, filtered and sorted windows onto a collection, and their records.',
+  schema,
+  ids: [dataViewId],
+});

@@ -7,6 +7,7 @@ import { webhookFanOut } from './webhook-fanout.ts';
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
+  description: 'Webhook subscriptions: signed deliveries of record events with retries, and the delivery log.',
   schema,
   ids: [webhookId, webhookDeliveryId],
   jobs: (services) => webhookJobs(services) as never[],

@@ -5,6 +5,7 @@ import { dataWizardId, dataWizardInstanceId, dataWizardStepId, dataWizardStepTas
 
 export const wizardsModule = defineModule({
   name: 'wizards',
+  description: 'Data wizards: multi-step data-entry forms, their steps and tasks, and running them.',
   schema,
   ids: [dataWizardId, dataWizardStepId, dataWizardStepTaskId, dataWizardInstanceId],
 });
