@@ -35,10 +35,11 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
-/** Unique-constraint violations become 409 CONFLICT instead of a 500. */
-export async function runTransaction<T>(prisma: PrismaClient, work: (tx: Tx) => Promise<T>): Promise<T> {
+/** Unique-constraint violations become 409 CONFLICT instead of a 500. `snapshot`: every read sees one
+ *  snapshot of the database (REPEATABLE READ), for reads that must agree with each other. */
+export async function runTransaction<T>(prisma: PrismaClient, work: (tx: Tx) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
   try {
-    return await prisma.$transaction(work);
+    return await prisma.$transaction(work, options.snapshot ? { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead } : undefined);
   } catch (error) {
     throw translatePrismaError(error);
   }

@@ -7,7 +7,7 @@
 // (fieldAccess NONE); team admins and full data access see every collection. The same narrowing
 // applies to both sides of a comparison.
 import { fieldAccess, hasDataAccess, hasScope, type Principal } from '../../app/auth/principal.ts';
-import { Prisma } from '../../generated/prisma/client.ts';
+import { runTransaction } from '../../db/transaction.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { parsePaging, type PageInput, type PaginationShape, paginationOf } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
@@ -47,7 +47,8 @@ export interface SchemaExport extends TeamSchemaDocument {
 export async function currentExport(ctx: RequestContext): Promise<SchemaExport> {
   const team = requireTeam(ctx);
   requireSchemaRead(ctx.principal);
-  const { doc, version } = await ctx.services.prisma.$transaction(
+  const { doc, version } = await runTransaction(
+    ctx.services.prisma,
     async (tx) => {
       const [doc, last] = await Promise.all([
         exportTeamSchema(tx, team.id),
@@ -55,7 +56,7 @@ export async function currentExport(ctx: RequestContext): Promise<SchemaExport> 
       ]);
       return { doc, version: last?.version ?? 0 };
     },
-    { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
+    { snapshot: true },
   );
   return { version, ...visibleSchema(ctx.principal, doc) };
 }
