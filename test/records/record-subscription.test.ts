@@ -2,6 +2,7 @@
 // a load balancer. A graphql-ws client on B sees the record changes written through REST on A
 // (the NOTIFY is sent in the write's transaction), only those of its collection, only with the
 // field ids its role may read; a caller that cannot read the collection cannot subscribe.
+import type { RecordChangeEvent } from '../../src/modules/records/records.events.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createCollection, createLabelCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';
@@ -17,15 +18,8 @@ const until = untilWith({ timeoutMs: 5000, everyMs: 20 });
 const SUBSCRIPTION = `subscription ($c: String!) { dataRecordChanges(dataCollectionSimplyId: $c) {
   changeType eventId dataRecordSimplyId dataCollectionSimplyId changedFieldSimplyIds occurredAt record { id name fields } } }`;
 
-interface Change {
-  changeType: 'CREATED' | 'UPDATED' | 'DELETED';
-  eventId: string;
-  dataRecordSimplyId: string;
-  dataCollectionSimplyId: string;
-  changedFieldSimplyIds: string[];
-  occurredAt: string;
-  record: { id: string; name: string; fields: Record<string, unknown> } | null;
-}
+/** What the subscription selects: the event without its actor, plus the record as it reads now. */
+type Change = Omit<RecordChangeEvent, 'actor'> & { record: { id: string; name: string; fields: Record<string, unknown> } | null };
 
 /** A graphql-ws client on `server` subscribed to the changes of `collection`, recording what it receives. */
 function subscribe(server: TestServer, token: string, collection: string) {
