@@ -4,11 +4,11 @@ import type { z } from 'zod';
 import { ValidationError } from '../src/app/errors.ts';
 import type { RestRoute, RouteInput } from './route.ts';
 
-function parsePart<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
+function parsePart<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => {
-    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    const field = issue.path.map(String).join('.');
     return { field: field || undefined, message: issue.message };
   });
   const first = details[0]!;
@@ -26,8 +26,8 @@ export function validateInput(route: RestRoute, params: Record<string, string>, 
   if (!route.body && body !== undefined) throw new ValidationError('This route takes no request body');
   if (route.body && body === undefined && !route.body.safeParse(undefined).success) throw new ValidationError('This route needs a JSON body');
   return {
-    params: route.params ? parsePart(route.params, params, '') : params,
-    query: route.query ? parsePart(route.query, queryObject(searchParams), '') : {},
-    body: route.body ? parsePart(route.body, body, '') : undefined,
+    params: route.params ? parsePart(route.params, params) : params,
+    query: route.query ? parsePart(route.query, queryObject(searchParams)) : {},
+    body: route.body ? parsePart(route.body, body) : undefined,
   };
 }
