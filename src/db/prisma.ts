@@ -2,6 +2,7 @@
 // Prisma and the few raw queries (NOTIFY, advisory locks, health).
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { poolTypes } from './timestamp-parser.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 
 export type Prisma = PrismaClient;
@@ -11,7 +12,7 @@ export type PrismaSelection = { select?: object; include?: object };
 export { Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
 
 export function createPool(connectionString: string, max: number, applicationName = 'svc'): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName });
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, types: poolTypes });
   // an idle client losing its connection must not crash the process; the pool replaces it
   pool.on('error', () => {});
   return pool;

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeValue, normalizeFilter, toDisplayText } from '../../../src/modules/collections/values/index.ts';
 import { accept, field, reject } from './helpers.ts';
+import { decimalFrom, formatDecimal } from '../../../src/modules/collections/values/decimal.ts';
+import { decodeScaled } from '../../../src/modules/collections/values/numeric.ts';
 
 describe('NUMBER', () => {
   it.each([
@@ -208,5 +210,25 @@ describe('MONEY', () => {
     expect(normalizeFilter(field('MONEY', eur), 'gte', '12.30')).toEqual({ ok: true, operator: 'gte', value: '12.3' });
     // a filter may ask for values the field cannot hold (no scale check on operands)
     expect(normalizeFilter(field('MONEY', eur), 'lt', '0.005')).toEqual({ ok: true, operator: 'lt', value: '0.005' });
+  });
+});
+
+describe('decimal reads: the string-only path gives the exact path’s text', () => {
+  // the reference: what reading did before the string-only path, through decimal.js
+  const exact = (stored: string, scale: number | undefined) => {
+    const value = decimalFrom(stored);
+    return scale !== undefined && value.decimalPlaces() <= scale ? formatDecimal(value, scale) : formatDecimal(value);
+  };
+
+  it('for canonical, padded, zero and non-canonical stored strings at every scale', () => {
+    const stored = ['0', '-0', '-0.00', '0.0', '12', '12.3', '12.30', '12.305', '-12.3', '-0.5', '1000000000000000000000000000.12345678901234567890', '007.50', '.25', '3.', '-.5', '5.000'];
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 500; i++) {
+      const whole = String(Math.floor(random() * 10 ** Math.floor(random() * 10)));
+      const fraction = String(Math.floor(random() * 10 ** 6)).padStart(Math.floor(random() * 7), '0').slice(0, Math.floor(random() * 7));
+      stored.push(`${random() < 0.3 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`);
+    }
+    for (const s of stored) for (const scale of [undefined, 0, 1, 2, 3, 8]) expect(decodeScaled(s, scale), `${s} at scale ${scale}`).toBe(exact(s, scale));
   });
 });

@@ -43,11 +43,26 @@ function parseScaled(raw: unknown, scale: number | undefined, min?: string, max?
   return ok(value);
 }
 
-const isDecimalString = (v: unknown): v is string => typeof v === 'string' && parseDecimal(v).ok;
+// What encode writes: no "+", no exponent, no leading zeros, within the digit limits. Reads take a string-only path for
+// these (every record read decodes every decimal; a Decimal object costs microseconds) and the
+// exact Decimal path for anything else, so both give the same text.
+const CANONICAL_DECIMAL = /^-?(?:0|[1-9]\d{0,27})(?:\.\d{1,20})?$/;
+
+const isDecimalString = (v: unknown): v is string => typeof v === 'string' && (CANONICAL_DECIMAL.test(v) || parseDecimal(v).ok);
 
 /** Reads a stored decimal at the field's current scale. A scale raised after values were written
  *  pads them ("12.3" → "12.30"); a value with more digits than a lowered scale is shown unrounded. */
-function decodeScaled(stored: string, scale: number | undefined): string {
+export function decodeScaled(stored: string, scale: number | undefined): string {
+  if (CANONICAL_DECIMAL.test(stored)) {
+    const dot = stored.indexOf('.');
+    const whole = dot < 0 ? stored : stored.slice(0, dot);
+    const fraction = dot < 0 ? '' : stored.slice(dot + 1).replace(/0+$/, '');
+    // "-0" and "-0.00" are zero, which reads without its sign: left to the exact path
+    if (whole !== '-0' || fraction !== '') {
+      if (scale !== undefined && fraction.length <= scale) return scale === 0 ? whole : `${whole}.${fraction.padEnd(scale, '0')}`;
+      return fraction ? `${whole}.${fraction}` : whole;
+    }
+  }
   const value = decimalFrom(stored);
   return scale !== undefined && value.decimalPlaces() <= scale ? formatDecimal(value, scale) : formatDecimal(value);
 }

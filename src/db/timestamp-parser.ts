@@ -1,0 +1,61 @@
+// A faster reader of timestamptz text for pg. Every record row carries two timestamps, and pg's
+// default reader (postgres-date) runs a regular expression and builds a local Date first; this one
+// reads the ISO output PostgreSQL sends ("2026-11-24 03:16:24.123456+00", DateStyle ISO) by
+// position and hands anything else (BC, infinity, 5-digit years, other DateStyles) to the default.
+import pg from 'pg';
+
+const TIMESTAMPTZ_OID = 1184;
+const fallback = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (text: string) => Date | string | number;
+
+const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
+const two = (s: string, i: number) => digit(s, i) * 10 + digit(s, i + 1);
+const isDigits = (s: string, from: number, to: number) => {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+};
+
+export function parseTimestamptz(text: string): Date | string | number {
+  if (text.length < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) {
+    return fallback(text);
+  }
+  if (!isDigits(text, 0, 4) || !isDigits(text, 5, 7) || !isDigits(text, 8, 10) || !isDigits(text, 11, 13) || !isDigits(text, 14, 16) || !isDigits(text, 17, 19)) {
+    return fallback(text);
+  }
+  let i = 19;
+  let millis = 0;
+  if (text.charCodeAt(i) === 46) {
+    const start = ++i;
+    while (i < text.length && i - start < 6 && isDigits(text, i, i + 1)) i++;
+    if (i === start) return fallback(text);
+    // milliseconds, as Date keeps them (the default reader truncates the same way)
+    millis = Number(text.slice(start, Math.min(i, start + 3)).padEnd(3, '0'));
+  }
+  const sign = text.charCodeAt(i);
+  if ((sign !== 43 && sign !== 45) || !isDigits(text, i + 1, i + 3)) return fallback(text);
+  let offsetSeconds = two(text, i + 1) * 3600;
+  i += 3;
+  if (text.charCodeAt(i) === 58 && isDigits(text, i + 1, i + 3)) {
+    offsetSeconds += two(text, i + 1) * 60;
+    i += 3;
+    if (text.charCodeAt(i) === 58 && isDigits(text, i + 1, i + 3)) {
+      offsetSeconds += two(text, i + 1);
+      i += 3;
+    }
+  }
+  if (i !== text.length) return fallback(text);
+  const year = two(text, 0) * 100 + two(text, 2);
+  const utc = Date.UTC(year, two(text, 5) - 1, two(text, 8), two(text, 11), two(text, 14), two(text, 17), millis);
+  const date = new Date(utc - (sign === 43 ? 1 : -1) * offsetSeconds * 1000);
+  // Date.UTC maps years 0-99 to 1900-1999
+  if (year < 100) date.setUTCFullYear(date.getUTCFullYear() - 1900);
+  return date;
+}
+
+/** Type readers for the pool's own queries (Prisma's adapter brings its own). */
+export const poolTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ_OID && format !== 'binary' ? parseTimestamptz : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
