@@ -3,14 +3,14 @@
 // operation does not fit the schema fails fast, and a request pays for resolvers only, not for
 // walking the document, collecting fields and coercing variables through graphql-js's interpreter.
 import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../src/app/context.ts';
+import { compileOperation, type CompiledOperation } from '../src/app/graphql/compiled-execution.ts';
 import { inlineFragments } from './inline-fragments.ts';
 import type { RestRoute } from './route.ts';
 
 export interface PreparedOperation {
   document: DocumentNode;
-  compiled: CompiledQuery;
+  compiled: CompiledOperation;
   /** the single top-level field the route reads its result from */
   field: string;
 }
@@ -24,7 +24,7 @@ export class OperationExecutor {
 
   async run(route: RestRoute, variables: Record<string, unknown>, context: RequestContext): Promise<{ result: ExecutionResult; field: string }> {
     const op = this.prepared.get(route)!;
-    const result = await op.compiled.query(undefined, context, variables);
+    const result = await op.compiled(undefined, context, variables);
     return { result, field: op.field };
   }
 }
@@ -40,7 +40,7 @@ export function prepare(schema: GraphQLSchema, route: RestRoute): PreparedOperat
     throw fail('the operation must be named and select exactly one field');
   }
   const document = inlineFragments(schema, parsed);
-  const compiled = compileQuery(schema, document, operation.name.value, { disablingCapturingStackErrors: true });
-  if (!isCompiledQuery(compiled)) throw fail(`does not compile: ${(compiled.errors ?? []).map((e) => e.message).join('; ')}`);
+  const compiled = compileOperation(schema, document, operation.name.value);
+  if (typeof compiled !== 'function') throw fail(`does not compile: ${compiled.map((e) => e.message).join('; ')}`);
   return { document, compiled, field: selection.alias?.value ?? selection.name.value };
 }

@@ -38,7 +38,7 @@ describe('parseTimestamptz', () => {
         await client.query(`SET TimeZone = '${zone}'`);
         const { rows } = await client.query({ text: `SELECT '2026-11-24 03:16:24.123456Z'::timestamptz::text AS t, '1883-11-18 12:00:00Z'::timestamptz::text AS old`, rowMode: 'array' });
         for (const text of rows[0] as string[]) same(text);
-        expect((parseTimestamptz(rows[0][0]) as Date).toISOString()).toBe('2026-11-24T03:16:24.123Z');
+        expect((parseTimestamptz((rows[0] as string[])[0]!) as Date).toISOString()).toBe('2026-11-24T03:16:24.123Z');
       }
     } finally {
       await client.end();

@@ -2,13 +2,12 @@
 // graphql-ws subscriptions that authenticate on connection_init with the same credentials.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { GraphQLError, getOperationAST, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { useGraphQlJit } from '@envelop/graphql-jit';
-import { LRUCache } from 'lru-cache';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import { toGraphQLError, toPublicError } from '../error-mapping.ts';
+import { useCompiledExecution } from './compiled-execution.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { RequestContext, Services } from '../context.ts';
 import { createContext } from '../create-context.ts';
@@ -68,25 +67,6 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
       });
     },
   });
-}
-
-/** How many distinct documents keep their compiled form (Yoga caches parsed documents likewise). */
-const COMPILED_DOCUMENTS = 1000;
-
-/**
- * Queries and mutations run compiled (graphql-jit): a document is compiled once, on first use,
- * and then executes as generated code, without graphql-js's per-request walk of the document.
- * Subscriptions keep graphql-js's own executor: they run once per socket, not per event.
- */
-function useCompiledExecution(): Plugin {
-  const cache = new LRUCache<string, never>({ max: COMPILED_DOCUMENTS });
-  return useGraphQlJit(
-    { disablingCapturingStackErrors: true },
-    {
-      cache: cache as never,
-      enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription',
-    },
-  ) as Plugin;
 }
 
 /**
