@@ -12,7 +12,8 @@ export type PrismaSelection = { select?: object; include?: object };
 export { Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
 
 export function createPool(connectionString: string, max: number, applicationName = 'svc'): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, types: poolTypes });
+  // UTC sessions: timestamp columns hold UTC (as Prisma writes them), so SQL's now() must too
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, types: poolTypes, options: '-c TimeZone=UTC' });
   // an idle client losing its connection must not crash the process; the pool replaces it
   pool.on('error', () => {});
   return pool;

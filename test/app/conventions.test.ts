@@ -146,6 +146,23 @@ describe('API conventions', () => {
       expectDataEnvelope(fits, 201);
     });
 
+    it('/graphql holds bodies to the same limit: 413 PAYLOAD_TOO_LARGE, declared or streamed; a body that fits runs', async () => {
+      const query = `{ __typename }`;
+      const big = JSON.stringify({ query, variables: { padding: 'x'.repeat(BODY_LIMIT) } });
+      const declared = await server.request('POST', '/graphql', { token: team.apiKey, rawBody: big, headers: { 'content-type': 'application/json' } });
+      expect(declared.status, declared.text).toBe(413);
+      expect(declared.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+
+      const streamed = await chunkedRequest(server, '/graphql', team.apiKey, [big.slice(0, 1000), big.slice(1000, 2000), big.slice(2000)]);
+      expect(streamed.status).toBe(413);
+      expect(streamed.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+
+      const fits = JSON.stringify({ query });
+      const streamedFit = await chunkedRequest(server, '/graphql', team.apiKey, [fits.slice(0, 5), fits.slice(5)]);
+      expect(streamedFit.status).toBe(200);
+      expect(streamedFit.body).toEqual({ data: { __typename: 'Query' } });
+    });
+
     it('a body on a route that takes none is 400 VALIDATION_ERROR, and the route does not run', async () => {
       const { id } = await createApiKey(server, team, { name: 'to keep' });
       const response = await server.request('DELETE', `/v1/api-keys/${id}`, { token: team.apiKey, body: { reason: 'cleanup' } });

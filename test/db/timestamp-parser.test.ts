@@ -2,7 +2,8 @@
 // PostgreSQL sends, and leaves what it does not recognise to the default.
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { parseTimestamptz } from '../../src/db/timestamp-parser.ts';
+import { parseTimestampAsUtc, parseTimestamptz, poolTypes } from '../../src/db/timestamp-parser.ts';
+import { createPool } from '../../src/db/prisma.ts';
 
 const reference = pg.types.getTypeParser(1184, 'text') as (text: string) => unknown;
 const same = (text: string) => expect(String(parseTimestamptz(text)), text).toBe(String(reference(text)));
@@ -42,6 +43,40 @@ describe('parseTimestamptz', () => {
       }
     } finally {
       await client.end();
+    }
+  });
+
+  it('reads zone-less timestamps (Prisma DateTime columns) as UTC whatever the process zone is', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/St_Johns';
+    try {
+      for (const [text, iso] of [
+        ['2026-11-24 03:16:24.123', '2026-11-24T03:16:24.123Z'],
+        ['2026-03-08 02:30:00', '2026-03-08T02:30:00.000Z'],
+        ['1999-12-31 23:59:59.9', '1999-12-31T23:59:59.900Z'],
+        ['0050-06-01 12:00:00', '0050-06-01T12:00:00.000Z'],
+      ] as const) {
+        expect((parseTimestampAsUtc(text) as Date).toISOString(), text).toBe(iso);
+      }
+      // what the fast path leaves to the default reader is still read as UTC
+      expect((parseTimestampAsUtc('12026-01-01 10:00:00') as Date).toISOString()).toBe('+012026-01-01T10:00:00.000Z');
+      expect(String(parseTimestampAsUtc('infinity'))).toBe(String(pg.types.getTypeParser(1114, 'text')('infinity')));
+      expect(poolTypes.getTypeParser(1114, 'text')).toBe(parseTimestampAsUtc);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
+  it("the pool's sessions run in UTC and read back the timestamp columns Prisma writes", async () => {
+    const pool = createPool(inject('databaseUrl'), 1);
+    try {
+      const { rows } = await pool.query(`SELECT current_setting('TimeZone') AS zone, '2026-11-24 03:16:24.5'::timestamp AS t, now()::timestamp(3) AS now`);
+      expect(rows[0].zone).toBe('UTC');
+      expect((rows[0].t as Date).toISOString()).toBe('2026-11-24T03:16:24.500Z');
+      expect(Math.abs((rows[0].now as Date).getTime() - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await pool.end();
     }
   });
 });

@@ -7,6 +7,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import { toGraphQLError, toPublicError } from '../error-mapping.ts';
+import { useBodyLimit } from './body-limit.ts';
 import { useCompiledExecution } from './compiled-execution.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { RequestContext, Services } from '../context.ts';
@@ -36,9 +37,9 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
     logging: false,
     // HTTP uploads, batching and the like are not part of this API
     batching: false,
-    plugins: [useCompiledExecution(), useRequestErrorCodes()],
-    // the same body limit as REST (Yoga's own default is 25 MB)
-    maxRequestBodySize: config.BODY_LIMIT_BYTES,
+    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useRequestErrorCodes()],
+    // the same body limit as REST, checked by useBodyLimit (Yoga's own default is 25 MB)
+    maxRequestBodySize: false,
     maskedErrors: {
       maskError: (error) => {
         const mapped = error instanceof GraphQLError ? toGraphQLError(error) : null;
