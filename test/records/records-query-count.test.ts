@@ -10,9 +10,12 @@ import { countSql, type SqlCounter } from '../support/sql-counter.ts';
 
 const SMALL = 2;
 const LARGE = 25;
-/** what a whole page costs today: the page, its total, the People record count, the orgs
- *  (one batch), the Orgs record count, the places (one batch) */
-const AT_MOST = 6;
+/** what a whole page costs today: the page with its total (an unfiltered total is read from the
+ *  record counters by the page statement), the People record count, the orgs (one batch), the
+ *  Orgs record count, the places (one batch) */
+const AT_MOST = 5;
+/** a search that fills its page from the first memberships also counts all its matches */
+const AT_MOST_SEARCH = AT_MOST + 1;
 
 const NESTED = `
   id name fields
@@ -128,10 +131,10 @@ describe('records: SQL statements per request do not grow with the page size', (
   }
 
   it.each([
-    ['dataRecords { nodes }', LIST],
-    ['dataRecords { edges { node } }', CONNECTION],
-    ['searchDataRecords { nodes }', SEARCH],
-  ])('%s with collection, fieldDefinitions and two levels of referencedRecords', async (_label, query) => {
+    ['dataRecords { nodes }', LIST, AT_MOST],
+    ['dataRecords { edges { node } }', CONNECTION, AT_MOST],
+    ['searchDataRecords { nodes }', SEARCH, AT_MOST_SEARCH],
+  ])('%s with collection, fieldDefinitions and two levels of referencedRecords', async (_label, query, atMost) => {
     const small = await statementsOf(query, SMALL);
     const large = await statementsOf(query, LARGE);
 
@@ -157,7 +160,7 @@ describe('records: SQL statements per request do not grow with the page size', (
 
     const detail = `${SMALL} records:\n${small.statements.join('\n')}\n\n${LARGE} records:\n${large.statements.join('\n')}`;
     expect(large.statements.length, detail).toBe(small.statements.length);
-    expect(large.statements.length, detail).toBeLessThanOrEqual(AT_MOST);
+    expect(large.statements.length, detail).toBeLessThanOrEqual(atMost);
     expect(large.statements.length).toBeGreaterThan(0);
   });
 

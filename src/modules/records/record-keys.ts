@@ -19,6 +19,11 @@ export function keyKindOf(field: FieldDefinition): KeyKind | null {
   return isDataType(field.dataType) ? valueShape(field.dataType).keyKind : null;
 }
 
+/** A list type: a record may hold several keys of the field. */
+export function isMultiValued(field: FieldDefinition): boolean {
+  return isDataType(field.dataType) && valueShape(field.dataType).multi;
+}
+
 export function isNumericKind(kind: KeyKind | null): boolean {
   return kind === 'integer' || kind === 'decimal';
 }

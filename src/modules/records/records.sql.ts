@@ -1,6 +1,7 @@
 // The raw SQL of records (hot paths and set-based writes; configuration CRUD goes through Prisma).
-// Reads: one statement for a get, one for a page (two for a filtered page the first memberships
-// in sort order cannot fill; plus a COUNT when the page cannot tell the total).
+// Reads: one statement for a get, one for a page (its total from the record counters when
+// unfiltered). A filtered page: one statement when it has few matches; else their count and a
+// walk in sort order (and the page among all matches when the walk comes up short).
 // Writes run inside one transaction: the record rows, their memberships (with the sort-key
 // copies), their filter keys, and the SMART memberships that depend on them. Multi-row statements
 // (unnest) keep a batch of 100 at a handful of round trips.
@@ -9,8 +10,10 @@ import type pg from 'pg';
 import { type NormalizedFilter, normalizeFilters } from '../collections/values/index.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { nameKeyOf } from './calculated-name.ts';
-import { compileFilters } from './record-filters.sql.ts';
+import { countsSubquery } from './record-counts.sql.ts';
+import { compileFilters, keyMatches, type MatchScope, ownActiveMatches, probeCondition } from './record-filters.sql.ts';
 import { type KeyRow, keyRowsFor, keyRowsOf, prefixOf } from './record-keys.ts';
+import { requestCountFold } from './records.jobs.ts';
 import { SqlParams } from './sql-params.ts';
 
 export interface RecordRow {
@@ -108,8 +111,9 @@ export interface PageQuery {
 }
 
 /**
- * Memberships scanned in sort order before a filtered page falls back to the planner's own plan:
- * enough for the first page of a filter that matches a few percent of the collection.
+ * Memberships a filtered page walks in sort order before it looks among all matches (enough for
+ * the first page of a filter that matches a few percent of the collection), and the most matches
+ * it reads directly instead of walking.
  */
 const WALK_ROWS_PER_PAGE_ROW = 20;
 const MIN_WALK_ROWS = 500;
@@ -139,31 +143,74 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
        ${recordJoin}
       ORDER BY ${order}`;
   const filtered = compiled.conditions.length > 0;
-  let rows: RecordRow[] | null = null;
-  let total: number | null = null;
-  if (filtered) {
-    // Walk first: the first memberships in sort order, filtered. A filter that matches a good
-    // share of the collection fills the page from a few hundred rows, where the planner, which
-    // cannot see how often a key occurs within one field (fieldId and prefix are correlated),
-    // would otherwise join every match and sort them. Only a full page is a right answer: the
-    // walk may have stopped short of matches further on.
-    const walkRows = Math.min(MAX_WALK_ROWS, Math.max(MIN_WALK_ROWS, (q.offset + q.limit) * WALK_ROWS_PER_PAGE_ROW));
-    const walk = `(SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${scope.join(' AND ')} ORDER BY ${order} LIMIT ${walkRows}) m`;
-    const walked = await db.query(pageOf(walk, compiled.conditions.join(' AND '), false), sql.values);
-    if (walked.rows.length === q.limit) rows = walked.rows.map(toRecordRow);
+  if (!filtered) {
+    // An unfiltered page is a LIMIT on the index order; its total is the collection's counter
+    // (record-counts.sql.ts), read by the same statement: one round trip, and the total is of
+    // the page's snapshot. The counter is the left side of the join, so a page past the end is
+    // still one row, carrying the total.
+    const { rows: found } = await db.query(
+      `SELECT m.*, t.${compiled.archived ? 'archived' : 'active'} AS total, t."deltaRows"
+         FROM (${countsSubquery(team, collection)}) t
+         LEFT JOIN (SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArchived", m."recordId", m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"
+                      FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) m
+                      ${recordJoin}) m ON true
+        ORDER BY ${order}`,
+      sql.values,
+    );
+    requestCountFold(db, q.teamId, q.collectionId, found[0].deltaRows);
+    return { rows: found[0].id === null ? [] : found.map(toRecordRow), total: Number(found[0].total) };
   }
-  if (!rows) {
-    // A filtered page the walk could not fill is found among all matches, so it carries their
-    // count (a window over the same rows) instead of a second statement that would join the key
-    // probes again. An unfiltered page stays a LIMIT on the index order, counted apart.
-    const page = await db.query(pageOf(MEMBERSHIPS, where, filtered), sql.values);
+  const matchScope: MatchScope = { team, collection, collectionId: q.collectionId, state: compiled.archived ? 'ARCHIVED' : 'ACTIVE' };
+  // Pages among at most this many matches are read from the matches themselves (one membership
+  // read each), not from a walk (a probe per filter per membership, which may come up short).
+  const fewMatches = Math.min(MAX_WALK_ROWS, Math.max(MIN_WALK_ROWS, (q.offset + q.limit) * WALK_ROWS_PER_PAGE_ROW));
+  let total: number | null = null;
+  const own = ownActiveMatches(compiled, matchScope);
+  if (own) {
+    // Matches first, from their keys (ownActiveMatches): counted, and when there are few, their
+    // page too, in the same statement. The page's subquery runs only then (a one-time filter on
+    // the count), so a broad filter costs the count and not a membership read per match.
+    const { rows: found } = await db.query(
+      `WITH matches AS MATERIALIZED (SELECT d."recordId" FROM ${own.from} WHERE ${own.where.join(' AND ')}),
+            counted AS (SELECT count(*)::int AS total FROM matches)
+       SELECT m.*, c.total
+         FROM counted c
+         LEFT JOIN (SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArchived", m."recordId", m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"
+                      FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM matches d JOIN ${MEMBERSHIPS} ON m."teamId" = ${team} AND m."collectionId" = ${collection} AND m."recordId" = d."recordId"
+                             WHERE (SELECT total FROM counted) <= ${fewMatches}
+                             ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) m
+                      ${recordJoin}) m ON true
+        ORDER BY ${order}`,
+      sql.values,
+    );
+    total = found[0].total as number;
+    if (total <= fewMatches) return { rows: found[0].id === null ? [] : found.map(toRecordRow), total };
+  }
+  // Walk: the first memberships in sort order, each probed for the filters in turn (see
+  // probeCondition). A filter that matches a good share of the collection fills the page from a
+  // few hundred rows, where the planner, which cannot see how many keys one field holds, would
+  // otherwise join every match and sort them. Only a full page is a right answer: the walk may
+  // have stopped short of matches further on.
+  const walk = `(SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${scope.join(' AND ')} ORDER BY ${order} LIMIT ${fewMatches}) m`;
+  const eachRow = [...compiled.rowConditions, ...compiled.probes.map((p) => probeCondition(p, team, 'm."recordId"', true))];
+  const walked = await db.query(pageOf(walk, eachRow.join(' AND '), false), sql.values);
+  let rows: RecordRow[];
+  const matches = keyMatches(compiled, matchScope);
+  if (walked.rows.length === q.limit) {
+    rows = walked.rows.map(toRecordRow);
+  } else {
+    // A page the walk could not fill is found among all matches, and carries their count (a
+    // window over the same rows) unless it is known.
+    const withTotal = total === null;
+    const page = await db.query(matches ? pageOf(matches.from, matches.where.join(' AND '), withTotal) : pageOf(MEMBERSHIPS, where, withTotal), sql.values);
     rows = page.rows.map(toRecordRow);
-    if (filtered && page.rows.length > 0) total = page.rows[0].total;
+    if (total === null && page.rows.length > 0) total = page.rows[0].total as number;
+    if (total === null && q.offset === 0) total = 0;
   }
   if (total !== null) return { rows, total };
-  // a short, non-empty page (or an empty first page) already tells the total
-  if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { rows, total: q.offset + rows.length };
-  const count = await db.query(`SELECT count(*)::int AS total FROM ${MEMBERSHIPS} ${filterJoin} WHERE ${where}`, countParams);
+  // a full page from the walk, or a page past the end
+  const counted = matches ? `${matches.from} ${filterJoin} WHERE ${matches.where.join(' AND ')}` : `${MEMBERSHIPS} ${filterJoin} WHERE ${where}`;
+  const count = await db.query(`SELECT count(*)::int AS total FROM ${counted}`, countParams);
   return { rows, total: count.rows[0].total };
 }
 
