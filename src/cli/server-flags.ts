@@ -1,22 +1,32 @@
 // V8 heap settings of the processes that serve requests (`svc start`, `svc worker`, the benchmark).
-// Node 24's default young generation grows to 2 × 64 MiB of semi-spaces; a request's objects are
-// short-lived and small, so 2 × 8 MiB costs a few more (sub-millisecond) scavenges and keeps ~100 MiB
-// out of the resident set (docs/benchmark.md "Memory"). V8 reads these flags only when it starts,
-// so a process started without them starts itself again with them.
+// - Young generation: Node 24's semi-spaces grow to 64 MiB each. 16 MiB keeps ~100 MiB out of the
+//   resident set; a request's objects are short-lived, and smaller semi-spaces (8 MiB) promoted
+//   in-flight requests to the old generation and cost more in major collections than they saved.
+// - Old generation: V8 lets it grow far past the live set (~75 MiB at rest) while allocation is
+//   fast; a 256 MiB ceiling keeps a loaded server near 300 MiB resident at the same throughput
+//   (docs/benchmark.md "Memory"). It is a hard limit: a deployment that serves larger requests
+//   raises it with its own --max-old-space-size (on the command line or in NODE_OPTIONS).
+// V8 reads these flags only when it starts, so a process started without them starts itself again
+// with them; flags the caller chose win.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'] as const;
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=256'] as const;
 
-const hasFlag = (flag: string) => process.execArgv.some((arg) => arg.split('=')[0] === flag.split('=')[0]);
+const nameOf = (flag: string) => flag.split('=')[0]!.replaceAll('_', '-');
+
+function chosenByCaller(flag: string): boolean {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].filter(Boolean);
+  return given.some((arg) => nameOf(arg) === nameOf(flag));
+}
 
 /**
- * Runs this process's script again under SERVER_NODE_FLAGS when they are missing (flags the caller
- * chose stay theirs), passing signals on and exiting with the child's status. Returns true when it
- * did: the caller must then do nothing else.
+ * Runs this process's script again under SERVER_NODE_FLAGS when any is missing, passing signals on
+ * and exiting with the child's status. Returns true when it did: the caller must then do nothing
+ * else.
  */
 export function relaunchWithServerFlags(): boolean {
-  const missing = SERVER_NODE_FLAGS.filter((flag) => !hasFlag(flag));
+  const missing = SERVER_NODE_FLAGS.filter((flag) => !chosenByCaller(flag));
   if (missing.length === 0 || process.env.SVC_NO_RELAUNCH === '1') return false;
   const child = spawn(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
