@@ -6,8 +6,10 @@
 //   fast; a 256 MiB ceiling keeps a loaded server near 300 MiB resident at the same throughput
 //   (docs/benchmark.md "Memory"). It is a hard limit: a deployment that serves larger requests
 //   raises it with its own --max-old-space-size (on the command line or in NODE_OPTIONS).
+// - glibc's malloc arenas: one per thread by default; two keep ~13 MiB of native fragmentation out of
+//   a loaded server at no measurable cost (MALLOC_ARENA_MAX, read when the process starts).
 // V8 reads these flags only when it starts, so a process started without them starts itself again
-// with them; flags the caller chose win.
+// with them; flags and environment the caller chose win.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 
@@ -30,7 +32,7 @@ export function relaunchWithServerFlags(): boolean {
   if (missing.length === 0 || process.env.SVC_NO_RELAUNCH === '1') return false;
   const child = spawn(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
-    env: { ...process.env, SVC_NO_RELAUNCH: '1' },
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, SVC_NO_RELAUNCH: '1' },
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));

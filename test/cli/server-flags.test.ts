@@ -16,14 +16,14 @@ fs.writeFileSync(
 import { relaunchWithServerFlags } from ${JSON.stringify(flagsModule)};
 if (!relaunchWithServerFlags()) {
   const oldSpaceLimit = v8.getHeapStatistics().heap_size_limit;
-  console.log(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2), oldSpaceLimitMiB: Math.round(oldSpaceLimit / 1048576) }));
+  console.log(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2), arenas: process.env.MALLOC_ARENA_MAX ?? null, oldSpaceLimitMiB: Math.round(oldSpaceLimit / 1048576) }));
   process.exit(Number(process.argv[2] ?? 0));
 }
 `,
 );
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const { SVC_NO_RELAUNCH: _, ...parentEnv } = process.env;
+  const { SVC_NO_RELAUNCH: _, MALLOC_ARENA_MAX: __, ...parentEnv } = process.env;
   const result = spawnSync(process.execPath, [...args], { env: { ...parentEnv, NODE_OPTIONS: '', ...env }, encoding: 'utf8' });
   return { status: result.status, out: result.stdout.trim() ? JSON.parse(result.stdout.trim().split('\n').at(-1)!) : null, stderr: result.stderr };
 }
@@ -31,26 +31,28 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}) {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('relaunchWithServerFlags', () => {
-  it('adds the heap flags, passes the arguments on and exits with the relaunched status', () => {
+  it('adds the heap flags and MALLOC_ARENA_MAX=2, passes the arguments on and exits with the relaunched status', () => {
     const { status, out, stderr } = run([script, '3', 'extra']);
     expect(status, stderr).toBe(3);
     expect(out.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=256']));
     expect(out.argv).toEqual(['3', 'extra']);
+    expect(out.arenas).toBe('2');
     // V8's limit is the old space plus the young generation
     expect(out.oldSpaceLimitMiB).toBeGreaterThanOrEqual(256);
     expect(out.oldSpaceLimitMiB).toBeLessThan(400);
   });
 
-  it('keeps a limit the caller chose on the command line or in NODE_OPTIONS', () => {
+  it('keeps a limit the caller chose on the command line or in NODE_OPTIONS, and their MALLOC_ARENA_MAX', () => {
     const commandLine = run(['--max-old-space-size=700', script]);
     expect(commandLine.status, commandLine.stderr).toBe(0);
     expect(commandLine.out.execArgv).toContain('--max-semi-space-size=16');
     expect(commandLine.out.execArgv).not.toContain('--max-old-space-size=256');
     expect(commandLine.out.oldSpaceLimitMiB).toBeGreaterThanOrEqual(700);
 
-    const nodeOptions = run([script], { NODE_OPTIONS: '--max-old-space-size=700' });
+    const nodeOptions = run([script], { NODE_OPTIONS: '--max-old-space-size=700', MALLOC_ARENA_MAX: '4' });
     expect(nodeOptions.status, nodeOptions.stderr).toBe(0);
     expect(nodeOptions.out.execArgv).not.toContain('--max-old-space-size=256');
     expect(nodeOptions.out.oldSpaceLimitMiB).toBeGreaterThanOrEqual(700);
+    expect(nodeOptions.out.arenas).toBe('4');
   });
 });
