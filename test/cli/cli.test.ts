@@ -1,55 +1,18 @@
-// The `svc` command as an operator runs it: a child process, its stdout and exit code.
+// The `svc` command as an operator runs it (test/support/svc-cli.ts): a child process, its stdout and exit code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent, fetch } from 'undici';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { uniqueEmail } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { cleanEnv, ROOT, runSvc, SVC, type SvcRun } from '../support/svc-cli.ts';
 
-const ROOT = path.dirname(fileURLToPath(new URL('../../package.json', import.meta.url)));
-const SVC = path.join(ROOT, 'src/cli/svc.ts');
 /** temporary data folders, removed after the file */
 const folders: string[] = [];
 const BOOTSTRAP_KEYS = ['apiKey', 'baseUrl', 'email', 'password', 'teamSimplyId', 'userSimplyId', 'userToken'];
-
-/** The environment of a fresh shell: no DATABASE_URL or other svc settings inherited from the test run. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(DATABASE_URL|DATA_DIR|PORT|HOST|TRUST_PROXY|PUBLIC_BASE_URL|TLS_|JWT_|EMBEDDED_PG_PORT|NODE_ENV|VITEST|TEST)/.test(key)) continue;
-    env[key] = value;
-  }
-  return { ...env, LOG_LEVEL: 'silent', ...extra };
-}
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svc(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`svc ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
 
 /** A data folder the embedded cluster's `postgres` OS user can enter when the tests run as root. */
 function dataDir(label: string): string {
@@ -70,7 +33,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function parseBootstrap(run: Run) {
+function parseBootstrap(run: SvcRun) {
   expect(run.code, run.stderr).toBe(0);
   const lines = run.stdout.split('\n').filter((l) => l.trim() !== '');
   expect(lines, run.stdout).toHaveLength(1);
@@ -91,7 +54,7 @@ describe('svc against DATABASE_URL', () => {
   it('bootstrap prints one JSON object whose apiKey and userToken work on a server sharing DATA_DIR', async () => {
     const dir = dataDir('bootstrap');
     const email = uniqueEmail('cli');
-    const run = await svc(['bootstrap', '--team', 'CLI Team', '--email', email], { DATABASE_URL: inject('databaseUrl'), DATA_DIR: dir });
+    const run = await runSvc(['bootstrap', '--team', 'CLI Team', '--email', email], { DATABASE_URL: inject('databaseUrl'), DATA_DIR: dir });
     const output = parseBootstrap(run);
     expect(output.email).toBe(email);
     expect(output.teamSimplyId).toMatch(/^tm-/);
@@ -111,7 +74,7 @@ describe('svc against DATABASE_URL', () => {
   });
 
   it('migrate --status prints JSON', async () => {
-    const run = await svc(['migrate', '--status'], { DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir('status') });
+    const run = await runSvc(['migrate', '--status'], { DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir('status') });
     expect(run.code, run.stderr).toBe(0);
     const status = JSON.parse(run.stdout);
     expect(status).toMatchObject({ pending: [], failed: [], hasMigrationsTable: true });
@@ -122,7 +85,7 @@ describe('svc against DATABASE_URL', () => {
 
   it('an unknown command exits 2 with the usage; help exits 0; bootstrap without --email exits 2', async () => {
     const env = { DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir('usage') };
-    const [unknown, help, incomplete] = await Promise.all([svc(['frobnicate'], env), svc(['help'], env), svc(['bootstrap', '--team', 'No email'], env)]);
+    const [unknown, help, incomplete] = await Promise.all([runSvc(['frobnicate'], env), runSvc(['help'], env), runSvc(['bootstrap', '--team', 'No email'], env)]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^usage: svc <command>/);
     expect(unknown.stdout).toBe('');
@@ -178,7 +141,7 @@ describe('svc with the embedded database (no DATABASE_URL)', () => {
     const postmasterPid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
 
     const email = uniqueEmail('embedded');
-    const run = await svc(['bootstrap', '--team', 'Embedded Team', '--email', email], env);
+    const run = await runSvc(['bootstrap', '--team', 'Embedded Team', '--email', email], env);
     const output = parseBootstrap(run);
     expect(output.baseUrl).toBe(baseUrl);
     // the same cluster, still running: bootstrap did not start (or stop) one of its own

@@ -4,11 +4,9 @@
 // rolled-back transactions) and whenever the counters are folded, they equal a recount of the
 // memberships, and so do the list's total and the collection's recordCount. `svc counts` finds a
 // corrupted counter and repairs it.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closeServices, createServices } from '../../src/app/server.ts';
 import { loadConfig } from '../../src/app/config.ts';
@@ -26,6 +24,7 @@ import { expectOk, gqlData } from '../support/expect-envelope.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
 import type { TestServer } from '../support/server.ts';
+import { runSvc } from '../support/svc-cli.ts';
 import { untilWith } from '../support/until.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
@@ -431,35 +430,13 @@ describe('the migration', () => {
 
 // --- svc counts ------------------------------------------------------------------------------
 
-const ROOT = path.dirname(fileURLToPath(new URL('../../package.json', import.meta.url)));
-
-function svcCounts(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {};
-  // a fresh shell's environment: nothing the test run set for itself
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(DATABASE_URL|DATA_DIR|PORT|HOST|TRUST_PROXY|PUBLIC_BASE_URL|TLS_|JWT_|EMBEDDED_PG_PORT|NODE_ENV|VITEST|TEST)/.test(key)) env[key] = value;
-  }
+async function svcCounts(args: string[]) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-counts-'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'src/cli/svc.ts'), 'counts', ...args], {
-      cwd: ROOT,
-      env: { ...env, DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`svc counts ${args.join(' ')} did not finish\n${stdout}\n${stderr}`));
-    }, 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      resolve({ code, stdout, stderr });
-    });
-  });
+  try {
+    return await runSvc(['counts', ...args], { DATABASE_URL: db.url, DATA_DIR: dataDir });
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const lines = (stdout: string) => stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));

@@ -157,8 +157,6 @@ interface Case {
   archived?: boolean;
 }
 
-const live = (item: Item) => !item.deleted && !item.archived;
-
 const CASES: Case[] = [
   {
     label: 'few matches: tag eq rare AND n gte 300',
