@@ -35,6 +35,12 @@ const envSchema = z.object({
   IDP_AUDIENCE: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  // handler slots per queue in this process, overriding the queue's default ("webhooks.deliver=32,mail.send=8")
+  JOB_CONCURRENCY: z
+    .string()
+    .regex(/^\s*([a-z0-9_.-]+=[1-9]\d{0,3}\s*(,\s*|$))*$/i, 'a comma-separated list of <queue>=<1-9999>')
+    .default('')
+    .transform((raw) => Object.fromEntries(raw.split(',').filter((item) => item.trim()).map((item) => item.split('=').map((s) => s.trim())).map(([queue, n]) => [queue!, Number(n)]))),
   // outgoing mail: smtp:// or smtps:// URL (credentials in it); unset keeps mail in the outbox table
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('svc platform <no-reply@svc.invalid>'),

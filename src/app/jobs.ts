@@ -1,7 +1,13 @@
 // pg-boss runs every asynchronous thing. Modules declare their queues (JobDefinition, through
 // their manifest); `start` creates the queues and, when this process is a worker, registers
-// their handlers, each called with the jobs and a JobContext.
-// pg-boss keeps jobs in PostgreSQL, so a job whose process dies is retried after its expiry.
+// their handlers, each called with a batch of jobs and a JobContext.
+//
+// Draining: every queue is created with `notify`, so a job sent (or retried) wakes idle workers
+// at once through pg-boss's LISTEN/NOTIFY; a worker that has just handled jobs fetches again at
+// once, and only an empty queue waits for the backstop poll. Recovery: every job carries a
+// heartbeat that the worker refreshes while its handler runs; the supervisor fails a job whose
+// heartbeat went stale (its worker died) and pg-boss retries it, so a dead worker's job runs
+// again after about heartbeat + supervise interval + retry delay, not after its expiry.
 import { PgBoss, type Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Services } from './context.ts';
@@ -18,11 +24,35 @@ export interface JobDefinition<T extends object = object> {
   /** cron expression (UTC) for recurring jobs */
   schedule?: string;
   retryLimit?: number;
-  /** handlers this process runs at once for the queue (default 1) */
-  localConcurrency?: number;
+  /** handler calls this process runs at once for the queue (default 1); JOB_CONCURRENCY overrides */
+  concurrency?: number;
+  /** jobs one handler call receives at most (default 1) */
+  batchSize?: number;
+  /** crash recovery: a job whose worker stopped heartbeating for this long is retried (default 10) */
+  heartbeatSeconds?: number;
+  /** the longest one job may run before pg-boss gives up on it (default 15 minutes) */
+  expireInSeconds?: number;
+  /** at most this many jobs of one group (jobs sent with `group: { id }`) active at once, over every instance */
+  groupConcurrency?: number;
   /** pg-boss queue policy (default standard); `short` keeps at most one job per singletonKey queued */
   policy?: 'standard' | 'short' | 'singleton' | 'stately';
   handler: (jobs: Job<T>[], context: JobContext) => Promise<void>;
+}
+
+export const DEFAULT_HEARTBEAT_SECONDS = 10;
+const DEFAULT_EXPIRE_SECONDS = 15 * 60;
+/** how often the supervisor looks for stale heartbeats and expired jobs */
+const SUPERVISE_SECONDS = 5;
+/** the poll of a queue whose NOTIFY wake-up is available: only a backstop */
+const BACKSTOP_POLL_SECONDS = 5;
+
+export interface JobsOptions {
+  /** the poll when NOTIFY is unavailable (default 2) */
+  pollingIntervalSeconds?: number;
+  /** queue name → handler calls at once, overriding the definition (JOB_CONCURRENCY) */
+  concurrency?: Readonly<Record<string, number>>;
+  /** pg-boss's own pool (default 10) */
+  poolSize?: number;
 }
 
 export class Jobs {
@@ -30,35 +60,60 @@ export class Jobs {
   private readonly definitions: JobDefinition<never>[] = [];
   private started = false;
   private working = false;
-
+  private services: Services | null = null;
   private readonly logger: Logger;
-
-  constructor(connectionString: string, logger: Logger, options: { pollingIntervalSeconds?: number } = {}) {
-    this.logger = logger;
-    this.boss = new PgBoss({ connectionString, schema: 'pgboss', application_name: 'svc-jobs', max: 4 } as never);
-    this.boss.on('error', (error: Error) => this.logger.error({ err: error }, 'job system error'));
-    this.pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
-  }
-
   private readonly pollingIntervalSeconds: number;
+  private readonly concurrency: Readonly<Record<string, number>>;
+
+  constructor(connectionString: string, logger: Logger, options: JobsOptions = {}) {
+    this.logger = logger;
+    this.pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+    this.concurrency = options.concurrency ?? {};
+    this.boss = new PgBoss({
+      connectionString,
+      schema: 'pgboss',
+      application_name: 'svc-jobs',
+      max: options.poolSize ?? 10,
+      useListenNotify: true,
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+    } as never);
+    this.boss.on('error', (error: Error) => this.logger.error({ err: error }, 'job system error'));
+    this.boss.on('warning', (warning: { message: string }) => this.logger.warn({ warning }, 'job system warning'));
+  }
 
   define<T extends object>(definition: JobDefinition<T>): void {
     this.definitions.push(definition as unknown as JobDefinition<never>);
   }
 
-  /** Starts pg-boss (migrating its schema) and, with `work`, runs this process's workers. */
   /** The services job handlers receive in their JobContext (set once the instance is assembled). */
   bindServices(services: Services): void {
     this.services = services;
   }
 
-  private services: Services | null = null;
+  /** Handler calls at once for a queue in this process. */
+  concurrencyOf(definition: Pick<JobDefinition, 'name' | 'concurrency'>): number {
+    return this.concurrency[definition.name] ?? definition.concurrency ?? 1;
+  }
 
+  /** Starts pg-boss (migrating its schema) and, with `work`, runs this process's workers. */
   async start(options: { work: boolean }): Promise<void> {
     await this.boss.start();
     this.started = true;
     for (const d of this.definitions) {
-      await this.boss.createQueue(d.name, { policy: d.policy ?? 'standard', retryLimit: d.retryLimit ?? 3, retryBackoff: true });
+      const queue = {
+        policy: d.policy ?? 'standard',
+        retryLimit: d.retryLimit ?? 3,
+        retryBackoff: true,
+        heartbeatSeconds: d.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS,
+        expireInSeconds: d.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
+        notify: true,
+      };
+      // createQueue keeps an existing queue's settings: bring queues made by an older version in line
+      const existing = await this.boss.getQueue(d.name);
+      if (existing) {
+        const { policy: _fixedAtCreation, ...changeable } = queue;
+        await this.boss.updateQueue(d.name, changeable as never);
+      } else await this.boss.createQueue(d.name, queue as never);
       if (d.schedule) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC' });
     }
     if (!options.work) return;
@@ -66,9 +121,26 @@ export class Jobs {
     this.working = true;
     for (const d of this.definitions) {
       const context: JobContext = { services: this.services, logger: this.logger.child({ queue: d.name }), queue: d.name };
-      await this.boss.work(d.name, { pollingIntervalSeconds: this.pollingIntervalSeconds, localConcurrency: d.localConcurrency ?? 1 }, async (jobs) => {
-        await d.handler(jobs as never, context);
-      });
+      const options = {
+        batchSize: d.batchSize ?? 1,
+        localConcurrency: 1,
+        pollingIntervalSeconds: this.pollingIntervalSeconds,
+        notifyPollingIntervalSeconds: Math.max(this.pollingIntervalSeconds, BACKSTOP_POLL_SECONDS),
+        ...(d.groupConcurrency ? { groupConcurrency: d.groupConcurrency } : {}),
+      };
+      // one work() per handler slot, so each slot has a worker id to wake: a slot that just handled
+      // jobs fetches again at once (more may be waiting); only an empty fetch waits for a poll
+      for (let slot = 0; slot < this.concurrencyOf(d); slot++) {
+        // (a handler could in principle run before work() returns: waking '' is then a no-op)
+        let workerId = '';
+        workerId = await this.boss.work(d.name, options, async (jobs) => {
+          try {
+            await d.handler(jobs as never, context);
+          } finally {
+            if (jobs.length > 0) this.boss.notifyWorker(workerId);
+          }
+        });
+      }
     }
   }
 

@@ -70,7 +70,7 @@ export async function createServices(options: StartOptions): Promise<Services> {
   await listenForCredentialInvalidation(notifier, authenticator);
   const events = new EventBus(notifier, (err) => logger.warn({ err }, 'event publish failed'));
   await events.start();
-  const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds });
+  const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds, concurrency: config.JOB_CONCURRENCY });
   const outbox = new DomainEventOutbox(pool, jobs, ({ consumer, event, error, attempts, dead }) =>
     logger[dead ? 'error' : 'warn'](
       { err: error, consumer, eventId: event.eventId, eventType: event.eventType, attempts },

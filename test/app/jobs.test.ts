@@ -162,3 +162,34 @@ describe('at-least-once delivery', () => {
     expect(settled!.retryCount).toBe(1);
   });
 });
+
+describe('draining a queue', () => {
+  const { server } = useServer({ runJobs: false });
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  });
+
+  it('JOB_CONCURRENCY is read as queue → slots and refused when malformed', () => {
+    expect(loadConfig({ JOB_CONCURRENCY: 'webhooks.deliver=32, mail.send=8' }).JOB_CONCURRENCY).toEqual({ 'webhooks.deliver': 32, 'mail.send': 8 });
+    expect(loadConfig({}).JOB_CONCURRENCY).toEqual({});
+    for (const bad of ['webhooks.deliver', 'mail.send=0', 'a=1;b=2']) expect(() => loadConfig({ JOB_CONCURRENCY: bad })).toThrow(/JOB_CONCURRENCY/);
+  });
+
+  it('new jobs wake idle slots and a slot that handled a job fetches again at once, without waiting for polls', async () => {
+    const queue = `test.drain.${randomBytes(4).toString('hex')}`;
+    const handled: number[] = [];
+    // a 30 s poll: draining 40 jobs one poll at a time would take minutes
+    const jobs = new Jobs(inject('databaseUrl'), logger, { pollingIntervalSeconds: 30, concurrency: { [queue]: 2 } });
+    jobs.define<{ n: number }>({ name: queue, handler: async (batch) => void handled.push(...batch.map((j) => j.data.n)) });
+    jobs.bindServices(server.app.services);
+    await jobs.start({ work: true });
+    cleanups.push(() => jobs.stop(1000));
+    expect(jobs.concurrencyOf({ name: queue })).toBe(2);
+
+    // one insert, so one wake-up: the rest is fetched because each slot fetches again after a job
+    await jobs.boss.insert(queue, Array.from({ length: 40 }, (_, n) => ({ data: { n } })));
+    await until('every job to be handled', () => handled.length === 40, 10_000);
+    expect([...handled].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  });
+});

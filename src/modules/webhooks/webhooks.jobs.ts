@@ -14,7 +14,7 @@ export function webhookJobs(services: Services): JobDefinition<DeliveryJobData>[
   return [
     {
       name: DELIVER_WEBHOOK,
-      localConcurrency: DELIVERY_CONCURRENCY,
+      concurrency: DELIVERY_CONCURRENCY,
       handler: async (jobs) => {
         for (const job of jobs) await runDeliveryJob(services, job);
       },
