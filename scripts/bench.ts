@@ -19,7 +19,9 @@
 //   BENCH_TRANSPORTS  comma-separated, https and/or http (default https,http)
 //   BENCH_ONLY        comma-separated scenario ids (default: all; scripts/bench/plan.ts); `records`
 //                     stands for every record scenario. A platform scenario brings its baseline;
-//                     a scenario named here runs in every cell, not only in the home cell
+//                     a scenario named here runs in every cell, not only in the home cell.
+//                     `events` (or events-webhooks, … : scripts/bench/events/settings.ts) selects
+//                     the events section, which runs after the HTTP one; BENCH_EVENTS* size it
 //   BENCH_RECORDS     records seeded for the record scenarios (default 100000; scripts/seed-records.ts)
 //   BENCH_JSON=1      print a JSON summary on stdout (the human-readable report goes to stderr)
 //   BENCH_CPU_PROF    a folder: write a CPU profile of each measured run there (scripts/bench/cpu-profiler.ts)
@@ -41,6 +43,8 @@ import { planRuns, TRANSPORTS, type Cell, type Transport } from './bench/plan.ts
 import { judgeTargets, mib, resultTables, targetLines, type ScenarioResult } from './bench/report.ts';
 import { sampleMemory } from './bench/memory-sampler.ts';
 import { relaunchWithServerFlags } from '../src/cli/server-flags.ts';
+import { runEventsSection } from './bench/events/events-section.ts';
+import { eventSettings, splitOnly } from './bench/events/settings.ts';
 import type { SeedColumn } from './seed-records.ts';
 import { coreScenarioRequests, postgraphileScenarioRequests, recordScenarioRequests, type ScenarioRequest } from './bench/scenario-requests.ts';
 
@@ -98,7 +102,37 @@ const once = (fn: () => Promise<void>) => {
   return () => (done ??= fn());
 };
 
+const toJson = (value: unknown) => JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? String(v) : v), 2);
+
+/** The HTTP section, then the events section (scripts/bench/events/), as BENCH_ONLY selects them; one JSON summary. */
 async function main(): Promise<number> {
+  const startedAt = Date.now();
+  const sections = splitOnly(listFromEnv('BENCH_ONLY', ''));
+  // the events section's knobs are checked before anything long runs
+  const events = sections.events.length > 0 ? eventSettings(sections.events) : null;
+  const http = sections.runHttp ? await httpSection(sections.http) : null;
+  let code = http?.code ?? 0;
+  const section = events && !interrupted ? await runEventsSection(events, progress) : null;
+  if (section) {
+    for (const line of section.lines) report(line);
+    for (const line of targetLines(section.targets)) report(line);
+    if (section.failed) code = 1;
+  }
+  if (jsonMode) {
+    const httpTargets = (http?.summary.targets as unknown[] | undefined) ?? [];
+    process.stdout.write(
+      `${toJson({
+        ...(http?.summary ?? { startedAt: new Date(startedAt).toISOString() }),
+        totalSeconds: (Date.now() - startedAt) / 1000,
+        targets: [...httpTargets, ...(section?.targets ?? [])],
+        events: section?.summary ?? null,
+      })}\n`,
+    );
+  }
+  return code;
+}
+
+async function httpSection(only: string[]): Promise<{ code: number; summary: Record<string, unknown> }> {
   const duration = numberFromEnv('BENCH_DURATION', 8, 1);
   const warmup = numberFromEnv('BENCH_WARMUP', 2, 0);
   const connections = listFromEnv('BENCH_CONNECTIONS', '10,50').map((raw) => {
@@ -111,7 +145,6 @@ async function main(): Promise<number> {
     return raw as Transport;
   });
   const recordCount = Math.round(numberFromEnv('BENCH_RECORDS', 100_000, 100));
-  const only = listFromEnv('BENCH_ONLY', '');
   const postgraphileUrl = externalUrl('BENCH_POSTGRAPHILE_URL');
   const postgraphilePid = process.env.BENCH_POSTGRAPHILE_PID ? Math.round(numberFromEnv('BENCH_POSTGRAPHILE_PID', 0, 1)) : null;
   if (postgraphilePid !== null && !fs.existsSync(`/proc/${postgraphilePid}/stat`)) throw new Error(`BENCH_POSTGRAPHILE_PID: no process ${postgraphilePid}`);
@@ -468,41 +501,33 @@ async function main(): Promise<number> {
     const totalSeconds = (Date.now() - startedAt) / 1000;
     report(`total ${totalSeconds.toFixed(1)} s`);
 
-    if (jsonMode) {
-      process.stdout.write(
-        `${JSON.stringify(
-          {
-            startedAt: new Date(startedAt).toISOString(),
-            totalSeconds,
-            environment: {
-              node: process.version,
-              nodeEnv: process.env.NODE_ENV,
-              cpus: os.cpus().length,
-              cpuModel: os.cpus()[0]?.model.trim() ?? null,
-              postgres: pgVersion,
-              database: embedded ? 'embedded' : 'DATABASE_URL',
-              dbPoolSize: config.DB_POOL_SIZE,
-            },
-            settings: {
-              durationSeconds: duration,
-              warmupSeconds: warmup,
-              connections,
-              transports,
-              singleRunsAt: plan.home,
-              loadGenerator: 'autocannon 9, forked child process',
-            },
-            seed: seeded,
-            rssMaxBytes: peak?.rssMaxBytes ?? null,
-            postgraphileUrl: postgraphileUrl?.href ?? null,
-            targets,
-            results: ordered,
-          },
-          (_key, value) => (typeof value === 'bigint' ? String(value) : value),
-          2,
-        )}\n`,
-      );
-    }
-    return failed.length > 0 ? 1 : 0;
+    const summary = {
+      startedAt: new Date(startedAt).toISOString(),
+      totalSeconds,
+      environment: {
+        node: process.version,
+        nodeEnv: process.env.NODE_ENV,
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model.trim() ?? null,
+        postgres: pgVersion,
+        database: embedded ? 'embedded' : 'DATABASE_URL',
+        dbPoolSize: config.DB_POOL_SIZE,
+      },
+      settings: {
+        durationSeconds: duration,
+        warmupSeconds: warmup,
+        connections,
+        transports,
+        singleRunsAt: plan.home,
+        loadGenerator: 'autocannon 9, forked child process',
+      },
+      seed: seeded,
+      rssMaxBytes: peak?.rssMaxBytes ?? null,
+      postgraphileUrl: postgraphileUrl?.href ?? null,
+      targets,
+      results: ordered,
+    };
+    return { code: failed.length > 0 ? 1 : 0, summary };
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);

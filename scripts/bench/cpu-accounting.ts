@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 
-const CLOCK_TICKS_PER_SECOND = 100;
+export const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface CpuSplit {
   /** cores in use on average over the run (1.0 = one core busy the whole time) */
@@ -30,7 +30,7 @@ export interface CpuMeasurement {
   wallSeconds: number;
 }
 
-function machineTicks(): { busy: number; steal: number } | null {
+export function machineTicks(): { busy: number; steal: number } | null {
   try {
     const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user)
@@ -42,7 +42,7 @@ function machineTicks(): { busy: number; steal: number } | null {
 }
 
 /** utime + stime per process of the postmaster and its children, in clock ticks (null when not measurable). */
-function postgresTicks(postmasterPid: number | null): Map<number, number> | null {
+export function postgresTicks(postmasterPid: number | null): Map<number, number> | null {
   if (postmasterPid === null) return null;
   const ticks = new Map<number, number>();
   try {
@@ -67,7 +67,7 @@ function postgresTicks(postmasterPid: number | null): Map<number, number> | null
 }
 
 /** utime + stime of one process, in clock ticks (null when not readable) */
-function processTicks(pid: number | null): number | null {
+export function processTicks(pid: number | null): number | null {
   if (pid === null) return null;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -82,7 +82,7 @@ function processTicks(pid: number | null): number | null {
  * Ticks the cluster used between two snapshots. Backends come and go (pg.Pool closes clients idle
  * for 10 s): a process only in `after` counts whole, one gone by `after` is left out (it was idle).
  */
-function postgresDelta(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+export function postgresDelta(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
   if (!before || !after) return null;
   let total = 0;
   for (const [pid, ticks] of after) total += ticks - (before.get(pid) ?? 0);

@@ -18,7 +18,7 @@ export interface MemoryPeak {
 }
 
 /** VmRSS of another process, bytes (null when not readable) */
-function processRss(pid: number): number | null {
+export function processRss(pid: number): number | null {
   try {
     const match = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : null;

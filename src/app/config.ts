@@ -50,6 +50,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
   // PEM certificate(s) webhook deliveries trust besides the system roots (tests' self-signed receivers)
   WEBHOOK_CA_FILE: z.string().optional(),
+  // attempts to one webhook target (one team's target origin) in flight at once over every instance
+  WEBHOOK_TARGET_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   // automation-caused record writes may trigger automations this many levels deep (loop guard)
   AUTOMATION_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
 });

@@ -1,8 +1,10 @@
 // The one place that decides what a failure looks like to a caller: documented errors keep
 // their code and status; GraphQL's own request errors (parse, validation, variable coercion)
-// are the caller's fault (400 VALIDATION_ERROR); anything else is logged and masked.
+// are the caller's fault (400 VALIDATION_ERROR); the database being unreachable is a 503 the
+// caller may retry (SERVICE_UNAVAILABLE, Retry-After); anything else is logged and masked.
 import { GraphQLError } from 'graphql';
-import { ApiError, type ErrorDetail } from './errors.ts';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
+import { ApiError, ServiceUnavailableError, type ErrorDetail } from './errors.ts';
 
 export interface PublicError {
   status: number;
@@ -14,11 +16,14 @@ export interface PublicError {
   unexpected: boolean;
 }
 
+function fromApiError(error: ApiError): PublicError {
+  return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers, unexpected: false };
+}
+
 export function toPublicError(error: unknown): PublicError {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
-  if (original instanceof ApiError) {
-    return { status: original.status, code: original.code, message: original.message, details: original.details, headers: original.headers, unexpected: false };
-  }
+  if (original instanceof ApiError) return fromApiError(original);
+  if (isDatabaseUnavailable(original)) return fromApiError(new ServiceUnavailableError());
   if (error instanceof GraphQLError && !error.originalError) {
     return { status: 400, code: 'VALIDATION_ERROR', message: error.message, unexpected: false };
   }
@@ -30,6 +35,17 @@ export function toPublicError(error: unknown): PublicError {
 }
 
 /**
+ * Failures that GraphQL over HTTP also shows in the response itself, not only in `errors[]`: a 503
+ * is the status of the whole response and carries Retry-After (graphql-yoga applies
+ * `extensions.http` to the response and leaves it out of the body). Other codes keep 200.
+ */
+function httpFacts(code: unknown): { status: number; headers: Record<string, string> } | null {
+  if (code !== 'SERVICE_UNAVAILABLE') return null;
+  const { status, headers } = new ServiceUnavailableError();
+  return { status, headers: headers! };
+}
+
+/**
  * The GraphQL face of a failure: documented errors carry `code`, `status` and `details` in
  * `extensions` (the same fields the REST envelope has); anything unexpected becomes INTERNAL_ERROR.
  * `null` means the error is unexpected and the caller logs and masks it.
@@ -37,10 +53,23 @@ export function toPublicError(error: unknown): PublicError {
 export function toGraphQLError(error: GraphQLError): GraphQLError | null {
   const publicError = toPublicError(error);
   if (publicError.unexpected) return null;
-  if (error.extensions?.code) return error;
+  if (error.extensions?.code) {
+    // e.g. a failure found while building the context, already given its code and status there
+    const http = httpFacts(error.extensions.code);
+    if (!http) return error;
+    const given = error.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
+    return withExtensions(error, { ...error.extensions, http: { ...http, ...given, headers: { ...http.headers, ...given?.headers } } });
+  }
   const extensions: Record<string, unknown> = { ...error.extensions, code: publicError.code, status: publicError.status };
   if (publicError.details) extensions.details = publicError.details;
-  return new GraphQLError(error.message, {
+  const http = httpFacts(publicError.code);
+  if (!http) return withExtensions(error, extensions);
+  // the driver's message may name hosts and ports: the caller gets the documented one
+  return withExtensions(error, { ...extensions, http }, publicError.message);
+}
+
+function withExtensions(error: GraphQLError, extensions: Record<string, unknown>, message = error.message): GraphQLError {
+  return new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,

@@ -81,6 +81,19 @@ export class RateLimitError extends ApiError {
   }
 }
 
+/** Seconds a client is asked to wait (Retry-After) before trying again after a 503. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The instance cannot serve the request now (the database is unreachable, or it is shutting
+ *  down); the same request may succeed later, here or on another instance. */
+export class ServiceUnavailableError extends ApiError {
+  constructor(message = 'The service is temporarily unavailable: the database cannot be reached') {
+    super(503, 'SERVICE_UNAVAILABLE', message, {
+      headers: { 'Retry-After': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    });
+  }
+}
+
 export class InternalError extends ApiError {
   constructor() {
     super(500, 'INTERNAL_ERROR', 'Unexpected failure');

@@ -76,6 +76,9 @@ export class Jobs {
       max: options.poolSize ?? 10,
       useListenNotify: true,
       superviseIntervalSeconds: SUPERVISE_SECONDS,
+      // stale heartbeats are failed by the monitor step, not by maintenance: at pg-boss's default
+      // (60 s) a dead worker's job would wait a minute
+      monitorIntervalSeconds: SUPERVISE_SECONDS,
     } as never);
     this.boss.on('error', (error: Error) => this.logger.error({ err: error }, 'job system error'));
     this.boss.on('warning', (warning: { message: string }) => this.logger.warn({ warning }, 'job system warning'));

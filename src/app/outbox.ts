@@ -56,6 +56,8 @@ export class DomainEventOutbox {
   private readonly pool: pg.Pool;
   private readonly jobs: Jobs;
   private readonly onConsumerError: (report: ConsumerFailureReport) => void;
+  private nudging: Promise<void> | null = null;
+  private nudgeAgain = false;
 
   constructor(pool: pg.Pool, jobs: Jobs, onConsumerError: (report: ConsumerFailureReport) => void = () => {}) {
     this.pool = pool;
@@ -67,9 +69,26 @@ export class DomainEventOutbox {
     this.consumers.push({ name, consume });
   }
 
-  /** Asks a worker to dispatch soon; a failed nudge is harmless (the scheduled sweep picks it up). */
-  async nudge(): Promise<void> {
-    await this.jobs.send(DISPATCH_DOMAIN_EVENTS, { nudge: true }, { singletonKey: 'dispatch' }).catch(() => null);
+  /**
+   * Asks a worker to dispatch soon; a failed nudge is harmless (the scheduled sweep picks it up).
+   * Writes that commit while a nudge is on its way share one follow-up nudge, sent once it lands:
+   * the one on its way may already have been fetched and read the outbox before their commit, the
+   * follow-up cannot have. So a burst sends two nudges per round trip, not one per write (each is
+   * a pg-boss insert and a NOTIFY, which contend with the writes' own commits).
+   */
+  nudge(): Promise<void> {
+    if (this.nudging) {
+      this.nudgeAgain = true;
+      return this.nudging;
+    }
+    this.nudging = (async () => {
+      do {
+        this.nudgeAgain = false;
+        await this.jobs.send(DISPATCH_DOMAIN_EVENTS, { nudge: true }, { singletonKey: 'dispatch' }).catch(() => null);
+      } while (this.nudgeAgain);
+      this.nudging = null;
+    })();
+    return this.nudging;
   }
 
   /** Dispatches until the outbox is empty; returns how many events were handed on. */

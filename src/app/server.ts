@@ -26,11 +26,14 @@ import { modules, routes } from './modules.ts';
 import { outboxJobs } from './outbox.jobs.ts';
 import { clientAddress } from './http/client-address.ts';
 import { sendData, sendError, sendJson } from './http/envelope.ts';
-import { RateLimitError } from './errors.ts';
+import { toPublicError } from './error-mapping.ts';
+import { RateLimitError, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, ServiceUnavailableError } from './errors.ts';
+import { endPool, settlesBy } from '../db/pool-shutdown.ts';
 import { createFrontDoor, HTTPS_REQUIRED } from './http/front-door.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './http/metrics.ts';
 import { RateLimiter } from './http/rate-limiter.ts';
+import { releaseMemoryAfterDisconnects } from './http/release-after-disconnects.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 
 export interface App {
@@ -89,11 +92,30 @@ export async function createServices(options: StartOptions): Promise<Services> {
   return services;
 }
 
-export async function closeServices(services: Services): Promise<void> {
-  await services.jobs.stop(services.config.SHUTDOWN_TIMEOUT_MS);
-  await services.notifier.stop();
-  await services.prisma.$disconnect();
-  await services.pool.end();
+/**
+ * How long past SHUTDOWN_TIMEOUT_MS a shutdown may take to cut what did not finish in time (end
+ * busy database connections, close the listener and the job system); README documents it.
+ */
+export const SHUTDOWN_MARGIN_MS = 1_000;
+
+/**
+ * Stops jobs, the notifier, Prisma and the pool by one deadline (epoch ms; default
+ * SHUTDOWN_TIMEOUT_MS from now): job handlers and transactions still running then are cut, and
+ * this resolves by deadline + SHUTDOWN_MARGIN_MS at the latest.
+ */
+export async function closeServices(services: Services, deadline = Date.now() + services.config.SHUTDOWN_TIMEOUT_MS): Promise<void> {
+  const hardDeadline = deadline + SHUTDOWN_MARGIN_MS;
+  // in-flight handlers may finish until the deadline; pg-boss then hands what is left back to its
+  // queue (retried elsewhere) and closes its own connections, finishing in the background if late
+  await settlesBy(services.jobs.stop(Math.max(0, deadline - Date.now())), deadline);
+  services.events.stop();
+  // side by side: Prisma's disconnect waits for its running transactions, which only end once the
+  // pool has cut their connections at the deadline
+  await Promise.all([
+    settlesBy(services.notifier.stop(), hardDeadline),
+    settlesBy(services.prisma.$disconnect(), hardDeadline),
+    endPool(services.pool, deadline, hardDeadline),
+  ]);
 }
 
 export async function startApp(options: StartOptions): Promise<App> {
@@ -135,7 +157,7 @@ export async function startApp(options: StartOptions): Promise<App> {
       if (config.TRUST_PROXY && req.headers['x-forwarded-proto'] !== 'https') return sendError(res, requestId, HTTPS_REQUIRED);
       if (draining) {
         res.setHeader('connection', 'close');
-        return sendError(res, requestId, { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The server is shutting down' });
+        return sendError(res, requestId, toPublicError(new ServiceUnavailableError('The server is shutting down')));
       }
       const url = new URL(req.url ?? '/', 'https://localhost');
       const path = url.pathname;
@@ -145,11 +167,17 @@ export async function startApp(options: StartOptions): Promise<App> {
       }
       if (path === '/readyz') {
         route = path;
+        // a fresh query each time, so readiness comes back by itself once the database does
         try {
           await services.pool.query('SELECT 1');
           return sendData(res, 200, requestId, { status: 'ready', database: 'ok' });
         } catch {
-          return sendError(res, requestId, { status: 503, code: 'NOT_READY', message: 'The database is not reachable' });
+          return sendError(res, requestId, {
+            status: 503,
+            code: 'NOT_READY',
+            message: 'The database is not reachable',
+            headers: { 'Retry-After': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+          });
         }
       }
       if (path === '/metrics') {
@@ -187,13 +215,15 @@ export async function startApp(options: StartOptions): Promise<App> {
       }
       return sendError(res, requestId, { status: 404, code: 'NOT_FOUND', message: `No route for ${method} ${path}` });
     } catch (error) {
-      logger.error({ err: error, requestId }, 'request failed');
-      sendError(res, requestId, { status: 500, code: 'INTERNAL_ERROR', message: 'Unexpected failure' });
+      const publicError = toPublicError(error);
+      if (publicError.unexpected) logger.error({ err: error, requestId }, 'request failed');
+      sendError(res, requestId, publicError);
     }
   };
 
   const wsServer = new WebSocketServer({ noServer: true });
   const subscriptions = attachSubscriptions(wsServer, yoga, services);
+  releaseMemoryAfterDisconnects(wsServer);
   const frontDoor = createFrontDoor({
     tls,
     handler: (req, res) => void handler(req, res),
@@ -218,14 +248,18 @@ export async function startApp(options: StartOptions): Promise<App> {
   baseUrlRef.value = baseUrl;
 
   let closing: Promise<void> | null = null;
+  // One deadline for the whole shutdown: requests, WebSockets, jobs and database connections share
+  // SHUTDOWN_TIMEOUT_MS; what is still running then is cut (closeServices: + SHUTDOWN_MARGIN_MS).
   const close = () =>
     (closing ??= (async () => {
+      const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
       draining = true;
       for (const client of wsServer.clients) client.close(1001, 'server shutting down');
-      await subscriptions.dispose();
-      await frontDoor.close(config.SHUTDOWN_TIMEOUT_MS);
+      // a subscriber that does not answer its close frame is cut at the deadline with its socket
+      await Promise.all([frontDoor.close(Math.max(0, deadline - Date.now())), settlesBy(Promise.resolve(subscriptions.dispose()), deadline)]);
+      for (const client of wsServer.clients) client.terminate();
       wsServer.close();
-      await closeServices(services);
+      await closeServices(services, deadline);
     })());
 
   return { baseUrl, port, services, tls, close };

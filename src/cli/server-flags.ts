@@ -6,6 +6,8 @@
 //   fast; a 256 MiB ceiling keeps a loaded server near 300 MiB resident at the same throughput
 //   (docs/benchmark.md "Memory"). It is a hard limit: a deployment that serves larger requests
 //   raises it with its own --max-old-space-size (on the command line or in NODE_OPTIONS).
+// - --expose-gc: a server whose WebSocket clients left by the thousand runs one major collection
+//   once they are gone (src/app/http/release-after-disconnects.ts), so its heap shrinks back.
 // - glibc's malloc arenas: one per thread by default; two keep ~13 MiB of native fragmentation out of
 //   a loaded server at no measurable cost (MALLOC_ARENA_MAX, read when the process starts).
 // V8 reads these flags only when it starts, so a process started without them starts itself again
@@ -13,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=256'] as const;
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=256', '--expose-gc'] as const;
 
 const nameOf = (flag: string) => flag.split('=')[0]!.replaceAll('_', '-');
 

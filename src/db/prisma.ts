@@ -2,6 +2,7 @@
 // Prisma and the few raw queries (NOTIFY, advisory locks, health).
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { trackPoolClients } from './pool-shutdown.ts';
 import { poolTypes } from './timestamp-parser.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 
@@ -11,11 +12,29 @@ export type Prisma = PrismaClient;
 export type PrismaSelection = { select?: object; include?: object };
 export { Prisma as PrismaNamespace } from '../generated/prisma/client.ts';
 
+/**
+ * How long a query waits for a connection (a new one, or a turn on a busy pool) before it fails:
+ * while the database is unreachable a request is answered 503 within seconds instead of hanging.
+ */
+export const DB_CONNECT_TIMEOUT_MS = 5_000;
+
 export function createPool(connectionString: string, max: number, applicationName = 'svc'): pg.Pool {
-  // UTC sessions: timestamp columns hold UTC (as Prisma writes them), so SQL's now() must too
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, types: poolTypes, options: '-c TimeZone=UTC' });
-  // an idle client losing its connection must not crash the process; the pool replaces it
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    application_name: applicationName,
+    types: poolTypes,
+    // UTC sessions: timestamp columns hold UTC (as Prisma writes them), so SQL's now() must too
+    options: '-c TimeZone=UTC',
+    connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+    // a connection whose peer vanished without a word (a network cut) is noticed and dropped
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  // an idle client losing its connection must not crash the process; the pool drops it, and one
+  // that broke while checked out is dropped on release: no broken connection is handed out again
   pool.on('error', () => {});
+  trackPoolClients(pool, connectionString);
   return pool;
 }
 

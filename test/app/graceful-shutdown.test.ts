@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
-import { startApp, type App } from '../../src/app/server.ts';
+import { SHUTDOWN_MARGIN_MS, startApp, type App } from '../../src/app/server.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { createThrowawayDatabase, withClient, type ThrowawayDatabase } from '../db/helpers.ts';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
@@ -173,5 +173,24 @@ describe('shutdown timing', () => {
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(3000);
     await expect(slow.response).rejects.toThrow();
+  });
+
+  it('a transaction still running at the deadline is ended: close() keeps SHUTDOWN_TIMEOUT_MS + margin', async () => {
+    server = await startTestServer({ env: { SHUTDOWN_TIMEOUT_MS: 500 } });
+    const client = await server.app.services.pool.connect();
+    await client.query('BEGIN');
+    const sleeping = client.query('SELECT pg_sleep(30)');
+    sleeping.catch(() => {});
+    const pid = (client as unknown as { processID: number }).processID;
+    const started = Date.now();
+    await server.app.close();
+    expect(Date.now() - started).toBeLessThan(500 + SHUTDOWN_MARGIN_MS + 500);
+    await expect(sleeping).rejects.toThrow();
+    client.release(true);
+    // its backend was terminated, not left running the query
+    await until('the backend to end', async () => {
+      const { rowCount } = await withClient(inject('databaseUrl'), (c) => c.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]));
+      return rowCount === 0;
+    }, 3000);
   });
 });

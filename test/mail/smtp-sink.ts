@@ -21,6 +21,8 @@ export interface SmtpSink {
   refusedRcpt: { address: string; at: number }[];
   /** every DATA the server refused, with when */
   refusedData: { messageId: string; at: number }[];
+  /** SMTP connections opened so far */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,12 @@ export async function startSmtpSink(credentials = { user: 'mailer', pass: 'mail-
   const refusedRcpt: SmtpSink['refusedRcpt'] = [];
   const refusedData: SmtpSink['refusedData'] = [];
   const flakySeen = new Set<string>();
+  let connections = 0;
   const server = new SMTPServer({
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     authOptional: false,
@@ -95,6 +102,7 @@ export async function startSmtpSink(credentials = { user: 'mailer', pass: 'mail-
     received,
     refusedRcpt,
     refusedData,
+    connections: () => connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -45,12 +45,16 @@ export interface Receiver {
   /** the secret the receiver verifies signatures on `path` with */
   secret(path: string, secret: string): void;
   on(path: string): ReceivedDelivery[];
+  /** TLS connections accepted so far (kept-alive connections are counted once) */
+  connections(): number;
   close(): Promise<void>;
 }
 
 export async function startReceiver(dir: string): Promise<Receiver> {
   fs.mkdirSync(dir, { recursive: true });
-  const pems = await generate([{ name: 'commonName', value: 'webhook receiver' }], {
+  // a name of its own: with several receivers' certificates trusted at once, TLS picks the trust
+  // anchor by subject name, so two receivers sharing one would fail each other's checks
+  const pems = await generate([{ name: 'commonName', value: `webhook receiver ${randomBytes(4).toString('hex')}` }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
@@ -99,6 +103,8 @@ export async function startReceiver(dir: string): Promise<Receiver> {
       }, answer.delayMs ?? 0);
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -108,6 +114,7 @@ export async function startReceiver(dir: string): Promise<Receiver> {
     reply: (p, answer) => void replies.set(p, answer),
     secret: (p, s) => void secrets.set(p, s),
     on: (p) => received.filter((r) => r.path === p),
+    connections: () => connections,
     close: async () => {
       for (const res of stalled) res.destroy();
       server.closeAllConnections();

@@ -5,13 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
-import type { WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { toGraphQLError, toPublicError } from '../error-mapping.ts';
 import { useBodyLimit } from './body-limit.ts';
 import { useCompiledExecution } from './compiled-execution.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { RequestContext, Services } from '../context.ts';
 import { createContext } from '../create-context.ts';
+import { PushQueue } from '../pubsub/push-queue.ts';
+import { subscribeShared, type SubscriberSocket } from '../pubsub/shared-subscription.ts';
 import { schema } from '../schema.ts';
 
 export interface NodeServerContext {
@@ -40,14 +42,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
     plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useRequestErrorCodes()],
     // the same body limit as REST, checked by useBodyLimit (Yoga's own default is 25 MB)
     maxRequestBodySize: false,
-    maskedErrors: {
-      maskError: (error) => {
-        const mapped = error instanceof GraphQLError ? toGraphQLError(error) : null;
-        if (mapped) return mapped;
-        logger.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected GraphQL error');
-        return new GraphQLError('Unexpected failure', { extensions: { code: 'INTERNAL_ERROR', status: 500 } });
-      },
-    },
+    maskedErrors: { maskError: errorMasker(logger) },
     context: async (initial): Promise<RequestContext> => {
       const ctx = initial as unknown as YogaContext;
       if (ctx.connectionParams !== undefined) {
@@ -68,6 +63,16 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
       });
     },
   });
+}
+
+/** What a caller sees of an error: its documented code, or INTERNAL_ERROR (logged). */
+function errorMasker(logger: Services['logger']) {
+  return (error: unknown): GraphQLError => {
+    const mapped = error instanceof GraphQLError ? toGraphQLError(error) : null;
+    if (mapped) return mapped;
+    logger.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected GraphQL error');
+    return new GraphQLError('Unexpected failure', { extensions: { code: 'INTERNAL_ERROR', status: 500 } });
+  };
 }
 
 /**
@@ -122,51 +127,88 @@ function socketCaller(services: Services, ctx: { connectionParams?: Readonly<Rec
   };
 }
 
-/** graphql-ws on the Yoga endpoint, through Yoga's envelop so the same plugins apply. */
+/** What onSubscribe leaves for execute/subscribe: Yoga's enveloped executor and the socket's facts. */
+interface OperationRoot {
+  execute: (a: ExecutionArgs) => unknown;
+  socket: SubscriberSocket;
+}
+
+/**
+ * graphql-ws on the Yoga endpoint, through Yoga's envelop (context, parse, validate) so the same
+ * rules apply. Subscriptions are delivered by the event bus's hub: each event is resolved once per
+ * group of subscribers with the same operation and permissions (src/app/pubsub/shared-subscription.ts).
+ */
+/** A credential that fails closes the socket with 4403; a database outage with 1013 (try again later). */
+function closeRefused(extra: unknown, error: unknown): void {
+  const { socket } = extra as { socket: { close(code: number, reason: string): void } };
+  if (toPublicError(error).code === 'SERVICE_UNAVAILABLE') socket.close(1013, 'Service unavailable');
+  else socket.close(4403, 'Forbidden');
+}
+
 export function attachSubscriptions(
   wsServer: WebSocketServer,
   yoga: YogaServerInstance<NodeServerContext, RequestContext>,
   services: Services,
 ) {
+  const mask = errorMasker(services.logger);
   return useServer(
     {
-      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args as ExecutionArgs) as never,
-      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args as ExecutionArgs) as never,
+      execute: (args) => (args.rootValue as OperationRoot).execute(args as ExecutionArgs) as never,
+      subscribe: (args) => {
+        const { socket } = args.rootValue as OperationRoot;
+        return subscribeShared({ ...(args as ExecutionArgs), rootValue: undefined }, services.events.hub, mask, socket) as never;
+      },
       onConnect: async (ctx) => {
         // authenticate on connection_init: a bad credential closes the socket (4403) before any operation
         try {
           await createContext(services, socketCaller(services, ctx));
           return true;
-        } catch {
+        } catch (error) {
+          closeRefused(ctx.extra, error);
           return false;
         }
       },
-      onNext: async (ctx) => {
+      onNext: async (ctx, id) => {
         // a credential revoked, rotated or expired after connection_init must stop receiving events:
         // re-check it before each delivery (a cache hit while it stays valid) and close the socket
-        // (4403) otherwise; the message is then not sent
+        // (4403) otherwise; the message is then not sent. Shared subscriptions were checked by the hub.
+        if (ctx.subscriptions[id] instanceof PushQueue) return;
         try {
           await createContext(services, socketCaller(services, ctx));
-        } catch {
-          (ctx.extra as unknown as { socket: { close(code: number, reason: string): void } }).socket.close(4403, 'Forbidden');
+        } catch (error) {
+          closeRefused(ctx.extra, error);
         }
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const extra = ctx.extra as unknown as { request: IncomingMessage };
-        const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+        const { schema: envelopedSchema, execute, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           connectionParams: ctx.connectionParams ?? {},
           req: extra.request,
           requestId: randomUUID(),
           params: payload,
         });
+        const caller = socketCaller(services, ctx);
+        const ws = (ctx.extra as unknown as { socket: WebSocket }).socket;
+        // the start of this subscription's `next` messages (graphql-ws protocol), built once
+        const nextPrefix = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+        const socket: SubscriberSocket = {
+          callerKey: JSON.stringify([caller.authorization ?? null, caller.teamSelector ?? null, caller.clientIp]),
+          close: (code, reason) => ws.close(code, reason),
+          sendNext: (payloadJson) => {
+            if (ws.readyState !== ws.OPEN) return false;
+            ws.send(`${nextPrefix}${payloadJson}}`);
+            return true;
+          },
+          bufferedAmount: () => ws.bufferedAmount,
+        };
         const args = {
           schema: envelopedSchema,
           operationName: payload.operationName,
           document: parse(payload.query),
           variableValues: payload.variables,
           contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
+          rootValue: { execute, socket } satisfies OperationRoot,
         };
         const errors = validate(args.schema, args.document);
         if (errors.length) return errors;

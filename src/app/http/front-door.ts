@@ -103,10 +103,17 @@ export function createFrontDoor(options: {
   };
 }
 
-/** Stop accepting, let in-flight requests finish (up to timeoutMs), then cut what remains. */
+/**
+ * Stop accepting, let in-flight requests finish (up to timeoutMs), then cut what remains. Resolves
+ * by timeoutMs at the latest: upgraded (WebSocket) sockets, which closeAllConnections does not
+ * reach, keep the server's 'close' waiting; the caller terminates them.
+ */
 function closeServer(server: http.Server, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);

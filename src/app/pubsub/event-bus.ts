@@ -1,8 +1,13 @@
 // Realtime events for GraphQL subscriptions, carried by PostgreSQL NOTIFY so a subscriber on
-// any instance sees an event published by any other. Yoga's pubsub dispatches on this target;
-// the target forwards to PostgreSQL and re-dispatches locally what the listener receives.
-import { createPubSub } from 'graphql-yoga';
+// any instance sees an event published by any other. Writers publish with `pg_notify` inside their
+// transaction (`notification`), or after it (`publish`); the LISTEN connection hands each event to
+// the subscriber hub, which delivers it later, off the writer's path (subscriber-hub.ts). After the
+// LISTEN connection was lost, replayable topics are caught up from the event log and the others
+// are told to resync (event-catch-up.ts).
 import type { PgNotifier } from './pg-notifier.ts';
+import { EventCatchUp, topicOf } from './event-catch-up.ts';
+import { SubscriberHub, type SubscriberOptions } from './subscriber-hub.ts';
+import { TopicStream } from './topic-stream.ts';
 
 export const EVENTS_CHANNEL = 'svc_events';
 
@@ -23,42 +28,54 @@ export interface Topics {
   teamEvents: [string, TeamEvent];
 }
 
-class PgEventTarget extends EventTarget {
+type Log = (msg: string, err?: unknown) => void;
+
+export class EventBus {
+  readonly hub: SubscriberHub;
+  readonly catchUp: EventCatchUp;
+  /** the subscribe/publish pair subscription resolvers use */
+  readonly pubsub: {
+    /**
+     * The events of `topic` for `id`. With `options`, each event is checked against the subscriber's
+     * credential as it is now (and `accept`) before it is delivered.
+     */
+    subscribe<K extends keyof Topics>(topic: K, id: Topics[K][0], options?: SubscriberOptions): TopicStream<Topics[K][1]>;
+    publish<K extends keyof Topics>(topic: K, id: Topics[K][0], payload: Topics[K][1]): void;
+  };
+
   private readonly notifier: PgNotifier;
   private readonly onError: (error: unknown) => void;
 
   constructor(notifier: PgNotifier, onError: (error: unknown) => void) {
-    super();
     this.notifier = notifier;
     this.onError = onError;
-  }
-
-  receive(raw: string): void {
-    const { type, detail } = JSON.parse(raw) as { type: string; detail: unknown };
-    super.dispatchEvent(new CustomEvent(type, { detail }));
-  }
-
-  override dispatchEvent(event: Event): boolean {
-    const detail = (event as CustomEvent).detail;
-    this.notifier.notify(EVENTS_CHANNEL, JSON.stringify({ type: event.type, detail })).catch(this.onError);
-    return true;
-  }
-}
-
-export class EventBus {
-  private readonly target: PgEventTarget;
-  readonly pubsub;
-
-  private readonly notifier: PgNotifier;
-
-  constructor(notifier: PgNotifier, onError: (error: unknown) => void) {
-    this.notifier = notifier;
-    this.target = new PgEventTarget(notifier, onError);
-    this.pubsub = createPubSub<Topics & Record<string, [string, unknown]>>({ eventTarget: this.target as never });
+    const log: Log = notifier.log;
+    this.hub = new SubscriberHub(log);
+    this.catchUp = new EventCatchUp({
+      pool: notifier.pool,
+      notifier,
+      hub: this.hub,
+      dispatch: (key, event) => this.hub.dispatch(key, event),
+      log,
+    });
+    this.pubsub = {
+      subscribe: (topic, id, subscriberOptions) => new TopicStream(this.hub, `${String(topic)}:${id}`, subscriberOptions),
+      publish: (topic, id, payload) => this.publish(topic, id, payload),
+    };
   }
 
   async start(): Promise<void> {
-    await this.notifier.listen(EVENTS_CHANNEL, (raw) => this.target.receive(raw));
+    this.catchUp.start();
+    await this.notifier.listen(EVENTS_CHANNEL, (raw) => this.receive(raw));
+  }
+
+  stop(): void {
+    this.catchUp.stop();
+  }
+
+  /** Subscribers on this instance (tests and metrics: back to 0 once they all left). */
+  subscriberCount(): number {
+    return this.hub.size;
   }
 
   /**
@@ -69,7 +86,15 @@ export class EventBus {
     return { channel: EVENTS_CHANNEL, payload: JSON.stringify({ type: `${topic}:${id}`, detail: payload }) };
   }
 
+  /** Publishes outside any transaction (every instance, this one included, receives it by NOTIFY). */
   publish<K extends keyof Topics>(topic: K, id: Topics[K][0], payload: Topics[K][1]): void {
-    this.pubsub.publish(topic, id, payload as never);
+    const { channel, payload: raw } = this.notification(topic, id, payload);
+    this.notifier.notify(channel, raw).catch(this.onError);
+  }
+
+  private receive(raw: string): void {
+    const { type: key, detail } = JSON.parse(raw) as { type: string; detail: unknown };
+    if (!this.catchUp.firstSight(topicOf(key), detail)) return;
+    this.hub.dispatch(key, detail);
   }
 }

@@ -1,21 +1,29 @@
 // PostgreSQL LISTEN/NOTIFY shared by every instance: one dedicated listening connection
-// per process, reconnecting with backoff. NOTIFY payloads are capped at 8000 bytes, so
-// callers publish identifiers and small facts, never rows.
+// per process, reconnecting with backoff (250 ms doubling to 2 s). NOTIFY payloads are capped at
+// 8000 bytes, so callers publish identifiers and small facts, never rows. Notifications sent while
+// the connection is down are lost: `onDisconnect`/`onReconnect` let the event bus catch up
+// (event-catch-up.ts) and caches start over.
 import pg from 'pg';
 
 type Handler = (payload: string) => void;
+
+// short: whatever was missed is caught up after the reconnect, so the sooner the better
+const MAX_RECONNECT_DELAY_MS = 2000;
 
 export class PgNotifier {
   private client: pg.Client | null = null;
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly reconnectHandlers = new Set<() => void>();
+  private readonly disconnectHandlers = new Set<() => void>();
   private stopped = false;
   private connecting: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
 
   private readonly connectionString: string;
-  private readonly pool: pg.Pool;
-  private readonly log: (msg: string, err?: unknown) => void;
+  /** the instance's pool, which NOTIFYs go through (and the catch-up reads with) */
+  readonly pool: pg.Pool;
+  /** the instance's warning log */
+  readonly log: (msg: string, err?: unknown) => void;
 
   constructor(connectionString: string, pool: pg.Pool, log: (msg: string, err?: unknown) => void = () => {}) {
     this.connectionString = connectionString;
@@ -29,6 +37,16 @@ export class PgNotifier {
 
   onReconnect(handler: () => void): void {
     this.reconnectHandlers.add(handler);
+  }
+
+  /** Called as soon as the listening connection is found lost (before any reconnect attempt). */
+  onDisconnect(handler: () => void): void {
+    this.disconnectHandlers.add(handler);
+  }
+
+  /** Whether notifications are being received now. */
+  get connected(): boolean {
+    return this.client !== null;
   }
 
   async listen(channel: string, handler: Handler): Promise<() => void> {
@@ -78,8 +96,13 @@ export class PgNotifier {
         this.scheduleReconnect(client);
       });
       client.on('end', () => this.scheduleReconnect(client));
-      await client.connect();
-      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
+      try {
+        await client.connect();
+        for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
       this.client = client;
     })().finally(() => {
       this.connecting = null;
@@ -90,6 +113,7 @@ export class PgNotifier {
   private scheduleReconnect(dead: pg.Client, delayMs = 250): void {
     if (this.stopped || this.client !== dead) return;
     this.client = null;
+    for (const handler of this.disconnectHandlers) handler();
     const attempt = (delay: number) => {
       this.retryTimer = setTimeout(() => {
         if (this.stopped) return;
@@ -100,7 +124,7 @@ export class PgNotifier {
           },
           (error) => {
             this.log('listener reconnect failed', error);
-            attempt(Math.min(delay * 2, 5000));
+            attempt(Math.min(delay * 2, MAX_RECONNECT_DELAY_MS));
           },
         );
       }, delay);

@@ -26,11 +26,15 @@ export async function recordIfMatching(pool: pg.Pool, schema: TeamSchema, collec
   const team = sql.param(schema.teamId);
   const fieldsById = new Map(schema.fieldsOf(collection).map((f) => [f.dataFieldSimplyId, f]));
   const compiled = compileFilters(filters, fieldsById, sql, team);
+  const simplyId = sql.param(recordSimplyId);
+  // the membership by its whole primary key: a plan that scanned the collection's memberships for
+  // the record (stale statistics make that look cheap) would cost one row per record of it
   const where = [
     `m."teamId" = ${team}`,
     `m."collectionId" = ${sql.param(collection.id)}`,
+    `m."recordId" = (SELECT id FROM "DataRecord" WHERE "teamId" = ${team} AND "simplyId" = ${simplyId})`,
     `m.state = '${compiled.archived ? 'ARCHIVED' : 'ACTIVE'}'`,
-    `r."simplyId" = ${sql.param(recordSimplyId)}`,
+    `r."simplyId" = ${simplyId}`,
     `r."deletedAt" IS NULL`,
     ...compiled.conditions,
   ];

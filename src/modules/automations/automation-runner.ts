@@ -1,4 +1,5 @@
-// Runs one claimed execution (the `automations.execute` job): QUEUED → RUNNING → SUCCEEDED,
+// Runs claimed executions (`automations.execute` jobs, a batch side by side; the batch's
+// bookkeeping is in execution-batch.ts): each QUEUED → RUNNING → SUCCEEDED,
 // PARTIALLY_FAILED, FAILED or SKIPPED. The records are chosen when it runs (automation-records.ts);
 // each record gets the actions in executionRank order, an action being tried up to its
 // retryConfig.maxAttempts times (delaySeconds apart) inside this one job; a finally failed action
@@ -15,7 +16,8 @@ import { currentFilters, recordIfMatching, scheduledRecords } from './automation
 import { InvalidConditionsError } from './automations.errors.ts';
 import { automationContext, automationPrincipal } from './automation-principal.ts';
 import { type ActionType, type RetryConfig, WIZARD_TRIGGERS } from './automations.input.ts';
-import { EXECUTION_EXPIRE_SECONDS, type ExecutionJobData, executionEvent, type ExecutionRow, toExecutionRow } from './execution-claims.ts';
+import { EXECUTION_EXPIRE_SECONDS, type ExecutionJobData, type ExecutionRow } from './execution-claims.ts';
+import { type DomainEventPayload, type Outcome, recordOutcome, type StartedExecution, startExecutions } from './execution-batch.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { TestPaymentProvider } from './payments/test-payment-provider.ts';
 
@@ -36,63 +38,65 @@ export interface ActionFailure {
   onFailureAction?: number;
 }
 
-interface Outcome {
-  status: 'SUCCEEDED' | 'PARTIALLY_FAILED' | 'FAILED' | 'SKIPPED';
-  recordsProcessed: number;
-  recordsFailed: number;
-  errorDetails: unknown;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Takes the QUEUED execution (or, on a queue retry after a crash, a RUNNING record or schedule
- *  execution); null when there is nothing to run. A wizard-completion claim is never run twice. */
-async function start(services: Services, data: ExecutionJobData, retryCount: number): Promise<ExecutionRow | null> {
-  const { rows } = await services.pool.query(
-    `UPDATE "AutomationExecution" SET status = 'RUNNING', "startedAt" = now() WHERE "teamId" = $1 AND "simplyId" = $2 AND status = 'QUEUED' RETURNING *`,
-    [BigInt(data.teamId), data.executionSimplyId],
-  );
-  if (rows[0]) return toExecutionRow(rows[0]);
-  if (retryCount === 0) return null;
-  const again = await services.pool.query(
-    `UPDATE "AutomationExecution" SET "startedAt" = now() WHERE "teamId" = $1 AND "simplyId" = $2 AND status = 'RUNNING' AND NOT ("triggerType" = ANY($3::"AutomationTriggerType"[])) RETURNING *`,
-    [BigInt(data.teamId), data.executionSimplyId, WIZARD_TRIGGERS],
-  );
-  return again.rows[0] ? toExecutionRow(again.rows[0]) : null;
+export interface ExecutionAttempt {
+  data: ExecutionJobData;
+  /** the job's retryCount: above 0, a RUNNING record or schedule execution is taken again (its worker died) */
+  retryCount: number;
 }
 
 export async function runExecution(services: Services, data: ExecutionJobData, attempt: { retryCount: number }, payments: PaymentProvider = defaultPaymentProvider): Promise<void> {
-  const execution = await start(services, data, attempt.retryCount);
-  if (!execution) return;
-  const { prisma } = services;
-  const automation = await prisma.automation.findUnique({ where: { teamId_id: { teamId: execution.teamId, id: execution.automationId } } });
-  const team = await prisma.team.findUnique({ where: { id: execution.teamId }, select: { id: true, simplyId: true, name: true } });
-  if (!automation || !team) return;
-  const teamRef: TeamRef = team;
-  services.events.publish('automationExecutions', team.simplyId, executionEvent(automation.simplyId, execution));
+  const [outcome] = await runExecutions(services, [{ data, retryCount: attempt.retryCount }], payments);
+  if (outcome instanceof Error) throw outcome;
+}
+
+/**
+ * Runs a batch of jobs' executions side by side. What every run needs is read once for the batch
+ * (execution-batch.ts); each run records its own outcome as soon as it ends. Answers, per attempt,
+ * null or the error that kept its outcome from being recorded (that job alone is retried).
+ */
+export async function runExecutions(services: Services, attempts: readonly ExecutionAttempt[], payments: PaymentProvider = defaultPaymentProvider): Promise<(Error | null)[]> {
+  const batch = await startExecutions(services, attempts);
+  return Promise.all(
+    attempts.map(async ({ data }) => {
+      const started = batch.started.get(data.executionSimplyId);
+      // a batch holding two jobs of one execution (a reconcile's retry beside the old job) runs it once
+      if (!started || batch.claimedBy.get(data.executionSimplyId) !== data) return null;
+      try {
+        await runStarted(services, started, payments);
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    }),
+  );
+}
+
+async function runStarted(services: Services, started: StartedExecution, payments: PaymentProvider): Promise<void> {
+  const { execution, automation, team, actions, triggerPayload } = started;
   let outcome: Outcome;
   try {
-    outcome = await perform(services, teamRef, automation, execution, payments);
+    outcome = await perform(services, team, automation, actions, execution, triggerPayload, payments);
   } catch (error) {
     services.logger.error({ err: error, execution: execution.simplyId }, 'automation execution failed');
     const failure = error instanceof InvalidConditionsError ? { code: error.code, message: error.message } : failureOf(error);
     outcome = { status: 'FAILED', recordsProcessed: 0, recordsFailed: 0, errorDetails: failure };
   }
-  const { rows } = await services.pool.query(
-    `UPDATE "AutomationExecution"
-        SET status = $2::"AutomationExecutionStatus", "completedAt" = now(), "executionDurationMs" = GREATEST(0, (EXTRACT(EPOCH FROM (now() - "startedAt")) * 1000)::int),
-            "recordsProcessed" = $3, "recordsFailed" = $4, "errorDetails" = $5::jsonb
-      WHERE id = $1 AND status = 'RUNNING' RETURNING *`,
-    [execution.id, outcome.status, outcome.recordsProcessed, outcome.recordsFailed, outcome.errorDetails === null ? null : JSON.stringify(outcome.errorDetails)],
-  );
-  // lastRunAt is run state, not schema: written without touching updatedAt
-  await services.pool.query(`UPDATE "Automation" SET "lastRunAt" = now() WHERE id = $1`, [automation.id]);
-  if (rows[0]) services.events.publish('automationExecutions', team.simplyId, executionEvent(automation.simplyId, toExecutionRow(rows[0])));
+  await recordOutcome(services, started, outcome);
 }
 
 const skipped = (code: string, message: string): Outcome => ({ status: 'SKIPPED', recordsProcessed: 0, recordsFailed: 0, errorDetails: { code, message } });
 
-async function perform(services: Services, team: TeamRef, automation: Automation, execution: ExecutionRow, payments: PaymentProvider): Promise<Outcome> {
+async function perform(
+  services: Services,
+  team: TeamRef,
+  automation: Automation,
+  actions: readonly AutomationAction[],
+  execution: ExecutionRow,
+  triggerPayload: DomainEventPayload | null,
+  payments: PaymentProvider,
+): Promise<Outcome> {
   if (!automation.isEnabled) return skipped('AUTOMATION_DISABLED', 'The automation was disabled before this execution ran');
   const schema = await services.schemas.get(team.id);
   const collection = automation.collectionId === null ? null : (schema.collectionsById.get(automation.collectionId) ?? null);
@@ -102,9 +106,8 @@ async function perform(services: Services, team: TeamRef, automation: Automation
     targets = collection ? await scheduledRecords(services.pool, schema, collection, currentFilters(schema, collection, automation.filterConditions), automation.maxRecordsPerExecution) : [null];
     if (targets.length === 0) return skipped('NO_MATCHING_RECORDS', 'No record of the collection meets the filter conditions');
   } else {
-    const { rows } = await services.pool.query(`SELECT payload FROM "DomainEvent" WHERE "eventId" = $1`, [execution.triggerEventId]);
-    if (!rows[0]) return { status: 'FAILED', recordsProcessed: 0, recordsFailed: 0, errorDetails: { code: 'TRIGGER_EVENT_GONE', message: `The trigger event ${execution.triggerEventId} is no longer stored` } };
-    const recordSimplyId = (rows[0].payload?.data?.dataRecordSimplyId as string | undefined) ?? null;
+    if (!triggerPayload) return { status: 'FAILED', recordsProcessed: 0, recordsFailed: 0, errorDetails: { code: 'TRIGGER_EVENT_GONE', message: `The trigger event ${execution.triggerEventId} is no longer stored` } };
+    const recordSimplyId = (triggerPayload.data?.dataRecordSimplyId as string | undefined) ?? null;
     if (collection) {
       if (!recordSimplyId) return skipped('NO_RECORD', 'The trigger event names no record');
       const record = await recordIfMatching(services.pool, schema, collection, recordSimplyId, currentFilters(schema, collection, automation.filterConditions));
@@ -114,7 +117,6 @@ async function perform(services: Services, team: TeamRef, automation: Automation
       targets = [recordSimplyId ? ((await findRecords(services.pool, team.id, [recordSimplyId]))[0] ?? null) : null];
     }
   }
-  const actions = await services.prisma.automationAction.findMany({ where: { teamId: team.id, automationId: automation.id }, orderBy: [{ executionRank: 'asc' }, { id: 'asc' }] });
   const depth = execution.depth + 1;
   const ctx = automationContext(services, automationPrincipal(team, automation.simplyId, execution.simplyId, depth));
   const failures: ActionFailure[] = [];

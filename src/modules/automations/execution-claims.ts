@@ -85,9 +85,18 @@ function onConnection(db: pg.PoolClient) {
 }
 
 export async function sendExecutionJob(services: Services, db: pg.PoolClient, teamId: bigint, executionSimplyId: string, triggerType: TriggerType): Promise<void> {
-  const data: ExecutionJobData = { teamId: String(teamId), executionSimplyId };
-  const retryLimit = WIZARD_TRIGGERS.includes(triggerType) ? 0 : EXECUTION_RETRY_LIMIT;
-  await services.jobs.boss.send(EXECUTE_AUTOMATION, data, { db: onConnection(db), retryLimit, expireInSeconds: EXECUTION_EXPIRE_SECONDS } as never);
+  await sendExecutionJobs(services, db, [{ teamId, simplyId: executionSimplyId, triggerType }]);
+}
+
+/** One statement for every job of a dispatch batch (a 500-event batch is not 500 round trips). */
+async function sendExecutionJobs(services: Services, db: pg.PoolClient, rows: readonly Pick<ExecutionRow, 'teamId' | 'simplyId' | 'triggerType'>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const jobs = rows.map((row) => ({
+    data: { teamId: String(row.teamId), executionSimplyId: row.simplyId } satisfies ExecutionJobData,
+    retryLimit: WIZARD_TRIGGERS.includes(row.triggerType) ? 0 : EXECUTION_RETRY_LIMIT,
+    expireInSeconds: EXECUTION_EXPIRE_SECONDS,
+  }));
+  await services.jobs.boss.insert(EXECUTE_AUTOMATION, jobs, { db: onConnection(db) } as never);
 }
 
 /** Inserts the claims that are not taken yet, sends a job for each new QUEUED one, and announces
@@ -113,15 +122,13 @@ export async function claimExecutions(services: Services, db: pg.PoolClient, cla
   );
   const created = rows.map(toExecutionRow);
   const claimOf = new Map(claims.map((c) => [`${c.automationId}:${c.triggerEventId}`, c]));
-  for (const row of created) {
-    if (row.status === 'QUEUED') await sendExecutionJob(services, db, row.teamId, row.simplyId, row.triggerType);
-  }
+  await sendExecutionJobs(services, db, created.filter((row) => row.status === 'QUEUED'));
   await announce(services, db, created.map((row) => ({ row, claim: claimOf.get(`${row.automationId}:${row.triggerEventId}`)! })));
   return created;
 }
 
 /** `automationExecutions` events, delivered on commit. */
-export async function announce(services: Services, db: pg.PoolClient, items: readonly { row: ExecutionRow; claim: Pick<Claim, 'teamSimplyId' | 'automationSimplyId'> }[]): Promise<void> {
+export async function announce(services: Services, db: pg.Pool | pg.PoolClient, items: readonly { row: ExecutionRow; claim: Pick<Claim, 'teamSimplyId' | 'automationSimplyId'> }[]): Promise<void> {
   if (items.length === 0) return;
   const notes = items.map(({ row, claim }) => services.events.notification('automationExecutions', claim.teamSimplyId, executionEvent(claim.automationSimplyId, row)));
   await db.query(`SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)`, [notes.map((n) => n.channel), notes.map((n) => n.payload)]);

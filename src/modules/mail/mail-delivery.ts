@@ -1,9 +1,10 @@
-// One delivery attempt of one message (the `mail.send` job). The row is locked for the attempt,
+// Delivery attempts (the `mail.send` jobs, taken in batches). The rows are locked for the attempt,
 // so two jobs for the same message (a duplicate, a worker that came back) never both send it; the
-// SMTP server's acceptance and the SENT mark are one step apart, committed right after the reply.
-// A failed attempt is recorded (attempts, errorMessage) and the job thrown back to pg-boss, which
-// retries it with backoff; the last attempt records FAILED instead. A process that dies between
-// the server's acceptance and the commit sends the message again on the retry: at least once.
+// SMTP server's acceptance and the SENT mark are one step apart, committed right after the batch's
+// replies. A failed attempt is recorded (attempts, errorMessage) and its job alone thrown back to
+// pg-boss, which retries it with backoff; the last attempt records FAILED instead. A process that
+// dies between the server's acceptance and the commit sends the message again on the retry: at
+// least once.
 import { domainToASCII } from 'node:url';
 import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
@@ -11,7 +12,7 @@ import { parseMailbox, type Mailbox } from './mail.input.ts';
 import type { SendMailJob } from './mail-queue.ts';
 import { SEND_TIMEOUT_MS, type SmtpTransport } from './smtp-transport.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { failQueued, keepInOutbox, lockQueued, markSent, recordFailedAttempt } from './mail.sql.ts';
+import { type AttemptOutcome, failQueued, keepInOutbox, lockQueued, type QueuedRow, recordAttempts } from './mail.sql.ts';
 
 const MAX_ERROR = 2000;
 
@@ -33,52 +34,76 @@ function describeError(error: unknown): string {
   return text.slice(0, MAX_ERROR);
 }
 
-export async function deliverMail(services: Services, transport: SmtpTransport | null, job: Job<SendMailJob>): Promise<void> {
-  const attempt = job.retryCount + 1;
-  const isLast = attempt >= job.data.attempts;
+/**
+ * One attempt of each message of a batch of `mail.send` jobs: the messages are locked together,
+ * sent side by side over the pooled transport, and their outcomes recorded in one statement of the
+ * same transaction, committed once every reply is in. Answers, per job, the error to retry it with
+ * (thrown back to pg-boss after the commit, so the attempt stays recorded), or null.
+ */
+export async function deliverMails(services: Services, transport: SmtpTransport | null, jobs: readonly Job<SendMailJob>[]): Promise<(Error | null)[]> {
   const envelopeSender = mailbox(services.config.MAIL_FROM);
-  const retry = await inTransaction(services.pool, async (db): Promise<Error | null> => {
-    const row = await lockQueued(db, job.data.teamId, job.data.mailSimplyId);
-    if (!row) return null;
+  return inTransaction(services.pool, async (db) => {
+    const rows = await lockQueued(db, jobs.map((job) => ({ teamId: job.data.teamId, simplyId: job.data.mailSimplyId })));
     if (!transport) {
       // queued while SMTP_URL was set, picked up by a worker without it: kept, not dropped
-      await keepInOutbox(db, row.id, 'kept in the outbox: the worker that picked it up has no SMTP_URL');
-      return null;
+      await keepInOutbox(db, rows.map((row) => row.id), 'kept in the outbox: the worker that picked it up has no SMTP_URL');
+      return jobs.map(() => null);
     }
-    const recipients = [...row.toAddresses, ...row.ccAddresses, ...row.bccAddresses].map((a) => mailbox(a).address);
-    try {
-      const info = await transport.sendMail({
-        messageId: messageIdFor(row.simplyId, envelopeSender),
-        from: mailbox(row.fromAddress),
-        to: row.toAddresses.map(mailbox),
-        cc: row.ccAddresses.map(mailbox),
-        bcc: row.bccAddresses.map(mailbox),
-        replyTo: row.replyTo ? mailbox(row.replyTo) : undefined,
-        subject: row.subject,
-        text: row.textBody,
-        html: row.htmlBody ?? undefined,
-        // bounces come back to the platform's sender, whatever the From header says
-        envelope: { from: envelopeSender.address, to: recipients },
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-      });
-      const rejected = info.rejected.length > 0 ? `accepted for ${info.accepted.length} recipient(s); rejected: ${info.rejected.join(', ')}` : null;
-      await markSent(db, row.id, info.serverMessageId ?? info.messageId, rejected);
-      return null;
-    } catch (error) {
-      const message = describeError(error);
-      await recordFailedAttempt(db, row.id, message, isLast ? 'FAILED' : 'QUEUED');
-      services.logger.warn({ mail: row.simplyId, attempt, of: job.data.attempts, err: message }, 'mail delivery attempt failed');
-      return isLast ? null : new Error(`mail ${row.simplyId}, attempt ${attempt} of ${job.data.attempts}: ${message}`);
-    }
+    const rowByKey = new Map(rows.map((row) => [`${row.teamId}:${row.simplyId}`, row]));
+    const attempts = jobs.map(async (job) => {
+      const key = `${job.data.teamId}:${job.data.mailSimplyId}`;
+      const row = rowByKey.get(key);
+      // a batch holding two jobs of one message sends it once
+      rowByKey.delete(key);
+      return row ? attempt(services, transport, envelopeSender, job, row) : null;
+    });
+    const outcomes = await Promise.all(attempts);
+    await recordAttempts(db, outcomes.flatMap((o) => (o ? [o.outcome] : [])));
+    return outcomes.map((o) => o?.retry ?? null);
   });
-  // thrown after the commit, so the attempt stays recorded while pg-boss schedules the retry
+}
+
+/** A single job's attempt (deliverMails of one): throws the error it is to be retried with. */
+export async function deliverMail(services: Services, transport: SmtpTransport | null, job: Job<SendMailJob>): Promise<void> {
+  const [retry] = await deliverMails(services, transport, [job]);
   if (retry) throw retry;
+}
+
+async function attempt(services: Services, transport: SmtpTransport, envelopeSender: Mailbox, job: Job<SendMailJob>, row: QueuedRow): Promise<{ outcome: AttemptOutcome; retry: Error | null }> {
+  const number = job.retryCount + 1;
+  const isLast = number >= job.data.attempts;
+  const recipients = [...row.toAddresses, ...row.ccAddresses, ...row.bccAddresses].map((a) => mailbox(a).address);
+  try {
+    const info = await transport.sendMail({
+      messageId: messageIdFor(row.simplyId, envelopeSender),
+      from: mailbox(row.fromAddress),
+      to: row.toAddresses.map(mailbox),
+      cc: row.ccAddresses.map(mailbox),
+      bcc: row.bccAddresses.map(mailbox),
+      replyTo: row.replyTo ? mailbox(row.replyTo) : undefined,
+      subject: row.subject,
+      text: row.textBody,
+      html: row.htmlBody ?? undefined,
+      // bounces come back to the platform's sender, whatever the From header says
+      envelope: { from: envelopeSender.address, to: recipients },
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    });
+    const note = info.rejected.length > 0 ? `accepted for ${info.accepted.length} recipient(s); rejected: ${info.rejected.join(', ')}` : null;
+    return { outcome: { id: row.id, status: 'SENT', messageId: info.serverMessageId ?? info.messageId, note }, retry: null };
+  } catch (error) {
+    const message = describeError(error);
+    services.logger.warn({ mail: row.simplyId, attempt: number, of: job.data.attempts, err: message }, 'mail delivery attempt failed');
+    return {
+      outcome: { id: row.id, status: isLast ? 'FAILED' : 'QUEUED', error: message },
+      retry: isLast ? null : new Error(`mail ${row.simplyId}, attempt ${number} of ${job.data.attempts}: ${message}`),
+    };
+  }
 }
 
 /**
  * A delivery job that pg-boss failed for good without the worker settling the row (the worker
  * died or the database was unreachable on the last attempt): the message becomes FAILED.
  */
-export async function settleDeadLetter(services: Services, data: SendMailJob): Promise<void> {
-  await failQueued(services.pool, data.teamId, data.mailSimplyId);
+export async function settleDeadLetters(services: Services, jobs: readonly SendMailJob[]): Promise<void> {
+  await failQueued(services.pool, jobs.map((data) => ({ teamId: data.teamId, simplyId: data.mailSimplyId })));
 }

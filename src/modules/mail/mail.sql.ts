@@ -1,5 +1,5 @@
-// The statements of storing and delivering a message, on the caller's connection so they commit
-// with its transaction (enqueue) or with the attempt (delivery).
+// The statements of storing and delivering messages, on the caller's connection so they commit
+// with its transaction (enqueue) or with the attempts (delivery, one statement per batch).
 import type pg from 'pg';
 
 export interface StoredMail {
@@ -30,6 +30,7 @@ export async function insertMailMessage(db: pg.PoolClient, mail: StoredMail): Pr
 
 export interface QueuedRow {
   id: string;
+  teamId: string;
   simplyId: string;
   status: string;
   fromAddress: string;
@@ -42,43 +43,62 @@ export interface QueuedRow {
   htmlBody: string | null;
 }
 
+export interface MailKey {
+  teamId: string;
+  simplyId: string;
+}
+
 /**
- * The message, locked for this attempt; null when another job holds it right now (or it is gone),
- * or when it is no longer QUEUED (already settled).
+ * The messages, locked for this attempt, that are still QUEUED; one another job holds right now
+ * (or that is gone, or already settled) is left out.
  */
-export async function lockQueued(db: pg.PoolClient, teamId: string, simplyId: string): Promise<QueuedRow | null> {
+export async function lockQueued(db: pg.PoolClient, keys: readonly MailKey[]): Promise<QueuedRow[]> {
   const { rows } = await db.query<QueuedRow>(
-    `SELECT id, "simplyId", status, "fromAddress", "toAddresses", "ccAddresses", "bccAddresses", "replyTo", subject, "textBody", "htmlBody"
-       FROM "MailMessage" WHERE "teamId" = $1 AND "simplyId" = $2 FOR UPDATE SKIP LOCKED`,
-    [teamId, simplyId],
+    `SELECT m.id, m."teamId"::text AS "teamId", m."simplyId", m.status, m."fromAddress", m."toAddresses", m."ccAddresses", m."bccAddresses", m."replyTo", m.subject, m."textBody", m."htmlBody"
+       FROM "MailMessage" m JOIN unnest($1::bigint[], $2::text[]) AS k(t, s) ON m."teamId" = k.t AND m."simplyId" = k.s
+      WHERE m.status = 'QUEUED'
+      FOR UPDATE OF m SKIP LOCKED`,
+    [keys.map((k) => k.teamId), keys.map((k) => k.simplyId)],
   );
-  const row = rows[0];
-  return row && row.status === 'QUEUED' ? row : null;
+  return rows;
 }
 
-export async function keepInOutbox(db: pg.PoolClient, id: string, reason: string): Promise<void> {
-  await db.query(`UPDATE "MailMessage" SET status = 'STORED', transport = 'OUTBOX', "errorMessage" = $2 WHERE id = $1`, [id, reason]);
+export async function keepInOutbox(db: pg.PoolClient, ids: readonly string[], reason: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(`UPDATE "MailMessage" SET status = 'STORED', transport = 'OUTBOX', "errorMessage" = $2 WHERE id = ANY($1::bigint[])`, [ids, reason]);
 }
 
-/** `note` (the refused recipients) replaces the last error only when there is one. */
-export async function markSent(db: pg.PoolClient, id: string, messageId: string, note: string | null): Promise<void> {
+/** The outcome of one attempt: SENT with the server's Message-ID, or the error and whether more attempts follow. */
+export type AttemptOutcome =
+  | { id: string; status: 'SENT'; messageId: string; /** the refused recipients: replaces the last error only when set */ note: string | null }
+  | { id: string; status: 'QUEUED' | 'FAILED'; error: string };
+
+/** Every attempt of a batch recorded in one statement: attempts + 1, and the status, Message-ID and error each brought. */
+export async function recordAttempts(db: pg.PoolClient, outcomes: readonly AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
   await db.query(
-    `UPDATE "MailMessage" SET status = 'SENT', "messageId" = $2, "sentAt" = now(), attempts = attempts + 1,
-       "errorMessage" = COALESCE($3, "errorMessage") WHERE id = $1`,
-    [id, messageId, note],
+    `UPDATE "MailMessage" m SET attempts = m.attempts + 1, status = u.status::"MailStatus",
+            "messageId" = COALESCE(u."messageId", m."messageId"),
+            "sentAt" = CASE WHEN u.status = 'SENT' THEN now() ELSE m."sentAt" END,
+            "errorMessage" = COALESCE(u.error, m."errorMessage")
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, status, "messageId", error)
+      WHERE m.id = u.id`,
+    [
+      outcomes.map((o) => o.id),
+      outcomes.map((o) => o.status),
+      outcomes.map((o) => (o.status === 'SENT' ? o.messageId : null)),
+      outcomes.map((o) => (o.status === 'SENT' ? o.note : o.error)),
+    ],
   );
 }
 
-export async function recordFailedAttempt(db: pg.PoolClient, id: string, error: string, status: 'QUEUED' | 'FAILED'): Promise<void> {
-  await db.query(`UPDATE "MailMessage" SET attempts = attempts + 1, "errorMessage" = $2, status = $3::"MailStatus" WHERE id = $1`, [id, error, status]);
-}
-
-/** A message still QUEUED whose job pg-boss gave up on becomes FAILED (keeping a recorded error). */
-export async function failQueued(pool: pg.Pool, teamId: string, simplyId: string): Promise<void> {
+/** Messages still QUEUED whose jobs pg-boss gave up on become FAILED (keeping a recorded error). */
+export async function failQueued(pool: pg.Pool, keys: readonly MailKey[]): Promise<void> {
   await pool.query(
-    `UPDATE "MailMessage" SET status = 'FAILED',
-       "errorMessage" = COALESCE("errorMessage", 'the delivery job failed without reporting an SMTP error')
-     WHERE "teamId" = $1 AND "simplyId" = $2 AND status = 'QUEUED'`,
-    [teamId, simplyId],
+    `UPDATE "MailMessage" m SET status = 'FAILED',
+       "errorMessage" = COALESCE(m."errorMessage", 'the delivery job failed without reporting an SMTP error')
+       FROM unnest($1::bigint[], $2::text[]) AS k(t, s)
+      WHERE m."teamId" = k.t AND m."simplyId" = k.s AND m.status = 'QUEUED'`,
+    [keys.map((k) => k.teamId), keys.map((k) => k.simplyId)],
   );
 }

@@ -2,11 +2,12 @@
 // Data permissions are per collection and per field, so they are checked in records.service.ts
 // once the collection is known; scope-auth here requires a usable team context.
 import { tier } from '../../app/auth/tiers.ts';
-import { filter, pipe } from 'graphql-yoga';
 import { builder } from '../../app/builder.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ValidationError } from '../../app/errors.ts';
 import type { RecordChangeEvent } from './records.events.ts';
+import { mayReadCollection, recordOfChange, withSource } from './record-change-delivery.ts';
+import './record-change-replay.ts';
 import { collectionFor } from '../collections/access.ts';
 import { DataRecordPageRef, DataRecordRef, offsetFromCursor } from './records-types.schema.ts';
 import { createRecords, deleteRecordsById, getRecord, listRecords, type RecordView, searchRecords, updateRecordsById, type WriteOutcome } from './records.service.ts';
@@ -186,7 +187,7 @@ const RecordChangeRef = builder.objectRef<RecordChangeEvent>('DataRecordChange')
       type: DataRecordRef,
       nullable: true,
       description: 'the record as it is now (null once deleted)',
-      resolve: async (e, _args, ctx) => (e.changeType === 'DELETED' ? null : getRecord(ctx, e.dataRecordSimplyId).catch(() => null)),
+      resolve: (e, _args, ctx) => recordOfChange(ctx, e),
     }),
   }),
 });
@@ -199,29 +200,18 @@ builder.subscriptionFields((t) => ({
     args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       await collectionFor(ctx, args.dataCollectionSimplyId, 'READ');
-      const events = ctx.services.events.pubsub.subscribe('dataRecordChanges', `${requireTeam(ctx).simplyId}:${args.dataCollectionSimplyId}`);
-      // the role may change while subscribed: each event is checked against the credential as it is now,
-      // and dropped once the collection is no longer readable
-      return pipe(
-        events,
-        filter(async () => {
-          if (ctx.refreshPrincipal) {
-            const fresh = await ctx.refreshPrincipal().catch(() => null);
-            if (!fresh) return false;
-            ctx.principal = fresh;
-          }
-          return collectionFor(ctx, args.dataCollectionSimplyId, 'READ').then(
-            () => true,
-            () => false,
-          );
-        }),
-      );
+      // the role may change while subscribed: each event is checked against the credential as it is
+      // now, and dropped once the collection is no longer readable
+      return ctx.services.events.pubsub.subscribe('dataRecordChanges', `${requireTeam(ctx).simplyId}:${args.dataCollectionSimplyId}`, {
+        context: ctx,
+        accept: (now) => mayReadCollection(now, args.dataCollectionSimplyId),
+      });
     },
     resolve: async (event, args, ctx) => {
       // narrow to the fields readable now
       const access = await collectionFor(ctx, args.dataCollectionSimplyId, 'READ');
       const readable = new Set(access.readable.map((f) => f.dataFieldSimplyId));
-      return { ...event, changedFieldSimplyIds: event.changedFieldSimplyIds.filter((id) => readable.has(id)) };
+      return withSource({ ...event, changedFieldSimplyIds: event.changedFieldSimplyIds.filter((id) => readable.has(id)) }, event);
     },
   }),
 }));

@@ -1,64 +1,27 @@
-// The delivery job (queue webhooks.deliver): one job per attempt. The job names the attempt it
-// makes; the attempt's outcome, the delivery's new status, the subscription's counters, the next
-// attempt's job (when retries remain) and the realtime event commit in one transaction, so a
-// crash between the HTTP request and that commit repeats the attempt (at least once), and a crash
-// after it never makes the same attempt twice. pg-boss's own retry (heartbeat, expiry) is only the
-// crash recovery; the subscription's retryCount / retryDelaySeconds schedule the real retries.
+// The delivery job (queue webhooks.deliver): one job per attempt, handled in batches. The job
+// names the attempt it makes. A batch's attempts are sent at once; their outcomes are recorded as
+// they come in (attempt-recorder.ts), each with the delivery's new status, the subscription's
+// counters, the target's breaker, the next attempt's job and the realtime event, and the job's
+// own completion, in one transaction. So a crash before that commit repeats the attempt (at
+// least once), and one after it never makes the same attempt twice. pg-boss's own retry
+// (heartbeat, expiry) is only the crash recovery; the subscription's retryCount /
+// retryDelaySeconds schedule the real retries.
 import fs from 'node:fs';
-import type pg from 'pg';
-import type { Db, Job, JobInsert } from 'pg-boss';
+import type { Job } from 'pg-boss';
+import type { Logger } from 'pino';
 import type { Services } from '../../app/context.ts';
-import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
 import { secretBoxFor } from './secret-box.ts';
 import { sendWebhook, type AttemptOutcome } from './webhook-sender.ts';
 import { signWebhookBody } from './verify-signature.ts';
-import { inTransaction } from '../../db/transaction.ts';
-import {
-  insertAttempt,
-  loadDelivery,
-  lockDelivery,
-  notify,
-  updateDeliveryAfterAttempt,
-  updateSubscriptionAfterAttempt,
-  type DeliveryRow,
-} from './webhooks.sql.ts';
-
-export const DELIVER_WEBHOOK = 'webhooks.deliver';
-/** crash recovery only: a worker that dies holding a job is noticed after this many seconds */
-const HEARTBEAT_SECONDS = 10;
-/** crash recovery only: how often pg-boss may re-run one attempt's job whose worker died */
-const CRASH_RETRIES = 5;
-
-export interface DeliveryJobData {
-  /** internal WebhookDelivery id (job data never leaves the server) */
-  deliveryId: string;
-  teamId: string;
-  /** the attempt this job makes, from 1 */
-  attempt: number;
-}
+import { AttemptRecorder, type Settlement } from './attempt-recorder.ts';
+import { DELIVER_WEBHOOK, FINISHED, type DeliveryJobData, type DeliveryQueue } from './delivery-job.ts';
+import { slowTargets } from './slow-targets.ts';
+import { targetOrigin } from './delivery-order.ts';
+import { pausedUntil } from './target-breaker.ts';
+import { breakerKey, loadDeliveries, loadTeamBreakers, type DeliveryRow } from './webhooks.sql.ts';
 
 /** The secret's sealing context: a box opens only on its own subscription row. */
 export const secretContext = (teamId: bigint | string, webhookSimplyId: string) => `webhook:${teamId}:${webhookSimplyId}`;
-
-/** pg-boss statements on an open pg connection, so the job commits with the caller's transaction. */
-export function onConnection(db: pg.PoolClient): Db {
-  return { executeSql: (text: string, values?: unknown[]) => db.query(text, values) };
-}
-
-export function deliveryJob(data: DeliveryJobData, timeoutSeconds: number, startAfterSeconds = 0): JobInsert<DeliveryJobData> {
-  return {
-    data,
-    retryLimit: CRASH_RETRIES,
-    retryDelay: 5,
-    retryBackoff: false,
-    // the attempt itself ends at timeoutSeconds; the rest is a margin for DNS and the database
-    expireInSeconds: timeoutSeconds + 60,
-    heartbeatSeconds: HEARTBEAT_SECONDS,
-    ...(startAfterSeconds > 0 ? { startAfter: startAfterSeconds } : {}),
-  };
-}
-
-const FINISHED = new Set(['SUCCEEDED', 'FAILED']);
 
 /** The extra CA file (tests' self-signed receivers), read once per path. */
 const caFiles = new Map<string, string>();
@@ -73,79 +36,94 @@ function notSent(reason: string): AttemptOutcome {
   return { success: false, startedAt: now, completedAt: now, responseStatus: null, responseTimeMs: null, responseBody: null, errorMessage: reason };
 }
 
-/** Makes the job's attempt, unless it was made already or the delivery has finished. */
-export async function runDeliveryJob(services: Services, job: Job<DeliveryJobData>): Promise<void> {
-  const { deliveryId, teamId, attempt } = job.data;
-  const d = await loadDelivery(services.pool, teamId, deliveryId);
-  // deleted with its subscription, finished, or this attempt already recorded (a crash after commit)
-  if (!d || FINISHED.has(d.deliveryStatus) || d.attemptCount >= attempt) return;
-
-  let outcome: AttemptOutcome;
-  // a paused or deactivated subscription sends nothing: the delivery ends without a request
-  let stop = true;
-  if (!d.isActive) outcome = notSent('not sent: the subscription is inactive');
-  else if (d.isPaused) outcome = notSent('not sent: the subscription is paused');
-  else {
-    let secret: string | null = null;
-    try {
-      secret = secretBoxFor(services.config.secretsKeyFile).open(d.secretCiphertext, secretContext(d.teamId, d.webhookSimplyId));
-    } catch {
-      secret = null;
-    }
-    if (secret === null) outcome = notSent('not sent: the signing secret cannot be decrypted (SECRETS_KEY_FILE differs between instances?)');
-    else {
-      stop = false;
-      outcome = await sendWebhook({
-        targetUrl: d.targetUrl,
-        body: d.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'svc-webhooks/1',
-          'x-service-event-id': d.eventId,
-          'x-service-event-type': d.eventType,
-          'x-service-timestamp': new Date().toISOString(),
-          [d.signatureHeader.toLowerCase()]: signWebhookBody(d.body, secret),
-        },
-        timeoutMs: d.timeoutSeconds * 1000,
-        policy: { allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK },
-        extraCa: extraCa(services.config.WEBHOOK_CA_FILE),
-        signal: job.signal,
-      });
-      // the claim lapsed or the worker is stopping: leave the attempt to the job's re-run
-      if (job.signal.aborted && !outcome.success) throw new Error(`webhook attempt ${attempt} of ${d.simplyId} interrupted`);
-    }
+function openSecret(services: Services, d: DeliveryRow): string | null {
+  try {
+    return secretBoxFor(services.config.secretsKeyFile).open(d.secretCiphertext, secretContext(d.teamId, d.webhookSimplyId));
+  } catch {
+    return null;
   }
-  await recordAttempt(services, d, attempt, outcome, stop);
 }
 
-async function recordAttempt(services: Services, d: DeliveryRow, attempt: number, outcome: AttemptOutcome, forceFinal: boolean): Promise<void> {
-  await inTransaction(services.pool, async (db) => {
-    const current = await lockDelivery(db, d.teamId, d.id);
-    // deleted meanwhile, or another worker recorded this attempt first
-    if (!current || FINISHED.has(current.deliveryStatus) || current.attemptCount >= attempt) return;
-    // retryCount retries after the first attempt; read now, so an update applies to queued deliveries
-    const final = forceFinal || attempt > current.retryCount;
-    const status = outcome.success ? 'SUCCEEDED' : final ? 'FAILED' : 'RETRYING';
-    await insertAttempt(db, d.teamId, d.id, attempt, outcome);
-    await updateDeliveryAfterAttempt(db, d.teamId, d.id, { attempt, status, finished: final || outcome.success, retryDelaySeconds: current.retryDelaySeconds });
-    await updateSubscriptionAfterAttempt(db, d.teamId, d.webhookSimplyId, status);
-    if (status === 'RETRYING') {
-      const next = deliveryJob({ deliveryId: d.id, teamId: d.teamId, attempt: attempt + 1 }, current.timeoutSeconds, current.retryDelaySeconds);
-      await services.jobs.boss.insert(DELIVER_WEBHOOK, [next], { db: onConnection(db) });
-    }
-    const event: WebhookDeliveryAttemptEvent = {
-      webhookSimplyId: d.webhookSimplyId,
-      deliverySimplyId: d.simplyId,
-      eventId: d.eventId,
-      eventType: d.eventType,
-      attemptNumber: attempt,
-      deliveryStatus: status,
-      success: outcome.success,
-      responseStatus: outcome.responseStatus,
-      responseTimeMs: outcome.responseTimeMs,
-      errorMessage: outcome.errorMessage,
-      attemptedAt: outcome.startedAt.toISOString(),
-    };
-    await notify(db, services.events.notification('webhookDeliveryAttempts', d.teamSimplyId, event));
+function attempt(services: Services, d: DeliveryRow, secret: string, signal: AbortSignal): Promise<AttemptOutcome> {
+  return sendWebhook({
+    targetUrl: d.targetUrl,
+    body: d.body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'svc-webhooks/1',
+      'x-service-event-id': d.eventId,
+      'x-service-event-type': d.eventType,
+      'x-service-timestamp': new Date().toISOString(),
+      [d.signatureHeader.toLowerCase()]: signWebhookBody(d.body, secret),
+    },
+    timeoutMs: d.timeoutSeconds * 1000,
+    policy: { allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK },
+    extraCa: extraCa(services.config.WEBHOOK_CA_FILE),
+    signal,
   });
+}
+
+/**
+ * Makes the attempts of a batch of jobs, all at once; an attempt made already, or of a finished
+ * or deleted delivery, is skipped. Resolves once every outcome is recorded; throws when an
+ * attempt was interrupted (its job's claim lapsed, the worker is stopping) or could not be
+ * recorded, so that pg-boss re-runs the jobs still unsettled.
+ */
+export async function deliverBatch(services: Services, queue: DeliveryQueue, jobs: readonly Job<DeliveryJobData>[], logger: Logger): Promise<void> {
+  const [deliveries, breakers] = await Promise.all([
+    loadDeliveries(
+      services.pool,
+      jobs.map((j) => ({ teamId: j.data.teamId, deliveryId: j.data.deliveryId })),
+    ),
+    loadTeamBreakers(services.pool, [...new Set(jobs.map((j) => j.data.teamId))]),
+  ]);
+  const recorder = new AttemptRecorder(services, queue, breakers, logger);
+  const now = new Date();
+  let interrupted = 0;
+  const sends: Promise<void>[] = [];
+  for (const job of jobs) {
+    const d = deliveries.get(job.data.deliveryId);
+    // deleted with its subscription, finished, or this attempt already recorded (a crash after commit)
+    if (!d || FINISHED.has(d.deliveryStatus) || d.attemptCount >= job.data.attempt) {
+      recorder.add({ kind: 'done', job });
+      continue;
+    }
+    const origin = targetOrigin(d.targetUrl);
+    const target = origin ? { teamId: d.teamId, origin } : null;
+    // a paused or deactivated subscription sends nothing: the delivery ends without a request
+    const stop = !d.isActive ? 'not sent: the subscription is inactive' : d.isPaused ? 'not sent: the subscription is paused' : null;
+    if (stop) {
+      recorder.add({ kind: 'attempt', job, delivery: d, target, outcome: notSent(stop), final: true });
+      continue;
+    }
+    const until = target ? pausedUntil(breakers.get(breakerKey(target)), now) : null;
+    if (until) {
+      recorder.add({ kind: 'defer', job, delivery: d, target, until });
+      continue;
+    }
+    if (queue === DELIVER_WEBHOOK && target && slowTargets.isSlow(target)) {
+      recorder.add({ kind: 'reroute', job, delivery: d, target });
+      continue;
+    }
+    const secret = openSecret(services, d);
+    if (secret === null) {
+      const reason = 'not sent: the signing secret cannot be decrypted (SECRETS_KEY_FILE differs between instances?)';
+      recorder.add({ kind: 'attempt', job, delivery: d, target, outcome: notSent(reason), final: true });
+      continue;
+    }
+    recorder.expect();
+    sends.push(
+      slowTargets.watch(target, attempt(services, d, secret, job.signal)).then((outcome) => {
+        // the claim lapsed or the worker is stopping: leave the attempt to the job's re-run
+        if (job.signal.aborted && !outcome.success) {
+          interrupted++;
+          recorder.abandon();
+        } else recorder.add({ kind: 'attempt', job, delivery: d, target, outcome, final: false } satisfies Settlement, true);
+      }),
+    );
+  }
+  recorder.ready();
+  await Promise.all(sends);
+  await recorder.drain();
+  if (interrupted > 0) throw new Error(`${interrupted} webhook attempt(s) interrupted; their jobs run again`);
 }

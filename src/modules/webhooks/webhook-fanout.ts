@@ -2,13 +2,15 @@
 // matching subscription (same team and event type, active, not paused, collection in its filter)
 // and one delivery job, written on the dispatch transaction's connection so they commit together
 // with the "dispatched" mark. (subscriptionId, eventId) is unique: an event dispatched twice
-// (a crash before the mark) makes no second delivery.
+// (a crash before the mark) makes no second delivery. Each job goes into its target's group and
+// gets its fair-order priority from the team's backlog (delivery-order.ts).
 import type { DomainEventConsumer, DomainEventRow } from '../../app/outbox.ts';
 import type { Services } from '../../app/context.ts';
 import { readFilterCollections, WEBHOOK_EVENT_TYPES } from './webhooks.input.ts';
 import { webhookDeliveryId } from './webhooks.ids.ts';
-import { addTotalDeliveries, collectionsOfRecords, findListeningSubscriptions, insertDeliveries, type SubscriptionRow } from './webhooks.sql.ts';
-import { DELIVER_WEBHOOK, deliveryJob, onConnection } from './webhook-delivery.ts';
+import { addTotalDeliveries, collectionsOfRecords, countWaitingDeliveries, findListeningSubscriptions, insertDeliveries, type SubscriptionRow } from './webhooks.sql.ts';
+import { DELIVER_WEBHOOK, deliveryJob, onConnection } from './delivery-job.ts';
+import { fairPriority, targetGroupId, targetOrigin } from './delivery-order.ts';
 
 interface Match {
   event: DomainEventRow;
@@ -75,11 +77,25 @@ export function webhookFanOut(services: Services): DomainEventConsumer {
       })),
     );
     if (created.length === 0) return;
-    const timeoutOf = new Map(subscriptions.map((s) => [s.id, s.timeoutSeconds]));
+    const bySubscription = new Map(subscriptions.map((s) => [String(s.id), s]));
     const perSubscription = new Map<string, number>();
     for (const c of created) perSubscription.set(c.subscriptionId, (perSubscription.get(c.subscriptionId) ?? 0) + 1);
     await addTotalDeliveries(db, perSubscription);
-    const jobs = created.map((c) => deliveryJob({ deliveryId: String(c.id), teamId: String(c.teamId), attempt: 1 }, timeoutOf.get(String(c.subscriptionId)) ?? 30));
+    // the deliveries just created are PENDING too: the team's backlog before them is the count less its own
+    const createdPerTeam = new Map<string, number>();
+    for (const c of created) createdPerTeam.set(String(c.teamId), (createdPerTeam.get(String(c.teamId)) ?? 0) + 1);
+    const waiting = await countWaitingDeliveries(db, [...createdPerTeam.keys()]);
+    const place = new Map([...createdPerTeam].map(([team, n]) => [team, Math.max(0, (waiting.get(team) ?? n) - n)]));
+    const jobs = created.map((c) => {
+      const teamId = String(c.teamId);
+      const ahead = place.get(teamId)!;
+      place.set(teamId, ahead + 1);
+      const subscription = bySubscription.get(String(c.subscriptionId));
+      const origin = subscription ? targetOrigin(subscription.targetUrl) : null;
+      return deliveryJob({ deliveryId: String(c.id), teamId, attempt: 1, priority: fairPriority(ahead) }, subscription?.timeoutSeconds ?? 30, {
+        groupId: origin ? targetGroupId(teamId, origin) : null,
+      });
+    });
     await services.jobs.boss.insert(DELIVER_WEBHOOK, jobs, { db: onConnection(db) });
   };
 }

@@ -1,10 +1,11 @@
 // One HTTP attempt of a delivery: resolve and check the target (target-guard.ts), connect only to
-// a checked address, POST the stored body with the signature headers, never follow a redirect,
+// a checked address (a kept-alive connection of the agent pinned to exactly the checked set,
+// target-agents.ts), POST the stored body with the signature headers, never follow a redirect,
 // and report status, time and the first 4 096 characters of the response. Never throws: every
 // failure is an outcome with an error message, logged like any other attempt.
-import tls from 'node:tls';
-import { Agent, request } from 'undici';
-import { parseTargetUrl, pinnedLookup, resolveTarget, TargetRefused, type TargetPolicy } from './target-guard.ts';
+import { request } from 'undici';
+import { withTargetAgent } from './target-agents.ts';
+import { parseTargetUrl, resolveTarget, TargetRefused, type TargetPolicy } from './target-guard.ts';
 
 export const RESPONSE_BODY_LIMIT = 4096;
 // bytes read from a response at most: enough for 4 096 characters of any UTF-8 text
@@ -44,12 +45,18 @@ function describe(error: unknown, timedOut: boolean, timeoutMs: number): string 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
+  let cut = false;
   for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size >= RESPONSE_READ_LIMIT) break;
+    if (size >= RESPONSE_READ_LIMIT) {
+      cut = true;
+      break;
+    }
   }
-  body.destroy?.();
+  // only a body left unread is dropped (with its connection); a body read to its end leaves the
+  // connection to the agent for the next attempt
+  if (cut) body.destroy?.();
   const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, RESPONSE_READ_LIMIT));
   return [...text].slice(0, RESPONSE_BODY_LIMIT).join('');
 }
@@ -64,7 +71,6 @@ export async function sendWebhook(req: WebhookRequest): Promise<AttemptOutcome> 
     deadline.abort(new Error('timeout'));
   }, req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([deadline.signal, req.signal]) : deadline.signal;
-  let agent: Agent | undefined;
   let responseStatus: number | null = null;
   let responseTimeMs: number | null = null;
   let responseBody: string | null = null;
@@ -74,19 +80,19 @@ export async function sendWebhook(req: WebhookRequest): Promise<AttemptOutcome> 
       resolveTarget(url, req.policy),
       new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
     ]);
-    agent = new Agent({
-      allowH2: false,
-      connect: {
-        lookup: pinnedLookup(addresses) as never,
-        ca: req.extraCa ? [...tls.rootCertificates, req.extraCa] : undefined,
-        timeout: req.timeoutMs,
-      },
+    const response = await withTargetAgent(url.origin, addresses, req.extraCa, async (dispatcher) => {
+      const answer = await request(url, { method: 'POST', headers: req.headers, body: req.body, dispatcher, signal });
+      responseStatus = answer.statusCode;
+      responseTimeMs = Math.round(performance.now() - started);
+      // the status decides; a body cut short by the deadline is kept as far as it was read. Read
+      // (or dropped) inside, so the connection is back in the agent's pool when the attempt ends
+      responseBody = await readCapped(answer.body as never).catch(() => null);
+      // the agent takes the connection back a turn after the body ended: an attempt of this same
+      // slot that started sooner would find it busy and open another
+      await new Promise((resolve) => setImmediate(resolve));
+      return answer;
     });
-    const response = await request(url, { method: 'POST', headers: req.headers, body: req.body, dispatcher: agent, signal });
     responseStatus = response.statusCode;
-    responseTimeMs = Math.round(performance.now() - started);
-    // the status decides; a body cut short by the deadline is kept as far as it was read
-    responseBody = await readCapped(response.body as never).catch(() => null);
     const success = responseStatus >= 200 && responseStatus < 300;
     return {
       success,
@@ -109,6 +115,5 @@ export async function sendWebhook(req: WebhookRequest): Promise<AttemptOutcome> 
     };
   } finally {
     clearTimeout(timer);
-    await agent?.destroy().catch(() => {});
   }
 }

@@ -20,5 +20,5 @@ export const WEBHOOK_DELIVERY = fragment(
   'WebhookDeliveryFields',
   'WebhookDelivery',
   selection`id eventId eventType eventOccurredAt deliveryStatus attemptNumber responseStatus responseTimeMs responseBody errorMessage
-    createdAt lastAttemptAt nextAttemptAt completedAt attempts { ${WEBHOOK_DELIVERY_ATTEMPT} }`,
+    createdAt lastAttemptAt nextAttemptAt waitingReason completedAt attempts { ${WEBHOOK_DELIVERY_ATTEMPT} }`,
 );

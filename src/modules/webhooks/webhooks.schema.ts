@@ -30,6 +30,11 @@ export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus
   values: ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED'] as const,
 });
 
+export const WebhookDeliveryWaitingReasonEnum = builder.enumType('WebhookDeliveryWaitingReason', {
+  description: 'Why a delivery waits beyond its schedule. TARGET_PAUSED: its target (team and target origin) failed repeatedly and is paused until nextAttemptAt; the wait costs no attempt',
+  values: ['TARGET_PAUSED'] as const,
+});
+
 type SubscriptionView = { row: WebhookSubscription; secret?: string };
 
 function subscriptionFields(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, SubscriptionView>) {
@@ -114,7 +119,18 @@ const DeliveryRef = builder.objectRef<WebhookDeliveryWithAttempts>('WebhookDeliv
     errorMessage: t.string({ nullable: true, description: 'of the latest attempt', resolve: (d) => last(d)?.errorMessage ?? null }),
     createdAt: t.field({ type: 'DateTime', description: 'when the event was matched to the subscription', resolve: (d) => d.createdAt }),
     lastAttemptAt: t.field({ type: 'DateTime', nullable: true, description: 'when the latest attempt started', resolve: (d) => last(d)?.startedAt ?? null }),
-    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, description: 'RETRYING: when the next attempt is due', resolve: (d) => d.nextAttemptAt }),
+    nextAttemptAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'when the next attempt is due: while RETRYING, or while waiting for a paused target (waitingReason)',
+      resolve: (d) => d.nextAttemptAt,
+    }),
+    waitingReason: t.field({
+      type: WebhookDeliveryWaitingReasonEnum,
+      nullable: true,
+      description: 'TARGET_PAUSED while the next attempt waits for the end of a target pause (until nextAttemptAt); null otherwise',
+      resolve: (d) => (d.waitingReason === 'TARGET_PAUSED' ? 'TARGET_PAUSED' : null),
+    }),
     completedAt: t.field({ type: 'DateTime', nullable: true, description: 'when it became SUCCEEDED or FAILED', resolve: (d) => d.completedAt }),
     attempts: t.field({ type: [AttemptRef], resolve: (d) => d.attempts }),
   }),
