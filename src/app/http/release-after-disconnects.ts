@@ -1,34 +1,50 @@
-// Thousands of WebSocket clients leaving at once free their objects, but V8 hands the heap pages
-// they used back only after a major collection, and a server gone quiet allocates too little to
-// start one: its resident memory would stay at the peak. So once many connections have closed and
-// the closing has paused, one major collection runs (V8's concurrent marking, not a pause of the
-// size of the heap). It needs --expose-gc, which serving processes get (src/cli/server-flags.ts);
-// without it this does nothing.
+// Thousands of WebSocket clients leaving at once free their objects, but the memory stays resident:
+// V8 keeps the heap pages it freed for reuse, and glibc's malloc keeps the connections' freed
+// native memory (OpenSSL state, socket buffers) mapped, and a server gone quiet allocates too little
+// to change either. So once many connections have closed and the closing has paused, the server
+// runs one memory-reducing collection (V8's "last resort" flavor, which also releases its pooled
+// pages; a pause of the order of 100 ms with a heap of a few hundred MiB, at a moment when clients
+// have just left) and then malloc_trim (native-heap.ts). The collection needs --expose-gc, which
+// serving processes get (src/cli/server-flags.ts); without it only the trim runs.
 import type { WebSocketServer } from 'ws';
+import { nativeHeapTrimmer } from '../native-heap.ts';
 
-/** closed connections that make a collection worth it */
-const CLOSES_WORTH_A_COLLECTION = 200;
-/** the closing must have paused this long (ms): a collection per departing client would cost more than it frees */
-const QUIET_MS = 2000;
+export interface ReleaseOptions {
+  /** closed connections that make a release worth it */
+  closes: number;
+  /** the closing must have paused this long (ms): a release per departing client would cost more than it frees */
+  quietMs: number;
+  /** what a release does (default: collection + trim) */
+  release: () => void;
+}
 
-type Gc = (options: { type: 'major'; execution: 'async' }) => Promise<void>;
+type Gc = (options: { type: 'major'; flavor: 'last-resort' }) => void;
 
-export function releaseMemoryAfterDisconnects(wsServer: WebSocketServer): void {
+function collectAndTrim(): () => void {
   const gc = (globalThis as { gc?: Gc }).gc;
-  if (!gc) return;
+  const trim = nativeHeapTrimmer();
+  return () => {
+    gc?.({ type: 'major', flavor: 'last-resort' });
+    trim?.();
+  };
+}
+
+export function releaseMemoryAfterDisconnects(wsServer: WebSocketServer, options: Partial<ReleaseOptions> = {}): void {
+  const { closes = 200, quietMs = 2000 } = options;
+  const release = options.release ?? collectAndTrim();
   let closed = 0;
   let timer: NodeJS.Timeout | null = null;
-  const collect = () => {
+  const releaseIfWorthIt = () => {
     timer = null;
-    if (closed < CLOSES_WORTH_A_COLLECTION) return;
+    if (closed < closes) return;
     closed = 0;
-    void gc({ type: 'major', execution: 'async' });
+    release();
   };
   wsServer.on('connection', (socket) =>
     socket.once('close', () => {
       closed++;
       if (timer) clearTimeout(timer);
-      timer = setTimeout(collect, QUIET_MS).unref();
+      timer = setTimeout(releaseIfWorthIt, quietMs).unref();
     }),
   );
 }
