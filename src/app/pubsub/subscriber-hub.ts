@@ -4,7 +4,7 @@
 // subscribers (graphql-ws operations, shared-subscription.ts) are grouped per event by operation
 // and permission fingerprint, and each group's result is computed once and sent to every member.
 // Keys live only while they have subscribers: nothing here grows with subscribers who left.
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestContext } from '../context.ts';
 import { toPublicError } from '../error-mapping.ts';
@@ -12,6 +12,8 @@ import { permissionFingerprint } from './permission-fingerprint.ts';
 
 /** How long one turn of the event loop hands out results before it lets requests run (ms). */
 const SLICE_MS = 2;
+/** How long an event waits before its fan-out starts (ms). */
+const START_DELAY_MS = 3;
 /** Waits between attempts at an event that failed for a passing reason (the database away). */
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 2000, 4000, 4000, 8000, 8000, 8000];
 /** A subscriber this far behind is cut short: its backlog is replaced by one resync signal. */
@@ -136,8 +138,10 @@ export class SubscriberHub {
   private async drain(channel: Channel): Promise<void> {
     channel.running = true;
     try {
-      // never on the caller's stack: the NOTIFY handler (and whatever else runs now) returns first
-      await yieldToEventLoop();
+      // never on the caller's stack, and not at once: a write on this instance gets its NOTIFY at
+      // about the time of its COMMIT, and finishing its response first costs subscribers a few ms
+      // where starting a large fan-out under it would cost the writer far more
+      await sleep(START_DELAY_MS);
       while (channel.queue.length > 0) {
         const event = channel.queue.shift();
         await this.deliverPlain(channel, event);
@@ -182,7 +186,8 @@ export class SubscriberHub {
     const outcomes = new Map<string, PromiseSettledResult<Principal>>();
     await Promise.all([...principals].map(async ([key, p]) => outcomes.set(key, await p.then((value) => ({ status: 'fulfilled' as const, value }), (reason) => ({ status: 'rejected' as const, reason })))));
 
-    const groups = new Map<string, { principal: Principal; members: SharedSubscriber[] }>();
+    // operation → permission fingerprint → group (no per-subscriber key strings to build and hash)
+    const groups = new Map<string, Map<string, { principal: Principal; members: SharedSubscriber[] }>>();
     for (const s of subscribers) {
       const outcome = outcomes.get(s.callerKey)!;
       if (outcome.status === 'rejected') {
@@ -192,14 +197,16 @@ export class SubscriberHub {
       }
       // the context the subscriber holds keeps the fresh principal (Yoga copies contexts)
       s.options.context.principal = outcome.value;
-      const groupKey = `${s.operationKey}\n${permissionFingerprint(outcome.value)}`;
-      let group = groups.get(groupKey);
-      if (!group) groups.set(groupKey, (group = { principal: outcome.value, members: [] }));
+      let byPermission = groups.get(s.operationKey);
+      if (!byPermission) groups.set(s.operationKey, (byPermission = new Map()));
+      const fingerprint = permissionFingerprint(outcome.value);
+      let group = byPermission.get(fingerprint);
+      if (!group) byPermission.set(fingerprint, (group = { principal: outcome.value, members: [] }));
       group.members.push(s);
     }
 
     await Promise.all(
-      [...groups.values()].map(async ({ principal, members }) => {
+      [...groups.values()].flatMap((byPermission) => [...byPermission.values()]).map(async ({ principal, members }) => {
         const first = members[0]!;
         // a context of this event only: request-scoped loaders and caches start empty
         const ctx: RequestContext = { ...first.options.context, principal, loaders: undefined };
