@@ -1,5 +1,6 @@
 // Matches a path against the route table. Static segments win over parameters
-// (/v1/users/me before /v1/users/{userSimplyId}); a path that exists under another method is a 405.
+// (/v1/users/me before /v1/users/{userSimplyId}), and a path belongs to the most specific pattern
+// it matches: a method that pattern is not served with is a 405, never a parameter route's match.
 import type { HttpMethod, RestRoute } from './route.ts';
 
 interface CompiledRoute {
@@ -44,9 +45,14 @@ export class Router {
 
   match(method: string, path: string): RouteMatch {
     const allowed = new Set<HttpMethod>();
+    // the path is the most specific pattern it matches: /v1/data-records/batch is the batch path,
+    // whose other methods are a 405, not /v1/data-records/{id} with id "batch"
+    let shape: number[] | null = null;
     for (const c of this.compiled) {
+      if (shape && compareSpecificity(c.specificity, shape) !== 0) break;
       const m = c.pattern.exec(path);
       if (!m) continue;
+      shape = c.specificity;
       if (c.route.method === method) {
         const params: Record<string, string> = {};
         c.paramNames.forEach((name, i) => {

@@ -29,6 +29,7 @@ import { sendData, sendError, sendJson } from './http/envelope.ts';
 import { toPublicError } from './error-mapping.ts';
 import { RateLimitError, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, ServiceUnavailableError } from './errors.ts';
 import { endPool, settlesBy } from '../db/pool-shutdown.ts';
+import { dotSegmentError, hasDotSegment } from './http/dot-segments.ts';
 import { createFrontDoor, HTTPS_REQUIRED } from './http/front-door.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './http/metrics.ts';
@@ -159,6 +160,7 @@ export async function startApp(options: StartOptions): Promise<App> {
         res.setHeader('connection', 'close');
         return sendError(res, requestId, toPublicError(new ServiceUnavailableError('The server is shutting down')));
       }
+      if (hasDotSegment(req.url ?? '/')) return sendError(res, requestId, toPublicError(dotSegmentError()));
       const url = new URL(req.url ?? '/', 'https://localhost');
       const path = url.pathname;
       if (path === '/healthz') {
@@ -228,7 +230,7 @@ export async function startApp(options: StartOptions): Promise<App> {
     tls,
     handler: (req, res) => void handler(req, res),
     onUpgrade: (req, socket, head) => {
-      const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+      const path = hasDotSegment(req.url ?? '/') ? null : new URL(req.url ?? '/', 'https://localhost').pathname;
       const proxiedPlain = config.TRUST_PROXY && req.headers['x-forwarded-proto'] !== 'https';
       if (path !== '/graphql' || proxiedPlain || draining) {
         socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

@@ -165,8 +165,8 @@ describe('add, update, reorder, remove', () => {
     for (const body of [{}, { orderedFieldSimplyIds: [] }, { orderedFieldSimplyIds: 'a' }, { orderedFieldSimplyIds: [ids.a], more: true }]) {
       expectError(await call('PUT', `/v1/data-collections/${c.id}/fields/reorder`, body), 400, 'VALIDATION_ERROR', JSON.stringify(body));
     }
-    // other methods on the reorder path are not field routes
-    expectError(await call('DELETE', `/v1/data-collections/${c.id}/fields/reorder`), 400, 'VALIDATION_ERROR');
+    // other methods on the reorder path are a 405, not field routes with the id "reorder"
+    expectError(await call('DELETE', `/v1/data-collections/${c.id}/fields/reorder`), 405, 'METHOD_NOT_ALLOWED');
     expectError(await call('PUT', `/v1/data-collections/${c.id}/fields/${ids.a}`, {}), 405, 'METHOD_NOT_ALLOWED');
   });
 

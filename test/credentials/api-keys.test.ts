@@ -147,6 +147,13 @@ describe('API keys', () => {
       const past = expectError(await post({ name: 'x', expiresAt: new Date(Date.now() - 60_000).toISOString() }), 400, 'VALIDATION_ERROR');
       expect(past.details).toEqual([{ field: 'expiresAt', message: 'must be in the future' }]);
       expectError(await post({ name: 'x', expiresAt: 'tomorrow-ish' }), 400, 'VALIDATION_ERROR');
+      // a bare number is the year 12345 to Date.parse: refused, and nothing stored that a read would choke on
+      for (const expiresAt of ['12345', '+012345-01-01T00:00:00Z', '2027-01-01', '2027-01-01T00:00:00']) {
+        const bad = expectError(await post({ name: `odd-expiry ${expiresAt}`, expiresAt }), 400, 'VALIDATION_ERROR');
+        expect(bad.details?.[0]?.field).toBe('expiresAt');
+      }
+      expect((await server.request('GET', '/v1/api-keys?limit=100', { token: team.apiKey })).status).toBe(200);
+      expect(await server.app.services.prisma.apiKey.count({ where: { name: { startsWith: 'odd-expiry' } } })).toBe(0);
       expectError(await post({ name: 'x', teamRoleSimplyId: 'role-1' }), 400, 'VALIDATION_ERROR');
       expectError(await post({ name: 'x', teamRoleSimplyId: other.teamRoleSimplyId }), 404, 'NOT_FOUND');
       expectError(await server.request('POST', '/v1/api-keys', { token: team.apiKey }), 400, 'VALIDATION_ERROR');

@@ -102,9 +102,9 @@ export class EventCatchUp {
   private async probe(): Promise<void> {
     if (!this.notifier.connected || this.lost) return;
     try {
-      const { rows } = await this.pool.query<{ id: string }>('SELECT coalesce(max(id), 0)::text AS id FROM "DomainEvent"');
+      const rows = await this.notifier.queryOnListener<{ id: string }>('SELECT coalesce(max(id), 0)::text AS id FROM "DomainEvent"');
       // the listener may have gone while the query ran: a sample counts only if it was up throughout
-      if (!this.notifier.connected || this.lost) return;
+      if (!rows || !this.notifier.connected || this.lost) return;
       this.probes.push({ id: BigInt(rows[0]!.id), at: Date.now() });
       this.forgetOld();
     } catch {

@@ -49,6 +49,17 @@ export class PgNotifier {
     return this.client !== null;
   }
 
+  /**
+   * Runs a read on the listening connection itself; null while it is down. A read that succeeds
+   * there was taken while notifications were being received (the event catch-up samples this way,
+   * and stays off the request pool).
+   */
+  async queryOnListener<R extends pg.QueryResultRow>(text: string): Promise<R[] | null> {
+    const client = this.client;
+    if (!client) return null;
+    return (await client.query<R>(text)).rows;
+  }
+
   async listen(channel: string, handler: Handler): Promise<() => void> {
     assertChannel(channel);
     let set = this.handlers.get(channel);

@@ -19,8 +19,10 @@ const allowlist = z
 
 const futureDateTime = z
   .string({ message: 'must be an ISO 8601 date-time' })
-  // a malformed date is one problem, not also "not in the future"
-  .refine((v) => !Number.isNaN(Date.parse(v)), { message: 'must be an ISO 8601 date-time', abort: true })
+  // the full form with a four-digit year and an offset: Date.parse alone takes "12345" (the year
+  // 12345), which was stored and then broke every read of the key. A malformed date is one
+  // problem, not also "not in the future"
+  .refine((v) => z.iso.datetime({ offset: true }).safeParse(v).success, { message: 'must be an ISO 8601 date-time such as 2027-01-31T12:00:00Z', abort: true })
   .refine((v) => Date.parse(v) > Date.now(), 'must be in the future');
 
 const teamRole = z.string().min(1, 'must be a team role simplyId, or null for none').nullable().optional();
