@@ -47,12 +47,12 @@ function walk(value: unknown, visit: (key: string, value: unknown, path: string)
 }
 
 /** Sends a request whose body arrives in pieces without a Content-Length (chunked). */
-function chunkedRequest(server: TestServer, path: string, token: string, chunks: string[]): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+function chunkedRequest(server: TestServer, path: string, token: string, chunks: string[], agent?: https.Agent): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
   const url = new URL(path, server.baseUrl);
   return new Promise((resolve, reject) => {
     const req = https.request(
       url,
-      { method: 'POST', ca: server.ca, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      { method: 'POST', ca: server.ca, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -140,6 +140,20 @@ describe('API conventions', () => {
       expect(streamed.status).toBe(413);
       expect(streamed.body.error.code).toBe('PAYLOAD_TOO_LARGE');
       expect(streamed.body.meta.requestId).toBe(streamed.headers['x-request-id']);
+      // the rest of that body is still on the connection: it is closed after the answer, so the
+      // next request (same keep-alive agent) gets a fresh one and is answered
+      const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: server.ca });
+      try {
+        const cut = await chunkedRequest(server, '/v1/team-roles', team.apiKey, [json.slice(0, 1000), json.slice(1000, 2000), json.slice(2000)], agent);
+        expect(cut.status).toBe(413);
+        expect(cut.headers.connection).toBe('close');
+        const next = await new Promise<number>((resolve, reject) =>
+          https.get(new URL('/healthz', server.baseUrl), { agent }, (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject),
+        );
+        expect(next).toBe(200);
+      } finally {
+        agent.destroy();
+      }
 
       // just under the limit is fine
       const fits = await server.request('POST', '/v1/team-roles', { token: team.apiKey, body: { name: `Fits ${'y'.repeat(40)}` } });

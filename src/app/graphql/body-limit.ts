@@ -8,8 +8,10 @@ import type { Plugin } from 'graphql-yoga';
 
 const DECIMAL_LENGTH = /^\d+$/;
 
-function tooLarge(limit: number): GraphQLError {
-  return new GraphQLError(`The request body exceeds ${limit} bytes`, { extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413, http: { status: 413 } } });
+/** `unread`: the rest of a streamed body is still on the connection, which then closes after the answer */
+function tooLarge(limit: number, unread = false): GraphQLError {
+  const http = unread ? { status: 413, headers: { Connection: 'close' } } : { status: 413 };
+  return new GraphQLError(`The request body exceeds ${limit} bytes`, { extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413, http } });
 }
 
 export function useBodyLimit(limit: number): Plugin {
@@ -30,7 +32,7 @@ export function useBodyLimit(limit: number): Plugin {
           new fetchAPI.TransformStream<Uint8Array, Uint8Array>({
             transform(chunk, controller) {
               seen += chunk.byteLength;
-              if (seen > limit) controller.error(tooLarge(limit));
+              if (seen > limit) controller.error(tooLarge(limit, true));
               else controller.enqueue(chunk);
             },
           }),

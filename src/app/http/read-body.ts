@@ -4,8 +4,9 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError, ValidationError } from '../errors.ts';
 
 export class PayloadTooLargeError extends ApiError {
-  constructor(limit: number) {
-    super(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes`);
+  /** `unread`: the rest of the body is still on the connection, which must then close after the answer */
+  constructor(limit: number, unread = false) {
+    super(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes`, unread ? { headers: { Connection: 'close' } } : {});
   }
 }
 
@@ -21,19 +22,49 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     req.resume();
     throw new PayloadTooLargeError(limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new PayloadTooLargeError(limit);
-    chunks.push(chunk);
-  }
-  if (size === 0) return undefined;
+  const body = await readUpTo(req, limit);
+  if (body.length === 0) return undefined;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) throw new UnsupportedMediaTypeError();
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(body.toString('utf8'));
   } catch (error) {
     throw new ValidationError('The request body is not valid JSON', [{ message: (error as Error).message }]);
   }
+}
+
+/**
+ * The body, or PayloadTooLargeError once more than `limit` bytes arrived. A streamed (chunked) body
+ * has no end in sight then: reading it to its end would let a client feed the server for ever, and
+ * destroying the request mid-stream left the connection half-read, so the next request on it hung.
+ * The answer says `Connection: close` instead, and Node closes the connection once it is sent.
+ */
+function readUpTo(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      done();
+      req.pause();
+      reject(new PayloadTooLargeError(limit, true));
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
