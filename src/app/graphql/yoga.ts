@@ -8,6 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { toGraphQLError, toPublicError } from '../error-mapping.ts';
 import { useBodyLimit } from './body-limit.ts';
+import { useVariablesDepthLimit } from './variables-depth.ts';
 import { useCompiledExecution } from './compiled-execution.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { RequestContext, Services } from '../context.ts';
@@ -39,7 +40,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
     logging: false,
     // HTTP uploads, batching and the like are not part of this API
     batching: false,
-    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useRequestErrorCodes()],
+    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useVariablesDepthLimit(), useRequestErrorCodes()],
     // the same body limit as REST, checked by useBodyLimit (Yoga's own default is 25 MB)
     maxRequestBodySize: false,
     maskedErrors: { maskError: errorMasker(logger) },

@@ -1,7 +1,9 @@
 // Reads a JSON request body within the size limit. Each failure has its own documented answer:
-// 413 PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE, 400 VALIDATION_ERROR for malformed JSON.
+// 413 PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE, 400 VALIDATION_ERROR for malformed JSON or
+// JSON nested too deeply (json-depth.ts).
 import type { IncomingMessage } from 'node:http';
 import { ApiError, ValidationError } from '../errors.ts';
+import { nestsDeeperThan, tooDeepError } from './json-depth.ts';
 
 export class PayloadTooLargeError extends ApiError {
   /** `unread`: the rest of the body is still on the connection, which must then close after the answer */
@@ -26,11 +28,14 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (body.length === 0) return undefined;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) throw new UnsupportedMediaTypeError();
+  let value: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    value = JSON.parse(body.toString('utf8'));
   } catch (error) {
     throw new ValidationError('The request body is not valid JSON', [{ message: (error as Error).message }]);
   }
+  if (nestsDeeperThan(value)) throw tooDeepError('The request body');
+  return value;
 }
 
 /**
