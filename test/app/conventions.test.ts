@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expectOk, UUID } from '../support/expect-envelope.ts';
 import { createApiKey, createRole, createTeam } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
+import { rawRequest } from '../support/raw-https.ts';
 import { useServer } from '../support/use-server.ts';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -47,24 +48,9 @@ function walk(value: unknown, visit: (key: string, value: unknown, path: string)
 }
 
 /** Sends a request whose body arrives in pieces without a Content-Length (chunked). */
-function chunkedRequest(server: TestServer, path: string, token: string, chunks: string[], agent?: https.Agent): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
-  const url = new URL(path, server.baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      url,
-      { method: 'POST', ca: server.ca, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    for (const chunk of chunks) req.write(chunk);
-    req.end();
-  });
-}
+/** A POST whose JSON body is sent chunked, in these parts (no Content-Length to check up front). */
+const chunkedRequest = (server: TestServer, path: string, token: string, chunks: string[], agent?: https.Agent) =>
+  rawRequest(server.baseUrl, server.ca, { method: 'POST', path, token, chunks, agent });
 
 describe('API conventions', () => {
   const { server, teams: [team] } = useServer({ env: { BODY_LIMIT_BYTES: BODY_LIMIT }, teams: 1 });

@@ -2,7 +2,6 @@
 // finish within SHUTDOWN_TIMEOUT_MS, close WebSockets, drain jobs, and leave no database
 // connection behind.
 import fs from 'node:fs';
-import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +12,7 @@ import { SHUTDOWN_MARGIN_MS, startApp, type App } from '../../src/app/server.ts'
 import { createLogger } from '../../src/app/logger.ts';
 import { createThrowawayDatabase, withClient, type ThrowawayDatabase } from '../db/helpers.ts';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { slowPost } from '../support/raw-https.ts';
 import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { until } from '../support/until.ts';
@@ -27,44 +27,6 @@ function tcpProbe(port: number): Promise<'refused' | 'accepted'> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED' ? 'refused' : 'accepted'));
   });
-}
-
-interface SlowRequest {
-  /** resolves once the server has parsed the request (100 Continue) */
-  started: Promise<void>;
-  finish(rest: string): void;
-  response: Promise<{ status: number; body: any }>;
-}
-
-/**
- * A POST whose body is sent in two parts under the caller's control. `Expect: 100-continue`
- * makes the server confirm it has the request (its handler is running) before any body is sent.
- */
-function slowPost(baseUrl: string, ca: string, urlPath: string, token: string, first: string): SlowRequest {
-  let markStarted!: () => void;
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
-  let req!: ReturnType<typeof https.request>;
-  const response = new Promise<{ status: number; body: any }>((resolve, reject) => {
-    req = https.request(new URL(urlPath, baseUrl), {
-      method: 'POST',
-      ca,
-      agent: false,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', expect: '100-continue', 'transfer-encoding': 'chunked' },
-    });
-    req.on('continue', () => {
-      req.write(first);
-      markStarted();
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
-    });
-    req.on('error', reject);
-  });
-  response.catch(() => {});
-  return { started, finish: (rest) => req.end(rest), response };
 }
 
 describe('graceful shutdown of an instance with its own database', () => {

@@ -2,18 +2,18 @@
 // SHUTDOWN_TIMEOUT_MS + SHUTDOWN_MARGIN_MS (one deadline for requests, jobs and the pool), a
 // request that finishes in time is answered, a transaction still running at the deadline is
 // rolled back, and no connection of the process is left in pg_stat_activity.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { SHUTDOWN_MARGIN_MS } from '../../src/app/server.ts';
 import { query, type ThrowawayDatabase } from '../db/helpers.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
-import { cleanEnv, runSvc, SVC, ROOT } from '../support/svc-cli.ts';
+import { rawRequest, slowPost } from '../support/raw-https.ts';
+import { cleanEnv, runSvc, SVC } from '../support/svc-cli.ts';
 import { untilWith } from '../support/until.ts';
+import { startChildProcess } from '../support/worker-process.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 2_000;
 /** starting and ending a Node process, on top of the shutdown itself */
@@ -31,52 +31,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-interface Answer {
-  status: number;
-  body: any;
-}
-
-/** A POST whose body the test sends in two parts; `started` once the server is handling it (100 Continue). */
-function twoPartPost(baseUrl: string, ca: string, urlPath: string, token: string, body: string) {
-  let markStarted!: () => void;
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
-  const req = https.request(new URL(urlPath, baseUrl), {
-    method: 'POST',
-    ca,
-    agent: false,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', expect: '100-continue', 'transfer-encoding': 'chunked' },
-  });
-  const answer = new Promise<Answer>((resolve, reject) => {
-    req.on('continue', () => {
-      req.write(body.slice(0, 3));
-      markStarted();
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
-    });
-    req.on('error', reject);
-  });
-  answer.catch(() => {});
-  return { started, finish: () => req.end(body.slice(3)), answer };
-}
-
-function post(baseUrl: string, ca: string, urlPath: string, token: string, body: unknown): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(new URL(urlPath, baseUrl), { method: 'POST', ca, agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
-
 it('exits within SHUTDOWN_TIMEOUT_MS + margin with a transaction stuck on a lock, and leaves no connection', { timeout: 120_000 }, async () => {
   const dataDir = path.join(inject('testDataDir'), `sigterm-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -92,19 +46,11 @@ it('exits within SHUTDOWN_TIMEOUT_MS + margin with a transaction stuck on a lock
   expect(bootstrap.code, bootstrap.stderr).toBe(0);
   const { apiKey } = JSON.parse(bootstrap.stdout);
 
-  const child = spawn(process.execPath, [SVC, 'start'], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const baseUrl = await until('the server to be ready', () => /ready at (\S+)/.exec(stdout)?.[1] ?? (child.exitCode !== null && Promise.reject(new Error(stderr))));
+  const { child, stdout, stderr, exited } = startChildProcess([SVC, 'start'], cleanEnv(env), cleanups);
+  const baseUrl = await until('the server to be ready', () => /ready at (\S+)/.exec(stdout())?.[1] ?? (child.exitCode !== null && Promise.reject(new Error(stderr()))));
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
-  expect((await post(baseUrl, ca, '/v1/team-roles', apiKey, { name: 'Before the shutdown' })).status).toBe(201);
+  const post = (path: string, body: unknown) => rawRequest(baseUrl, ca, { method: 'POST', path, token: apiKey, body });
+  expect((await post('/v1/team-roles', { name: 'Before the shutdown' })).status).toBe(201);
 
   // a write whose transaction waits for a lock the test holds: still running at the deadline
   const locker = new pg.Client({ connectionString: db.url });
@@ -112,26 +58,27 @@ it('exits within SHUTDOWN_TIMEOUT_MS + margin with a transaction stuck on a lock
   cleanups.push(() => locker.end());
   await locker.query('BEGIN');
   await locker.query('LOCK TABLE "TeamRole" IN SHARE MODE');
-  const stuck = post(baseUrl, ca, '/v1/team-roles', apiKey, { name: 'Stuck on a lock' });
+  const stuck = post('/v1/team-roles', { name: 'Stuck on a lock' });
   stuck.catch(() => {});
   await until('the write to wait for the lock', async () => {
     const rows = await query(db.url, `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc' AND wait_event_type = 'Lock'`);
     return rows.length > 0;
   });
   // a slow request that completes during the drain (it needs no lock the test holds)
-  const slow = twoPartPost(baseUrl, ca, '/v1/session-tokens', apiKey, JSON.stringify({ expiresInMinutes: 30 }));
+  const body = JSON.stringify({ expiresInMinutes: 30 });
+  const slow = slowPost(baseUrl, ca, '/v1/session-tokens', apiKey, body.slice(0, 3));
   await slow.started;
 
   const signalledAt = Date.now();
   child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 300));
-  slow.finish();
-  const finished = await slow.answer;
+  slow.finish(body.slice(3));
+  const finished = await slow.response;
   expect(finished.status, JSON.stringify(finished.body)).toBe(201);
 
   const { code, at } = await exited;
   const took = at - signalledAt;
-  expect(code, stderr).toBe(0);
+  expect(code, stderr()).toBe(0);
   // the stuck write held the shutdown until the deadline, not longer
   expect(took).toBeGreaterThanOrEqual(SHUTDOWN_TIMEOUT_MS - 100);
   expect(took).toBeLessThan(SHUTDOWN_TIMEOUT_MS + SHUTDOWN_MARGIN_MS + PROCESS_SLACK_MS);

@@ -1,5 +1,6 @@
-// A worker in a child process of its own (an ES module script run with `node -e`), for tests that
-// kill a process mid-job. Resolves once the script prints "working"; the caller kills it.
+// Child processes for tests that kill or stop a process of the platform: any `node …` command with
+// its output kept (startChildProcess), and a worker given as an ES module script run with
+// `node -e`, started once it prints "working" (startWorkerProcess); the caller kills it.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -9,18 +10,21 @@ import { untilWith } from './until.ts';
 const ROOT = path.dirname(fileURLToPath(new URL('../../package.json', import.meta.url)));
 const until = untilWith({ timeoutMs: 30_000, everyMs: 50 });
 
-export interface WorkerProcess {
+export interface ChildProcess {
   child: ChildProcessByStdio<null, Readable, Readable>;
-  /** everything the script printed so far */
+  /** everything the process printed so far */
   stdout(): string;
-  /** resolves with the exit signal (or code) */
-  exited: Promise<NodeJS.Signals | number | null>;
+  stderr(): string;
+  /** resolves with the exit signal (or code) and when it came */
+  exited: Promise<{ code: NodeJS.Signals | number | null; at: number }>;
 }
 
-/** Starts `script`; `cleanups` gets a SIGKILL for whatever is still running when the test ends. */
-export async function startWorkerProcess(script: string, env: NodeJS.ProcessEnv, cleanups: (() => Promise<unknown>)[]): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+/** Runs `node <args>` from the project folder; `cleanups` gets a SIGKILL for whatever still runs when the test ends. */
+export function startChildProcess(args: string[], env: NodeJS.ProcessEnv, cleanups: (() => Promise<unknown>)[]): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<{ code: NodeJS.Signals | number | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code: signal ?? code, at: Date.now() })),
+  );
   cleanups.push(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
@@ -29,7 +33,21 @@ export async function startWorkerProcess(script: string, env: NodeJS.ProcessEnv,
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  await until('the worker process to start', () => stdout.includes('working') || child.exitCode !== null);
-  if (stderr !== '' || child.exitCode !== null) throw new Error(`the worker process failed to start (exit ${child.exitCode}):\n${stderr}`);
-  return { child, stdout: () => stdout, exited };
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+export interface WorkerProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** everything the script printed so far */
+  stdout(): string;
+  /** resolves with the exit signal (or code) */
+  exited: Promise<NodeJS.Signals | number | null>;
+}
+
+/** Starts `script`; resolves once it prints "working". */
+export async function startWorkerProcess(script: string, env: NodeJS.ProcessEnv, cleanups: (() => Promise<unknown>)[]): Promise<WorkerProcess> {
+  const { child, stdout, stderr, exited } = startChildProcess(['--input-type=module', '-e', script], { ...process.env, ...env }, cleanups);
+  await until('the worker process to start', () => stdout().includes('working') || child.exitCode !== null);
+  if (stderr() !== '' || child.exitCode !== null) throw new Error(`the worker process failed to start (exit ${child.exitCode}):\n${stderr()}`);
+  return { child, stdout, exited: exited.then((e) => e.code) };
 }

@@ -7,7 +7,7 @@
 // have just left) and then malloc_trim (native-heap.ts). The collection needs --expose-gc, which
 // serving processes get (src/cli/server-flags.ts); without it only the trim runs.
 import type { WebSocketServer } from 'ws';
-import { nativeHeapTrimmer } from '../native-heap.ts';
+import { trimNativeHeap } from '../native-heap.ts';
 
 export interface ReleaseOptions {
   /** closed connections that make a release worth it */
@@ -20,18 +20,14 @@ export interface ReleaseOptions {
 
 type Gc = (options: { type: 'major'; flavor: 'last-resort' }) => void;
 
-function collectAndTrim(): () => void {
-  const gc = (globalThis as { gc?: Gc }).gc;
-  const trim = nativeHeapTrimmer();
-  return () => {
-    gc?.({ type: 'major', flavor: 'last-resort' });
-    trim?.();
-  };
+function collectAndTrim(): void {
+  (globalThis as { gc?: Gc }).gc?.({ type: 'major', flavor: 'last-resort' });
+  trimNativeHeap();
 }
 
 export function releaseMemoryAfterDisconnects(wsServer: WebSocketServer, options: Partial<ReleaseOptions> = {}): void {
   const { closes = 200, quietMs = 2000 } = options;
-  const release = options.release ?? collectAndTrim();
+  const release = options.release ?? collectAndTrim;
   let closed = 0;
   let timer: NodeJS.Timeout | null = null;
   const releaseIfWorthIt = () => {
