@@ -2,15 +2,14 @@
 // documented 400 VALIDATION_ERROR with one detail per problem; the message names the first one.
 import type { z } from 'zod';
 import { ValidationError } from '../src/app/errors.ts';
+import { assertStorableText } from '../src/app/storable-text.ts';
+import { issueDetails } from '../src/app/validate.ts';
 import type { RestRoute, RouteInput } from './route.ts';
 
 function parsePart<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => {
-    const field = issue.path.map(String).join('.');
-    return { field: field || undefined, message: issue.message };
-  });
+  const details = issueDetails(result.error);
   const first = details[0]!;
   throw new ValidationError(first.field ? `${first.field} ${first.message}` : first.message, details);
 }
@@ -23,11 +22,14 @@ function queryObject(searchParams: URLSearchParams): Record<string, string> {
 }
 
 export function validateInput(route: RestRoute, params: Record<string, string>, searchParams: URLSearchParams, body: unknown): RouteInput<any, any, any> {
+  const query = queryObject(searchParams);
+  // names the field as the schemas do: the parameter, or the body's path
+  for (const part of [params, query, body]) assertStorableText(part);
   if (!route.body && body !== undefined) throw new ValidationError('This route takes no request body');
   if (route.body && body === undefined && !route.body.safeParse(undefined).success) throw new ValidationError('This route needs a JSON body');
   return {
     params: route.params ? parsePart(route.params, params) : params,
-    query: route.query ? parsePart(route.query, queryObject(searchParams)) : {},
+    query: route.query ? parsePart(route.query, query) : {},
     body: route.body ? parsePart(route.body, body) : undefined,
   };
 }

@@ -154,6 +154,9 @@ describe('API keys', () => {
       }
       expect((await server.request('GET', '/v1/api-keys?limit=100', { token: team.apiKey })).status).toBe(200);
       expect(await server.app.services.prisma.apiKey.count({ where: { name: { startsWith: 'odd-expiry' } } })).toBe(0);
+      // and whatever writes the column, the database keeps it to four-digit years (no read can fail on it)
+      const farYear = server.app.services.prisma.$executeRaw`UPDATE "ApiKey" SET "expiresAt" = TIMESTAMP '12345-01-01' WHERE "teamId" = ${team.teamId}`;
+      await expect(farYear).rejects.toThrow(/ApiKey_expiresAt_range/);
       expectError(await post({ name: 'x', teamRoleSimplyId: 'role-1' }), 400, 'VALIDATION_ERROR');
       expectError(await post({ name: 'x', teamRoleSimplyId: other.teamRoleSimplyId }), 404, 'NOT_FOUND');
       expectError(await server.request('POST', '/v1/api-keys', { token: team.apiKey }), 400, 'VALIDATION_ERROR');

@@ -8,7 +8,8 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { toGraphQLError, toPublicError } from '../error-mapping.ts';
 import { useBodyLimit } from './body-limit.ts';
-import { useVariablesDepthLimit } from './variables-depth.ts';
+import { unstorableVariablesError, useStorableText } from './storable-text-plugin.ts';
+import { useVariablesDepthLimit, variablesDepthError } from './variables-depth.ts';
 import { useCompiledExecution } from './compiled-execution.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { RequestContext, Services } from '../context.ts';
@@ -40,7 +41,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
     logging: false,
     // HTTP uploads, batching and the like are not part of this API
     batching: false,
-    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useVariablesDepthLimit(), useRequestErrorCodes()],
+    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useVariablesDepthLimit(), useStorableText(), useRequestErrorCodes()],
     // the same body limit as REST, checked by useBodyLimit (Yoga's own default is 25 MB)
     maxRequestBodySize: false,
     maskedErrors: { maskError: errorMasker(logger) },
@@ -181,6 +182,9 @@ export function attachSubscriptions(
         }
       },
       onSubscribe: async (ctx, id, payload) => {
+        // the edge checks of GraphQL over HTTP (onParams, onExecute), which this path does not pass
+        const refused = variablesDepthError(payload.variables) ?? unstorableVariablesError(payload.variables);
+        if (refused) return [refused];
         const extra = ctx.extra as unknown as { request: IncomingMessage };
         const { schema: envelopedSchema, execute, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
