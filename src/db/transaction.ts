@@ -2,15 +2,51 @@
 // `runTransaction` (Prisma's interactive transaction; unique and foreign-key violations become
 // 409 CONFLICT); hot paths written in SQL use `inTransaction` (one pooled pg connection,
 // BEGIN/COMMIT). docs/architecture.md says which areas use which.
+//
+// Both run `work` again when PostgreSQL aborted the transaction for a deadlock or a serialization
+// failure: nothing of the attempt was kept in the database, so a rerun is the transaction as if it
+// had come a moment later. An effect outside the database inside `work` (an SMTP send in a delivery
+// batch) is repeated, exactly as the job's own retry of the aborted batch would repeat it; request
+// writes keep their events and cache invalidations after commit. When the conflict persists, the
+// caller gets 409 CONFLICT, never a 500.
 import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ConflictError } from '../app/errors.ts';
 
+/** attempts of one transaction that keeps being aborted by concurrent writers */
+const CONFLICT_ATTEMPTS = 4;
+
+/** PostgreSQL's deadlock (40P01) and serialization failure (40001), through pg or Prisma. */
+function isTransientConflict(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034') return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '40P01' || code === '40001') return true;
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta?.driverAdapterError?.cause?.originalCode;
+  return cause === '40P01' || cause === '40001';
+}
+
+async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isTransientConflict(error)) throw error;
+      if (n >= CONFLICT_ATTEMPTS) throw new ConflictError('The resource was being changed by another request at the same time; retry');
+      // spread the reruns out so the same writers do not collide again in lockstep
+      await new Promise((resolve) => setTimeout(resolve, 5 * n + Math.random() * 20 * n));
+    }
+  }
+}
+
 export type Tx = Prisma.TransactionClient;
 
 /** Runs `work` in one transaction on one pooled connection. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return retryingConflicts(() => onePgTransaction(pool, work));
+}
+
+async function onePgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   // pg-pool listens for errors only on idle clients: a connection lost while checked out and
   // between queries (e.g. an outbox consumer awaiting other I/O) would otherwise be an uncaught
@@ -39,7 +75,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
  *  snapshot of the database (REPEATABLE READ), for reads that must agree with each other. */
 export async function runTransaction<T>(prisma: PrismaClient, work: (tx: Tx) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
   try {
-    return await prisma.$transaction(work, options.snapshot ? { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead } : undefined);
+    return await retryingConflicts(() => prisma.$transaction(work, options.snapshot ? { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead } : undefined));
   } catch (error) {
     throw translatePrismaError(error);
   }

@@ -5,6 +5,7 @@
 // rows. Here: the reads, the fold that compacts a collection's rows into one, and the recount
 // that checks (and repairs) the counters against the memberships.
 import type pg from 'pg';
+import { advisoryLock } from '../../db/advisory-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 
 type Db = pg.Pool | pg.PoolClient;
@@ -139,9 +140,6 @@ export interface CountCheck {
   mismatches: CountMismatch[];
 }
 
-/** Serializes repairs: two concurrent `--fix` runs would otherwise both write the same correction. */
-const REPAIR_LOCK = 'svc.record-count-repair';
-
 /**
  * Recounts the memberships of every collection (of one team, or all) per state and compares them
  * with the counters. Both sides are read by one statement, so they come from one snapshot and agree
@@ -183,7 +181,9 @@ export async function checkCounts(pool: pg.Pool, options: { teamId?: bigint; fix
   };
   const result = fix
     ? await inTransaction(pool, async (db) => {
-        await db.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [REPAIR_LOCK]);
+        // two concurrent `--fix` runs would otherwise both write the same correction
+        const lock = advisoryLock('recordCountRepair', 'all');
+        await db.query(lock.text, lock.values);
         return check(db);
       })
     : await check(pool);

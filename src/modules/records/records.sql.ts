@@ -7,6 +7,7 @@
 // (unnest) keep a batch of 100 at a handful of round trips.
 // Every statement is scoped by teamId first.
 import type pg from 'pg';
+import { advisoryLock } from '../../db/advisory-locks.ts';
 import { type NormalizedFilter, normalizeFilters } from '../collections/values/index.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { nameKeyOf } from './calculated-name.ts';
@@ -335,6 +336,10 @@ export async function softDeleteRecords(db: Db, teamId: bigint, ids: readonly bi
  * Recomputes SMART memberships over `source` for the given records (all records when null):
  * drop them, then insert those whose source membership matches the criteria, in the source
  * membership's state. Criteria that no longer validate (a field was removed) match nothing.
+ * A full resync holds its collection's lock exclusively and record-level syncs share it, so a
+ * resync never reads records while another writer's sync is uncommitted (nor the reverse), and
+ * concurrent resyncs run one after the other. The insert still tolerates a row a concurrent
+ * writer committed after this statement's delete: it takes the fresh values.
  */
 export async function syncSmartMemberships(db: Db, schema: TeamSchema, source: CollectionDefinition, recordIds: readonly bigint[] | null, only?: CollectionDefinition): Promise<void> {
   const smart = only ? [only] : schema.smartCollectionsOver(source);
@@ -342,6 +347,8 @@ export async function syncSmartMemberships(db: Db, schema: TeamSchema, source: C
   const fields = schema.fieldsOf(source);
   const fieldsById = new Map(fields.map((f) => [f.dataFieldSimplyId, f]));
   for (const collection of smart) {
+    const lock = advisoryLock('smartMemberships', `${schema.teamId}:${collection.id}`, recordIds ? 'shared' : 'exclusive');
+    await db.query(lock.text, lock.values);
     const drop = new SqlParams();
     const scope = recordIds ? ` AND "recordId" = ANY(${drop.param(recordIds)}::bigint[])` : '';
     await db.query(`DELETE FROM "DataRecordMembership" WHERE "teamId" = ${drop.param(schema.teamId)} AND "collectionId" = ${drop.param(collection.id)}${scope}`, drop.values);
@@ -362,7 +369,9 @@ export async function syncSmartMemberships(db: Db, schema: TeamSchema, source: C
       `INSERT INTO "DataRecordMembership" ("teamId", "collectionId", "recordId", state, "recordCreatedAt", "recordUpdatedAt", "nameSort")
        SELECT m."teamId", ${target}, m."recordId", m.state, m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"
          FROM "DataRecordMembership" m JOIN "DataRecord" r ON r."teamId" = m."teamId" AND r.id = m."recordId"
-        WHERE ${where}`,
+        WHERE ${where}
+       ON CONFLICT ("teamId", "collectionId", "recordId") DO UPDATE
+         SET state = EXCLUDED.state, "recordCreatedAt" = EXCLUDED."recordCreatedAt", "recordUpdatedAt" = EXCLUDED."recordUpdatedAt", "nameSort" = EXCLUDED."nameSort"`,
       sql.values,
     );
   }

@@ -19,6 +19,15 @@ export async function findRoleId(tx: Tx, teamId: bigint, simplyId: string): Prom
   return role.id;
 }
 
+/** The role's id, its row locked until the transaction ends: writers of one role take turns (FOR NO KEY
+ *  UPDATE still lets members and keys be assigned to it meanwhile). */
+async function lockRole(tx: Tx, teamId: bigint, simplyId: string): Promise<bigint> {
+  teamRoleId.assert(simplyId, 'teamRoleSimplyId');
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`SELECT id FROM "TeamRole" WHERE "teamId" = ${teamId} AND "simplyId" = ${simplyId} FOR NO KEY UPDATE`;
+  if (!rows[0]) throw new NotFoundError('Team role', simplyId);
+  return rows[0].id;
+}
+
 /** A page of the team's roles, newest first. `query` is the Prisma selection the caller needs. */
 export function findTeamRoles(ctx: RequestContext, query: PrismaSelection, paging: Paging) {
   const team = requireTeam(ctx);
@@ -67,7 +76,7 @@ export async function replaceTeamRole(ctx: RequestContext, simplyId: string, raw
   teamRoleId.assert(simplyId, 'teamRoleSimplyId');
   const input = normalizeRole(parseInput(teamRoleInput, raw, 'Invalid team role'));
   return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_UPDATED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
-    const id = await findRoleId(tx, team.id, simplyId);
+    const id = await lockRole(tx, team.id, simplyId);
     await tx.teamRoleDataPermission.deleteMany({ where: { teamId: team.id, teamRoleId: id } });
     await tx.teamRoleFieldPermission.deleteMany({ where: { teamId: team.id, teamRoleId: id } });
     return tx.teamRole.update({
@@ -89,7 +98,7 @@ export async function deleteTeamRole(ctx: RequestContext, simplyId: string): Pro
   const team = requireTeam(ctx);
   teamRoleId.assert(simplyId, 'teamRoleSimplyId');
   return teamWrite(ctx, { team, event: { type: 'TEAM_ROLE_DELETED', resourceType: 'TeamRole', resourceId: () => simplyId } }, async (tx) => {
-    const id = await findRoleId(tx, team.id, simplyId);
+    const id = await lockRole(tx, team.id, simplyId);
     const [members, keys] = await Promise.all([
       tx.teamMembership.count({ where: { teamId: team.id, teamRoleId: id } }),
       tx.apiKey.count({ where: { teamId: team.id, teamRoleId: id, revokedAt: null } }),

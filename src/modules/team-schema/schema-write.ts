@@ -6,15 +6,14 @@ import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { SCHEMA_CHANNEL } from '../collections/schema-cache.ts';
 import { exportTeamSchema } from './schema-export.ts';
+import { advisoryLock } from '../../db/advisory-locks.ts';
 import { runTransaction, type Tx } from '../../db/transaction.ts';
-
-// an arbitrary constant that namespaces the advisory locks of schema versions
-const SCHEMA_LOCK_NAMESPACE = 73_021;
 
 export async function schemaWrite<T>(ctx: RequestContext, summary: string | ((result: T) => string), work: (tx: Tx) => Promise<T>): Promise<T> {
   const team = requireTeam(ctx);
   const result = await runTransaction(ctx.services.prisma, async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_NAMESPACE}::int, hashtext(${String(team.id)}))`;
+    const lock = advisoryLock('schemaVersions', String(team.id));
+    await tx.$executeRawUnsafe(lock.text, ...lock.values);
     const value = await work(tx);
     const snapshot = await exportTeamSchema(tx, team.id);
     const last = await tx.teamSchemaVersion.findFirst({ where: { teamId: team.id }, orderBy: { version: 'desc' }, select: { version: true } });
