@@ -2,9 +2,20 @@
 // the path parameter of a resource. Query values arrive as strings.
 import { z } from 'zod';
 
-/** An integer query parameter; empty counts as absent. Ranges are the service's to check (one message for both faces). */
+const INT32 = 2 ** 31;
+
+/** An integer query parameter; empty counts as absent. Ranges are the service's to check (one message
+ *  for both faces); here only that it is a GraphQL Int (32 bits), so the error names the parameter. */
 export const queryInt = () =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number).optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^-?\d+$/, 'must be an integer')
+      .transform(Number)
+      .refine((n) => n >= -INT32 && n < INT32, 'is out of range (a 32-bit integer)')
+      .optional(),
+  );
 
 /** `a,b,c` → ['a', 'b', 'c'] (empty items dropped). */
 export const queryList = () =>
