@@ -4,6 +4,7 @@
 // caller may retry (SERVICE_UNAVAILABLE, Retry-After); anything else is logged and masked.
 import { GraphQLError } from 'graphql';
 import { isDatabaseUnavailable } from '../db/connection-errors.ts';
+import { translatePrismaError } from '../db/transaction.ts';
 import { ApiError, ServiceUnavailableError, type ErrorDetail } from './errors.ts';
 
 export interface PublicError {
@@ -21,7 +22,8 @@ function fromApiError(error: ApiError): PublicError {
 }
 
 export function toPublicError(error: unknown): PublicError {
-  const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
+  // Prisma writes outside runTransaction (a single update or delete) get the same translation
+  const original = translatePrismaError(error instanceof GraphQLError && error.originalError ? error.originalError : error);
   if (original instanceof ApiError) return fromApiError(original);
   if (isDatabaseUnavailable(original)) return fromApiError(new ServiceUnavailableError());
   if (error instanceof GraphQLError && !error.originalError) {

@@ -7,6 +7,8 @@ export const LOCK_NAMESPACES = {
   schemaVersions: 73_021,
   /** one SMART collection's memberships: a full resync is exclusive, record-level syncs are shared */
   smartMemberships: 73_022,
+  /** one team's webhook subscription creates (the per-team limit) */
+  webhookSubscriptions: 73_024,
   /** the record-count repair (one at a time) */
   recordCountRepair: 73_023,
 } as const;

@@ -12,7 +12,7 @@
 import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { ConflictError } from '../app/errors.ts';
+import { ConflictError, NotFoundError } from '../app/errors.ts';
 
 /** attempts of one transaction that keeps being aborted by concurrent writers */
 const CONFLICT_ATTEMPTS = 4;
@@ -81,10 +81,13 @@ export async function runTransaction<T>(prisma: PrismaClient, work: (tx: Tx) => 
   }
 }
 
+/** Prisma's request errors that a caller's own (or a concurrent caller's) action explains, as documented errors. */
 export function translatePrismaError(error: unknown): unknown {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === 'P2002') return new ConflictError('A resource with the same unique value already exists');
     if (error.code === 'P2003') return new ConflictError('The resource is still referenced and cannot be changed this way');
+    // an update or delete of a row a concurrent request deleted after this one found it
+    if (error.code === 'P2025') return new NotFoundError('The resource');
   }
   return error;
 }

@@ -181,7 +181,9 @@ export async function revokeApiKey(ctx: RequestContext, simplyId: string): Promi
   return teamWrite(ctx, { team, event: { type: 'API_KEY_REVOKED', resourceType: 'ApiKey', resourceId: () => simplyId } }, async (tx) => {
     const key = await findActiveKey(tx, team.id, simplyId);
     const now = new Date();
-    await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: now } });
+    // conditional on still being active: of concurrent revocations one wins, the others find it gone (404)
+    const { count } = await tx.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: now } });
+    if (count === 0) throw new NotFoundError('API key', simplyId);
     await tx.sessionToken.updateMany({ where: { teamId: team.id, apiKeyId: key.id, revokedAt: null }, data: { revokedAt: now } });
     return true;
   });

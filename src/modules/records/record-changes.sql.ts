@@ -13,8 +13,10 @@ export interface AuditAuthor {
 
 export async function insertAuditEntries(db: pg.PoolClient, author: AuditAuthor, entries: readonly { simplyId: string; action: string; changes: string }[]): Promise<void> {
   await db.query(
-    `INSERT INTO "AuditLogEntry" ("teamId", "entityType", "entitySimplyId", action, changes, "actorKind", "actorCredentialId", "actorUserSimplyId", source, "requestId")
-     SELECT $1, 'DataRecord', s, a, c::jsonb, $2, $3, $4, $5, $6 FROM unnest($7::text[], $8::text[], $9::text[]) AS t(s, a, c)`,
+    // stamped now (after the record rows were locked), not at the transaction's start, so the log's
+    // newest-first order is the order in which concurrent writers of a record committed
+    `INSERT INTO "AuditLogEntry" ("teamId", "entityType", "entitySimplyId", action, changes, "actorKind", "actorCredentialId", "actorUserSimplyId", source, "requestId", "createdAt")
+     SELECT $1, 'DataRecord', s, a, c::jsonb, $2, $3, $4, $5, $6, clock_timestamp() FROM unnest($7::text[], $8::text[], $9::text[]) AS t(s, a, c)`,
     [
       author.teamId,
       author.actorKind,

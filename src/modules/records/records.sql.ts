@@ -290,7 +290,9 @@ export interface RecordUpdate {
 export async function updateRecords(db: Db, teamId: bigint, updates: readonly RecordUpdate[]): Promise<RecordRow[]> {
   if (updates.length === 0) return [];
   const updated = await db.query(
-    `UPDATE "DataRecord" r SET values = u.v::jsonb, "calculatedName" = u.n, "nameKey" = u.k, "updatedAt" = now()
+    // clock_timestamp(), not now() (the transaction's start): the rows were locked since, so
+    // updatedAt follows the order in which concurrent writers of a record committed
+    `UPDATE "DataRecord" r SET values = u.v::jsonb, "calculatedName" = u.n, "nameKey" = u.k, "updatedAt" = clock_timestamp()
        FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, v, n, k)
       WHERE r."teamId" = $1 AND r.id = u.id
       RETURNING r.id, r."simplyId", r."collectionId", r.values, r."calculatedName", r."createdAt", r."updatedAt"`,

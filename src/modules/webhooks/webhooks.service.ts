@@ -14,6 +14,8 @@ import type { ErrorDetail } from '../../app/errors.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { randomSecret } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
+import { advisoryLock } from '../../db/advisory-locks.ts';
+import { runTransaction } from '../../db/transaction.ts';
 import { secretBoxFor } from './secret-box.ts';
 import { parseTargetUrl, resolveTarget, TargetRefused } from './target-guard.ts';
 import { secretContext } from './webhook-delivery.ts';
@@ -103,26 +105,30 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
   const collections = parseFilterCriteria(input.filterCriteria);
   const targetUrl = await checkTargetUrl(ctx, input.targetUrl);
   await checkFilterAccess(ctx, collections);
-  const { prisma } = ctx.services;
-  if ((await prisma.webhookSubscription.count({ where: { teamId: team.id } })) >= WEBHOOK_LIMITS.perTeam) {
-    throw new ConflictError(`A team may have at most ${WEBHOOK_LIMITS.perTeam} webhook subscriptions; delete one first`);
-  }
   const simplyId = webhookId.create();
   const secret = `whsec_${randomSecret(32)}`;
-  const row = await prisma.webhookSubscription.create({
-    data: {
-      simplyId,
-      teamId: team.id,
-      eventType: input.eventType,
-      targetUrl,
-      filterCriteria: collections ? { dataCollectionIds: collections } : (null as never),
-      secretCiphertext: secretBoxFor(ctx.services.config.secretsKeyFile).seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
-      retryCount: input.retryCount,
-      retryDelaySeconds: input.retryDelaySeconds,
-      timeoutSeconds: input.timeoutSeconds,
-      createdByKind: ctx.principal.kind,
-      createdById: ctx.principal.credentialId,
-    },
+  // the team's creates take turns, so concurrent ones cannot all pass the count and overrun the limit
+  const row = await runTransaction(ctx.services.prisma, async (tx) => {
+    const lock = advisoryLock('webhookSubscriptions', String(team.id));
+    await tx.$executeRawUnsafe(lock.text, ...lock.values);
+    if ((await tx.webhookSubscription.count({ where: { teamId: team.id } })) >= WEBHOOK_LIMITS.perTeam) {
+      throw new ConflictError(`A team may have at most ${WEBHOOK_LIMITS.perTeam} webhook subscriptions; delete one first`);
+    }
+    return tx.webhookSubscription.create({
+      data: {
+        simplyId,
+        teamId: team.id,
+        eventType: input.eventType,
+        targetUrl,
+        filterCriteria: collections ? { dataCollectionIds: collections } : (null as never),
+        secretCiphertext: secretBoxFor(ctx.services.config.secretsKeyFile).seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
+        retryCount: input.retryCount,
+        retryDelaySeconds: input.retryDelaySeconds,
+        timeoutSeconds: input.timeoutSeconds,
+        createdByKind: ctx.principal.kind,
+        createdById: ctx.principal.credentialId,
+      },
+    });
   });
   return { row, secret };
 }
@@ -147,7 +153,9 @@ export async function updateWebhook(ctx: RequestContext, simplyId: string, raw: 
 /** Deletes the subscription with its delivery log; queued attempts find nothing and stop. */
 export async function deleteWebhook(ctx: RequestContext, simplyId: string): Promise<boolean> {
   const row = await findWebhook(ctx, simplyId);
-  await ctx.services.prisma.webhookSubscription.deleteMany({ where: { teamId: row.teamId, id: row.id } });
+  // of concurrent deletes one removes the row; the others find it gone, as a later delete would (404)
+  const { count } = await ctx.services.prisma.webhookSubscription.deleteMany({ where: { teamId: row.teamId, id: row.id } });
+  if (count === 0) throw new NotFoundError('Webhook subscription', simplyId);
   return true;
 }
 

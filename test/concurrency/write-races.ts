@@ -1,0 +1,22 @@
+// Every write route's races, keyed by `${method} ${path}` as in the route table. A write route
+// added later without an entry here fails the suite naming it.
+import { automationRaces } from './cases/automation-races.ts';
+import { collectionRaces } from './cases/collection-races.ts';
+import { credentialRaces } from './cases/credential-races.ts';
+import { recordRaces } from './cases/record-races.ts';
+import { teamRoleRaces } from './cases/team-role-races.ts';
+import { viewRaces } from './cases/view-races.ts';
+import { webhookRaces } from './cases/webhook-races.ts';
+import { wizardRaces } from './cases/wizard-races.ts';
+import type { RaceTable } from './race-kit.ts';
+
+export const WRITE_RACES: RaceTable = {
+  ...credentialRaces,
+  ...teamRoleRaces,
+  ...collectionRaces,
+  ...recordRaces,
+  ...viewRaces,
+  ...webhookRaces,
+  ...automationRaces,
+  ...wizardRaces,
+};

@@ -1,0 +1,232 @@
+// Ids that travel in a body or a query rather than the path: a collection to write into or filter
+// by, a role to give a key, a field to grant, a record to run a wizard on. Each case is one request
+// of the caller's own, with one id (`ref`, a path parameter name of the route world) taken from the
+// other team; it must be answered as the same request with an id that exists nowhere.
+import { randomBytes } from 'node:crypto';
+
+type Ids = Record<string, string>;
+
+export interface CrossReferenceCase {
+  /** `${method} ${path}` of the route, as in the route table */
+  route: string;
+  /** what the case probes */
+  what: string;
+  /** which of the other team's ids is sent (a route-world parameter name) */
+  ref: string;
+  /** the request: `own` are the caller's ids, `foreign` the id under test */
+  request(own: Ids, foreign: string): { path: string; body?: unknown };
+}
+
+const fresh = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
+
+const collectionCases: CrossReferenceCase[] = [
+  { route: 'GET /v1/data-records', what: 'list records of a collection', ref: 'dataCollectionSimplyId', request: (_, id) => ({ path: `/v1/data-records?dataCollectionSimplyId=${id}` }) },
+  { route: 'GET /v1/data-views', what: 'list views of a collection', ref: 'dataCollectionSimplyId', request: (_, id) => ({ path: `/v1/data-views?dataCollectionSimplyId=${id}` }) },
+  { route: 'GET /v1/automations', what: 'list automations of a collection', ref: 'dataCollectionSimplyId', request: (_, id) => ({ path: `/v1/automations?dataCollectionSimplyId=${id}` }) },
+  { route: 'POST /v1/data-records', what: 'create a record in a collection', ref: 'dataCollectionSimplyId', request: (_, id) => ({ path: '/v1/data-records', body: { dataCollectionSimplyId: id, fields: {} } }) },
+  { route: 'POST /v1/data-records/search', what: 'search a collection', ref: 'dataCollectionSimplyId', request: (_, id) => ({ path: '/v1/data-records/search', body: { dataCollectionSimplyId: id } }) },
+  {
+    route: 'POST /v1/data-records/batch',
+    what: 'batch-create in a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/data-records/batch', body: { dataCollectionSimplyId: id, records: [{ fields: {} }] } }),
+  },
+  {
+    route: 'POST /v1/create-menu/data-records',
+    what: 'create-menu a record in a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/create-menu/data-records', body: { dataCollectionSimplyId: id, formData: {} } }),
+  },
+  {
+    route: 'POST /v1/data-views',
+    what: 'create a view on a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/data-views', body: { dataCollectionSimplyId: id, name: fresh('view'), enumDataViewTypeId: 'LIST' } }),
+  },
+  {
+    route: 'POST /v1/webhooks',
+    what: 'create a webhook filtered on a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/webhooks', body: { eventType: 'DATA_RECORD_CREATED', targetUrl: 'https://127.0.0.1:9/in', retryCount: 0, filterCriteria: { dataCollectionIds: [id] } } }),
+  },
+  {
+    route: 'PUT /v1/webhooks/{webhookSimplyId}',
+    what: 're-filter own webhook on a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (own, id) => ({ path: `/v1/webhooks/${own.webhookSimplyId}`, body: { filterCriteria: { dataCollectionIds: [id] } } }),
+  },
+  {
+    route: 'POST /v1/automations',
+    what: 'create an automation on a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/automations', body: { name: fresh('automation'), triggerType: 'RECORD_CREATED', dataCollectionSimplyId: id, isEnabled: false } }),
+  },
+  {
+    route: 'PUT /v1/automations/{automationSimplyId}',
+    what: 'move own automation to a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (own, id) => ({ path: `/v1/automations/${own.automationSimplyId}`, body: { dataCollectionSimplyId: id } }),
+  },
+  {
+    route: 'POST /v1/automations/{automationSimplyId}/actions',
+    what: 'CREATE_RECORD action into a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (own, id) => ({ path: `/v1/automations/${own.automationSimplyId}/actions`, body: { actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: id, fields: {} } } }),
+  },
+  {
+    route: 'POST /v1/team-roles',
+    what: 'create a role granting a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/team-roles', body: { name: fresh('role'), dataPermissions: [{ dataCollectionSimplyId: id, level: 'READ' }] } }),
+  },
+  {
+    route: 'PUT /v1/team-roles/{teamRoleSimplyId}',
+    what: 'replace own role granting a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (own, id) => ({ path: `/v1/team-roles/${own.teamRoleSimplyId}`, body: { name: fresh('role'), dataPermissions: [{ dataCollectionSimplyId: id, level: 'EDIT' }] } }),
+  },
+  {
+    route: 'POST /v1/data-collections',
+    what: 'create a collection under a parent',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/data-collections', body: { name: fresh('child'), parentDataCollectionSimplyId: id } }),
+  },
+  {
+    route: 'POST /v1/data-collections',
+    what: 'create a SMART collection over a source',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/data-collections', body: { name: fresh('smart'), type: 'SMART', parentDataCollectionSimplyId: id, filterCriteria: [] } }),
+  },
+  {
+    route: 'POST /v1/data-collections',
+    what: 'create a collection whose reference field targets a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({
+      path: '/v1/data-collections',
+      body: { name: fresh('referrer'), fields: [{ title: 'link', dataType: 'SINGLE_DATA_RECORD', config: { targetDataCollectionSimplyId: id } }] },
+    }),
+  },
+  {
+    route: 'PATCH /v1/data-collections/{dataCollectionSimplyId}',
+    what: 're-parent own collection',
+    ref: 'dataCollectionSimplyId',
+    request: (own, id) => ({ path: `/v1/data-collections/${own.dataCollectionSimplyId}`, body: { parentDataCollectionSimplyId: id } }),
+  },
+  {
+    route: 'POST /v1/data-collections/{dataCollectionSimplyId}/fields',
+    what: 'add a reference field targeting a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (own, id) => ({
+      path: `/v1/data-collections/${own.dataCollectionSimplyId}/fields`,
+      body: { title: fresh('link'), dataType: 'SINGLE_DATA_RECORD', config: { targetDataCollectionSimplyId: id } },
+    }),
+  },
+];
+
+const recordCases: CrossReferenceCase[] = [
+  {
+    route: 'PATCH /v1/data-records/batch',
+    what: 'batch-update a record',
+    ref: 'dataRecordSimplyId',
+    request: (own, id) => ({ path: '/v1/data-records/batch', body: { records: [{ dataRecordSimplyId: id, fields: { [own.dataFieldSimplyId!]: 'batched' } }] } }),
+  },
+  { route: 'DELETE /v1/data-records/batch', what: 'batch-delete a record', ref: 'dataRecordSimplyId', request: (_, id) => ({ path: '/v1/data-records/batch', body: { dataRecordSimplyIds: [id] } }) },
+  {
+    route: 'POST /v1/data-wizards/{dataWizardSimplyId}/execute',
+    what: 'run own wizard on a record',
+    ref: 'dataRecordSimplyId',
+    request: (own, id) => ({ path: `/v1/data-wizards/${own.dataWizardSimplyId}/execute`, body: { dataRecordSimplyId: id } }),
+  },
+  {
+    route: 'POST /v1/data-records',
+    what: 'a reference field value naming a record',
+    ref: 'dataRecordSimplyId',
+    request: (own, id) => ({ path: '/v1/data-records', body: { dataCollectionSimplyId: own.dataCollectionSimplyId, fields: { [own.referenceFieldSimplyId!]: id } } }),
+  },
+  {
+    route: 'PATCH /v1/data-records/{dataRecordSimplyId}',
+    what: 'a reference field update naming a record',
+    ref: 'dataRecordSimplyId',
+    request: (own, id) => ({ path: `/v1/data-records/${own.dataRecordSimplyId}`, body: { fields: { [own.referenceFieldSimplyId!]: id } } }),
+  },
+];
+
+const fieldCases: CrossReferenceCase[] = [
+  {
+    route: 'POST /v1/team-roles',
+    what: 'create a role narrowing a field',
+    ref: 'dataFieldSimplyId',
+    request: (_, id) => ({ path: '/v1/team-roles', body: { name: fresh('role'), fieldPermissions: [{ dataFieldSimplyId: id, level: 'NONE' }] } }),
+  },
+  {
+    route: 'POST /v1/data-views',
+    what: 'a view on own collection showing a field',
+    ref: 'dataFieldSimplyId',
+    request: (own, id) => ({ path: '/v1/data-views', body: { dataCollectionSimplyId: own.dataCollectionSimplyId, name: fresh('view'), enumDataViewTypeId: 'LIST', config: { columns: [id] } } }),
+  },
+  {
+    route: 'POST /v1/data-records/search',
+    what: 'search own collection filtering on a field',
+    ref: 'dataFieldSimplyId',
+    request: (own, id) => ({ path: '/v1/data-records/search', body: { dataCollectionSimplyId: own.dataCollectionSimplyId, filters: [{ field: id, operator: 'eq', value: 'x' }] } }),
+  },
+  {
+    route: 'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder',
+    what: 'reorder own collection naming a field',
+    ref: 'dataFieldSimplyId',
+    request: (own, id) => ({ path: `/v1/data-collections/${own.dataCollectionSimplyId}/fields/reorder`, body: { orderedFieldSimplyIds: [id] } }),
+  },
+  {
+    route: 'POST /v1/automations/{automationSimplyId}/actions',
+    what: 'UPDATE_FIELDS action writing a field',
+    ref: 'dataFieldSimplyId',
+    request: (own, id) => ({ path: `/v1/automations/${own.automationSimplyId}/actions`, body: { actionType: 'UPDATE_FIELDS', actionConfig: { fields: { [id]: 'x' } } } }),
+  },
+  {
+    route: 'POST /v1/data-wizards/{dataWizardSimplyId}/execute',
+    what: 'run own wizard with formData for a field',
+    ref: 'dataFieldSimplyId',
+    request: (own, id) => ({ path: `/v1/data-wizards/${own.dataWizardSimplyId}/execute`, body: { dataRecordSimplyId: own.dataRecordSimplyId, formData: { [id]: 'x' } } }),
+  },
+];
+
+const otherCases: CrossReferenceCase[] = [
+  {
+    route: 'POST /v1/api-keys',
+    what: 'create a key with a role',
+    ref: 'teamRoleSimplyId',
+    request: (_, id) => ({ path: '/v1/api-keys', body: { name: fresh('key'), teamRoleSimplyId: id } }),
+  },
+  {
+    route: 'PATCH /v1/api-keys/{apiKeySimplyId}',
+    what: 'give own key a role',
+    ref: 'teamRoleSimplyId',
+    request: (own, id) => ({ path: `/v1/api-keys/${own.apiKeySimplyId}`, body: { teamRoleSimplyId: id } }),
+  },
+  {
+    route: 'POST /v1/automations',
+    what: 'a wizard trigger naming a wizard',
+    ref: 'dataWizardSimplyId',
+    request: (_, id) => ({ path: '/v1/automations', body: { name: fresh('automation'), triggerType: 'WIZARD_COMPLETED', triggerConfig: { dataWizardSimplyId: id }, isEnabled: false } }),
+  },
+  {
+    route: 'POST /v1/automations/{automationSimplyId}/actions',
+    what: 'RUN_WIZARD_STEP action naming a wizard',
+    ref: 'dataWizardSimplyId',
+    request: (own, id) => ({ path: `/v1/automations/${own.automationSimplyId}/actions`, body: { actionType: 'RUN_WIZARD_STEP', actionConfig: { dataWizardSimplyId: id } } }),
+  },
+  {
+    route: 'POST /v1/automations/{automationSimplyId}/actions',
+    what: 'SEND_USER_NOTIFICATION action naming a user',
+    ref: 'userSimplyId',
+    request: (own, id) => ({ path: `/v1/automations/${own.automationSimplyId}/actions`, body: { actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: id, title: 'hello' } } }),
+  },
+  {
+    route: 'PUT /v1/automations/{automationSimplyId}/actions/reorder',
+    what: 'reorder own automation naming an action',
+    ref: 'automationActionSimplyId',
+    request: (own, id) => ({ path: `/v1/automations/${own.automationSimplyId}/actions/reorder`, body: { orderedActionSimplyIds: [own.automationActionSimplyId, id] } }),
+  },
+];
+
+export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases];

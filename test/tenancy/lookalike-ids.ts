@@ -1,0 +1,29 @@
+// Another team's id must be answered exactly like an id that exists nowhere. The "nowhere" id is
+// made from the real one by redrawing its random characters, so both pass the same shape checks and
+// differ only in whether the row exists.
+import { randomInt } from 'node:crypto';
+
+const SIMPLY_ID_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** the id shapes of the API: a fixed part kept, a random part redrawn from its alphabet */
+const SHAPES: { pattern: RegExp; alphabet: string }[] = [
+  // XXXX-XXXX-XXXX, bare (records, collections) or behind a prefix (role-, fld-, wiz-, …)
+  { pattern: /^((?:[a-z]+-)?)([2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4})$/, alphabet: SIMPLY_ID_ALPHABET },
+  // session tokens
+  { pattern: /^(sess_)([A-Za-z0-9]{24})$/, alphabet: BASE62 },
+];
+
+/** An id of the same kind as `id` (same prefix, same groups) that no team holds. */
+export function lookalikeId(id: string): string {
+  for (const { pattern, alphabet } of SHAPES) {
+    const match = pattern.exec(id);
+    if (!match) continue;
+    const [, fixed, random] = match;
+    for (;;) {
+      const other = `${fixed}${random!.replace(/[^-]/g, () => alphabet[randomInt(alphabet.length)]!)}`;
+      if (other !== id) return other;
+    }
+  }
+  throw new Error(`lookalikeId: no known id shape for ${JSON.stringify(id)}; add it to test/tenancy/lookalike-ids.ts`);
+}
