@@ -1,6 +1,8 @@
 // Paths are routed as sent: "." and ".." segments (raw, percent-encoded, between backslashes) are
 // refused with 400 before anything resolves them, and a method a path is not served with is a 405
-// with Allow, also where a parameter route's pattern would match the path.
+// with Allow, also where a parameter route's pattern would match the path. What Node's parser
+// refuses (a head over 16 KiB, malformed HTTP) still gets the envelope (src/app/http/client-errors.ts).
+import tls from 'node:tls';
 import { expect, it } from 'vitest';
 import { expectError } from '../support/expect-envelope.ts';
 import { createCollection } from '../support/data-fixtures.ts';
@@ -39,4 +41,34 @@ it('answers 405 with Allow for a method the path is not served with', async () =
     expectError(response, 405, 'METHOD_NOT_ALLOWED');
     expect(response.headers.get('allow')).toMatch(/POST/);
   }
+});
+
+it('a request line and headers over 16 KiB get 431 in the envelope, on a fresh or kept-alive connection, at any size', async () => {
+  const { server, teams: [team] } = suite;
+  for (const size of [17_000, 40_000, 200_000]) {
+    const long = expectError(await server.request('GET', `/v1/team-roles?q=${'v'.repeat(size)}`, { token: team!.apiKey }), 431, 'REQUEST_HEADERS_TOO_LARGE', `${size}`);
+    expect(long.message).toMatch(/16 KiB/);
+  }
+  expectError(await server.request('GET', '/v1/team-roles', { token: team!.apiKey, headers: { 'x-filler': 'a'.repeat(20_000) } }), 431, 'REQUEST_HEADERS_TOO_LARGE');
+  // the server itself is fine afterwards
+  expect((await server.request('GET', '/v1/team-roles', { token: team!.apiKey })).status).toBe(200);
+});
+
+it('a request that is not HTTP/1.1 gets 400 in the envelope and the connection is closed', async () => {
+  const { server } = suite;
+  const url = new URL(server.baseUrl);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = tls.connect({ host: url.hostname, port: Number(url.port), ca: server.ca }, () => socket.write('GET /v1/team-roles HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n'));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  const [head, body] = answer.split('\r\n\r\n');
+  expect(head).toMatch(/^HTTP\/1\.1 400 /);
+  expect(head).toMatch(/connection: close/i);
+  const parsed = JSON.parse(body!);
+  expect(parsed).toMatchObject({ error: { code: 'VALIDATION_ERROR', requestId: parsed.meta.requestId } });
+  expect(head).toContain(`X-Request-Id: ${parsed.meta.requestId}`);
 });

@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { answerClientError } from './client-errors.ts';
 import { sendError } from './envelope.ts';
 import type { TlsMaterial } from './tls.ts';
 
@@ -37,11 +38,13 @@ export function createFrontDoor(options: {
   if (!options.tls) {
     const app = http.createServer(serverOptions, options.handler);
     app.on('upgrade', options.onUpgrade);
+    app.on('clientError', answerClientError);
     return { listener: app, app, close: (ms) => closeServer(app, ms) };
   }
 
   const app = https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, options.handler);
   app.on('upgrade', options.onUpgrade);
+  app.on('clientError', answerClientError);
   app.on('tlsClientError', (_err, socket) => socket.destroy());
 
   const plain = http.createServer(serverOptions, (req, res) => {
