@@ -21,17 +21,23 @@ function fromApiError(error: ApiError): PublicError {
   return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers, unexpected: false };
 }
 
+/** GraphQL's own messages quote the offending value in full: a 10 KB value is not echoed back whole */
+const MESSAGE_LIMIT = 500;
+function clipped(message: string): string {
+  return message.length <= MESSAGE_LIMIT ? message : `${message.slice(0, MESSAGE_LIMIT)}… (${message.length - MESSAGE_LIMIT} more characters)`;
+}
+
 export function toPublicError(error: unknown): PublicError {
   // Prisma writes outside runTransaction (a single update or delete) get the same translation
   const original = translatePrismaError(error instanceof GraphQLError && error.originalError ? error.originalError : error);
   if (original instanceof ApiError) return fromApiError(original);
   if (isDatabaseUnavailable(original)) return fromApiError(new ServiceUnavailableError());
   if (error instanceof GraphQLError && !error.originalError) {
-    return { status: 400, code: 'VALIDATION_ERROR', message: error.message, unexpected: false };
+    return { status: 400, code: 'VALIDATION_ERROR', message: clipped(error.message), unexpected: false };
   }
   if (error instanceof GraphQLError && error.originalError instanceof GraphQLError && !error.originalError.originalError) {
     // a scalar's parse error surfaced through a resolver path
-    return { status: 400, code: 'VALIDATION_ERROR', message: error.originalError.message, unexpected: false };
+    return { status: 400, code: 'VALIDATION_ERROR', message: clipped(error.originalError.message), unexpected: false };
   }
   return { status: 500, code: 'INTERNAL_ERROR', message: 'Unexpected failure', unexpected: true };
 }
@@ -65,7 +71,7 @@ export function toGraphQLError(error: GraphQLError): GraphQLError | null {
   const extensions: Record<string, unknown> = { ...error.extensions, code: publicError.code, status: publicError.status };
   if (publicError.details) extensions.details = publicError.details;
   const http = httpFacts(publicError.code);
-  if (!http) return withExtensions(error, extensions);
+  if (!http) return withExtensions(error, extensions, publicError.message);
   // the driver's message may name hosts and ports: the caller gets the documented one
   return withExtensions(error, { ...extensions, http }, publicError.message);
 }

@@ -34,7 +34,7 @@ import { createFrontDoor, HTTPS_REQUIRED } from './http/front-door.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './http/metrics.ts';
 import { RateLimiter } from './http/rate-limiter.ts';
-import { releaseMemoryAfterDisconnects } from './http/release-after-disconnects.ts';
+import { releaseMemoryAfterLoad } from './http/release-after-load.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 
 export interface App {
@@ -225,7 +225,6 @@ export async function startApp(options: StartOptions): Promise<App> {
 
   const wsServer = new WebSocketServer({ noServer: true });
   const subscriptions = attachSubscriptions(wsServer, yoga, services);
-  releaseMemoryAfterDisconnects(wsServer);
   const frontDoor = createFrontDoor({
     tls,
     handler: (req, res) => void handler(req, res),
@@ -239,6 +238,7 @@ export async function startApp(options: StartOptions): Promise<App> {
       wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit('connection', ws, req));
     },
   });
+  releaseMemoryAfterLoad({ ws: wsServer, http: frontDoor.app });
 
   await new Promise<void>((resolve, reject) => {
     frontDoor.listener.once('error', reject);

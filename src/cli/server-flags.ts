@@ -6,9 +6,9 @@
 //   fast; a 256 MiB ceiling keeps a loaded server near 300 MiB resident at the same throughput
 //   (docs/benchmark.md "Memory"). It is a hard limit: a deployment that serves larger requests
 //   raises it with its own --max-old-space-size (on the command line or in NODE_OPTIONS).
-// - --expose-gc: a server whose WebSocket clients left by the thousand runs one memory-reducing
-//   collection once they are gone (src/app/http/release-after-disconnects.ts), so V8 hands back
-//   the pages it would otherwise keep.
+// - --expose-gc: a server whose WebSocket clients left by the thousand, or that read a burst of
+//   large bodies, runs one memory-reducing collection once the load is gone
+//   (src/app/http/release-after-load.ts), so V8 hands back the pages it would otherwise keep.
 // - glibc's malloc arenas: one per thread by default; two keep ~13 MiB of native fragmentation out of
 //   a loaded server at no measurable cost (MALLOC_ARENA_MAX, read when the process starts).
 // V8 reads these flags only when it starts, so a process started without them starts itself again

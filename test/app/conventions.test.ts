@@ -174,6 +174,14 @@ describe('API conventions', () => {
       const response = await server.request('POST', '/v1/team-roles', { token: team.apiKey });
       expectErrorEnvelope(response, 400, 'VALIDATION_ERROR');
     });
+
+    it('an error message does not echo a long bad value back whole', async () => {
+      const key = 'k'.repeat(1500);
+      const response = await server.request('POST', '/v1/data-records/search', { token: team.apiKey, body: { dataCollectionSimplyId: 'AAAA-AAAA-AAAA', limit: { [key]: 1 } } });
+      expectErrorEnvelope(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.message.length).toBeLessThan(600);
+      expect(response.body.error.message).toMatch(/more characters\)$/);
+    });
   });
 
   describe('routing', () => {

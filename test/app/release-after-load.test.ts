@@ -1,12 +1,13 @@
-// Memory after a crowd of WebSocket clients leaves (src/app/http/release-after-disconnects.ts,
-// src/app/native-heap.ts): a release runs once after many closes followed by a pause, not per close,
-// and malloc_trim really hands freed native memory back to the system.
+// Memory after load has gone (src/app/http/release-after-load.ts, src/app/native-heap.ts): a
+// release runs once after many WebSocket closes, or many megabytes read by HTTP connections that
+// closed, followed by a pause, not per close; and malloc_trim really hands freed native memory
+// back to the system.
 import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { releaseMemoryAfterDisconnects } from '../../src/app/http/release-after-disconnects.ts';
+import { releaseMemoryAfterLoad } from '../../src/app/http/release-after-load.ts';
 import { trimNativeHeap } from '../../src/app/native-heap.ts';
 import { until } from '../support/until.ts';
 
@@ -15,12 +16,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function wsServer(): Promise<{ wss: WebSocketServer; url: string }> {
-  const server = http.createServer();
+async function wsServer(): Promise<{ wss: WebSocketServer; server: http.Server; url: string }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
   const wss = new WebSocketServer({ server });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => (wss.close(), server.close(() => resolve()))));
-  return { wss, url: `ws://127.0.0.1:${(server.address() as { port: number }).port}` };
+  cleanups.push(() => new Promise((resolve) => (wss.close(), server.closeAllConnections(), server.close(() => resolve()))));
+  return { wss, server, url: `ws://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+/** POSTs `megabytes` of body on a connection of its own, closed after the answer */
+async function postAndLeave(url: string, megabytes: number): Promise<void> {
+  const response = await fetch(url.replace('ws:', 'http:'), { method: 'POST', body: Buffer.alloc(megabytes * 1024 * 1024, 1), headers: { connection: 'close' } });
+  await response.text();
 }
 
 async function connectAndLeave(url: string, count: number): Promise<void> {
@@ -37,7 +47,7 @@ async function connectAndLeave(url: string, count: number): Promise<void> {
 it('releases once after many connections closed and closing paused, not for a few', async () => {
   const { wss, url } = await wsServer();
   let releases = 0;
-  releaseMemoryAfterDisconnects(wss, { closes: 50, quietMs: 300, release: () => releases++ });
+  releaseMemoryAfterLoad({ ws: wss }, { closes: 50, quietMs: 300, release: () => releases++ });
   await connectAndLeave(url, 20);
   await new Promise((resolve) => setTimeout(resolve, 600));
   expect(releases).toBe(0); // 20 closes are not worth it
@@ -45,6 +55,19 @@ it('releases once after many connections closed and closing paused, not for a fe
   await until('the release', () => releases === 1);
   await new Promise((resolve) => setTimeout(resolve, 600));
   expect(releases).toBe(1); // once for the crowd, then nothing until the next one
+});
+
+it('releases once after HTTP connections that read many megabytes closed, not after a few', async () => {
+  const { wss, server, url } = await wsServer();
+  let releases = 0;
+  releaseMemoryAfterLoad({ ws: wss, http: server }, { bytes: 8 * 1024 * 1024, quietMs: 300, release: () => releases++ });
+  await postAndLeave(url, 2);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(releases).toBe(0); // 2 MiB are not worth it
+  await Promise.all([postAndLeave(url, 4), postAndLeave(url, 4)]);
+  await until('the release', () => releases === 1);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(releases).toBe(1);
 });
 
 it('malloc_trim gives freed native memory back (glibc)', () => {

@@ -1,0 +1,63 @@
+// Load leaves memory resident after it has gone. Thousands of WebSocket clients leaving at once, or
+// a burst of large request bodies, free their objects, but V8 keeps the heap pages it freed for
+// reuse, and glibc's malloc keeps freed native memory (OpenSSL state, socket buffers, the bodies'
+// buffers) mapped, and a server gone quiet allocates too little to change either. So once enough
+// has passed through — many closed WebSocket connections, or many megabytes read by HTTP
+// connections that have since closed — and the closing has paused, the server runs one
+// memory-reducing collection (V8's "last resort" flavor, which also releases its pooled pages; a
+// pause of the order of 100 ms with a heap of a few hundred MiB, at a moment when the load has
+// just gone) and then malloc_trim (native-heap.ts). The collection needs --expose-gc, which
+// serving processes get (src/cli/server-flags.ts); without it only the trim runs.
+import type http from 'node:http';
+import type net from 'node:net';
+import type { WebSocketServer } from 'ws';
+import { trimNativeHeap } from '../native-heap.ts';
+
+export interface ReleaseOptions {
+  /** closed WebSocket connections that make a release worth it */
+  closes: number;
+  /** bytes read by closed HTTP connections that make a release worth it */
+  bytes: number;
+  /** the closing must have paused this long (ms): a release per departing client would cost more than it frees */
+  quietMs: number;
+  /** what a release does (default: collection + trim) */
+  release: () => void;
+}
+
+type Gc = (options: { type: 'major'; flavor: 'last-resort' }) => void;
+
+function collectAndTrim(): void {
+  (globalThis as { gc?: Gc }).gc?.({ type: 'major', flavor: 'last-resort' });
+  trimNativeHeap();
+}
+
+export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: http.Server }, options: Partial<ReleaseOptions> = {}): void {
+  const { closes = 200, bytes = 64 * 1024 * 1024, quietMs = 2000 } = options;
+  const release = options.release ?? collectAndTrim;
+  let closed = 0;
+  let read = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const releaseIfWorthIt = () => {
+    timer = null;
+    if (closed < closes && read < bytes) return;
+    closed = 0;
+    read = 0;
+    release();
+  };
+  const departed = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(releaseIfWorthIt, quietMs).unref();
+  };
+  servers.ws.on('connection', (socket) =>
+    socket.once('close', () => {
+      closed++;
+      departed();
+    }),
+  );
+  servers.http?.on('connection', (socket: net.Socket) =>
+    socket.once('close', () => {
+      read += socket.bytesRead;
+      departed();
+    }),
+  );
+}
