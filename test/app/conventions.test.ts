@@ -337,10 +337,20 @@ describe('API conventions', () => {
   });
 
   describe('LocalizedText', () => {
-    // Document 1 §1.6: a plain string or { <language_tag>: <string> }. The scalar exists
-    // (src/app/graphql/scalars.ts) but no field or argument of the current schema takes one, and a
-    // GraphQL operation may not declare a variable it does not use, so it cannot be exercised
-    // through the API yet. Un-skip and point at the first field that takes LocalizedText.
-    it.skip('accepts a string or { "en": "...", "pt-BR": "..." } and rejects bad language keys', () => {});
+    // Document 1 §1.6: a plain string or { <language_tag>: <string> } (src/app/localized-text.ts),
+    // here through a collection's name, on both faces
+    const CREATE = 'mutation($input: CreateDataCollectionInput!) { createDataCollection(input: $input) { name } }';
+
+    it('accepts a string or { "en": "...", "pt-BR": "..." } and rejects bad language keys', async () => {
+      for (const name of ['Members', { en: 'Members', 'pt-BR': 'Membros' }]) {
+        expect(expectOk(await server.request('POST', '/v1/data-collections', { token: team.apiKey, body: { name } }), 201).name).toEqual(name);
+        expect((await server.graphql(CREATE, { input: { name } }, { token: team.apiKey })).data?.createDataCollection).toEqual({ name });
+      }
+      for (const name of [{ 'not a tag': 'x' }, {}, '', { en: '' }]) {
+        expectErrorEnvelope(await server.request('POST', '/v1/data-collections', { token: team.apiKey, body: { name } }), 400, 'VALIDATION_ERROR');
+        const viaGraphql = await server.graphql(CREATE, { input: { name } }, { token: team.apiKey });
+        expect(viaGraphql.errors?.[0]?.extensions?.code, JSON.stringify(name)).toBe('VALIDATION_ERROR');
+      }
+    });
   });
 });
