@@ -250,11 +250,9 @@ describe('first-party sign-in', () => {
       // the credential itself is fine: routes that need no team work
       expectOk(await me(team.userToken));
     });
-
-    // Document 1 §5 rule 4: user-only surfaces answer API keys and session tokens with 403
-    // IDP_REQUIRED. No route with that rule exists yet (the current-user routes are documented
-    // to answer 400 VALIDATION_ERROR instead, see test/users/users.test.ts).
-    it.todo('an API key on a signed-in-user-only surface is 403 IDP_REQUIRED');
+    // Document 1 §5 rule 4 (user-only surfaces answer API keys and session tokens with 403
+    // IDP_REQUIRED) is tested where such a surface exists: the wizard run-access route
+    // (test/wizards/wizard-routes.test.ts).
   });
 
   describe('throttling', () => {
