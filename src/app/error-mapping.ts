@@ -71,7 +71,7 @@ export function toGraphQLError(error: GraphQLError): GraphQLError | null {
   const extensions: Record<string, unknown> = { ...error.extensions, code: publicError.code, status: publicError.status };
   if (publicError.details) extensions.details = publicError.details;
   const http = httpFacts(publicError.code);
-  if (!http) return withExtensions(error, extensions, publicError.message);
+  if (!http) return withExtensions(error, extensions, clipped(error.message));
   // the driver's message may name hosts and ports: the caller gets the documented one
   return withExtensions(error, { ...extensions, http }, publicError.message);
 }
