@@ -2,6 +2,7 @@
 // conflicting requests sent at once, and the checks every answer of a race must pass (no 5xx, the
 // error envelope on every refusal, only the refusals the case allows). Problems are collected, not
 // thrown, so one run reports every route's defects together.
+import { envelopeAnswer, envelopeProblem } from '../support/envelope-problems.ts';
 import type { TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
 
@@ -54,15 +55,6 @@ export function describeExchange(x: Exchange): string {
   return `${x.sent.method} ${x.sent.path}${body} → ${x.response.status} ${x.response.text.slice(0, 300)}`;
 }
 
-function envelopeProblem(response: TestResponse): string | null {
-  if (response.status < 300) return null;
-  const body = response.body;
-  if (typeof body?.error?.code !== 'string' || typeof body?.error?.message !== 'string') return 'refusal without the error envelope';
-  if (typeof body.error.requestId !== 'string' || body.meta?.requestId !== body.error.requestId) return 'error.requestId and meta.requestId missing or different';
-  if ('data' in body) return 'refusal carries data';
-  return null;
-}
-
 const answerLabel = (r: TestResponse) => (r.status < 300 ? String(r.status) : `${r.status} ${r.body?.error?.code ?? '?'}`);
 
 /** `200 ×7, 500 INTERNAL_ERROR ×1` */
@@ -101,8 +93,8 @@ export function createRaceKit(server: TestServer, team: TeamFixture, caller: Cal
     expectAnswers(exchanges, allowed) {
       const serverErrors = exchanges.filter((x) => x.response.status >= 500);
       if (serverErrors.length) problem(`${serverErrors.length} of ${exchanges.length} answered 5xx`, [...serverErrors, ...exchanges.filter((x) => x.response.status < 500)]);
-      const broken = exchanges.filter((x) => envelopeProblem(x.response));
-      if (broken.length) problem(`${envelopeProblem(broken[0]!.response)}`, broken);
+      const broken = exchanges.filter((x) => envelopeProblem(envelopeAnswer(x.response)));
+      if (broken.length) problem(`${envelopeProblem(envelopeAnswer(broken[0]!.response))}`, broken);
       const unexpected = exchanges.filter((x) => x.response.status < 500 && answerLabel(x.response) !== '409 CONFLICT' && !allowed.includes(answerLabel(x.response)));
       if (unexpected.length) problem(`answers outside ${allowed.join(' | ')}`, unexpected);
     },

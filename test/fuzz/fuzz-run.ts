@@ -7,6 +7,7 @@ import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import type { RestRoute } from '../../rest-adapter/route.ts';
+import { envelopeProblem } from '../support/envelope-problems.ts';
 import type { TeamFixture } from '../support/fixtures.ts';
 import { buildRouteWorld, fillPath, servedRoutes, type RouteWorld } from '../support/route-world.ts';
 import type { TestServer } from '../support/server.ts';
@@ -200,22 +201,9 @@ export interface Failure {
 }
 
 /** What is wrong with an answer, or null. The envelope is docs/api/conventions.md's. */
-function envelopeProblem(answer: Answer): string | null {
+function answerProblem(answer: Answer): string | null {
   if (answer.status >= 500) return `status ${answer.status}`;
-  const body = parseJson(answer.text);
-  const headerId = answer.headers['x-request-id'];
-  if (!body || typeof body !== 'object') return `envelope: the body is not a JSON object`;
-  if (answer.status < 300) {
-    if (typeof body.meta?.requestId !== 'string') return 'envelope: a success without meta.requestId';
-    return null;
-  }
-  const error = body.error;
-  if (!error || typeof error !== 'object') return 'envelope: no error object';
-  for (const field of ['code', 'message', 'requestId'] as const) if (typeof error[field] !== 'string' || error[field] === '') return `envelope: error.${field} is not a non-empty string`;
-  if (body.meta?.requestId !== error.requestId) return 'envelope: meta.requestId differs from error.requestId';
-  if (headerId !== error.requestId) return 'envelope: the X-Request-Id header differs from error.requestId';
-  if ('data' in body) return 'envelope: an error with data';
-  return null;
+  return envelopeProblem({ status: answer.status, body: parseJson(answer.text), requestIdHeader: answer.headers['x-request-id'] as string | undefined });
 }
 
 const excerpt = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
@@ -382,7 +370,7 @@ export async function runFuzz(client: HttpClient, setup: FuzzSetup, options: Fuz
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     const perRoute = (routeStatuses[c.key] ??= {});
     perRoute[answer.status] = (perRoute[answer.status] ?? 0) + 1;
-    const problem = envelopeProblem(answer);
+    const problem = answerProblem(answer);
     if (problem) failures.push(failure(problem, answer));
   });
 
@@ -423,7 +411,7 @@ export async function runHeavy(client: HttpClient, setup: FuzzSetup, options: { 
     async (c) => {
       const request: SentRequest = { ...c.request, headers: credential.headers };
       const answer = await client.send(request, 60_000).catch((e: Error) => e);
-      const problem = answer instanceof Error ? `no answer: ${answer.message}` : envelopeProblem(answer);
+      const problem = answer instanceof Error ? `no answer: ${answer.message}` : answerProblem(answer);
       if (!problem) return;
       const a = answer instanceof Error ? undefined : answer;
       failures.push({ route: c.key, credential: credential.name, problem, intent: c.request.intent, request, seed: options.seed, index: c.index, status: a?.status, response: a && excerpt(a.text), requestId: a?.headers['x-request-id'] as string | undefined });

@@ -50,15 +50,3 @@ export function distinguishable(response: TestResponse, named: readonly string[]
   if (!error) return { status: response.status };
   return { status: response.status, code: error.code, message: neutral(error.message), details: neutral(JSON.stringify(error.details ?? null)) };
 }
-
-/** the documented error envelope's problems, if any (an empty list for a good one or a 2xx) */
-export function envelopeProblems(response: TestResponse): string[] {
-  if (response.status < 300) return [];
-  const body = response.body;
-  const problems: string[] = [];
-  if (typeof body?.error?.code !== 'string') problems.push('no error.code');
-  if (typeof body?.error?.message !== 'string') problems.push('no error.message');
-  if (typeof body?.error?.requestId !== 'string' || body?.meta?.requestId !== body?.error?.requestId) problems.push('error.requestId and meta.requestId differ or are missing');
-  if (body && 'data' in body) problems.push('error answer carries data');
-  return problems;
-}

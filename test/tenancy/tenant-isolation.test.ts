@@ -15,7 +15,8 @@ import { findTraces, foreignTraces, type ForeignTraces } from './leak-scan.ts';
 import { lookalikeId } from './lookalike-ids.ts';
 import { readQuery } from './read-queries.ts';
 import { readTeamState, stateChanges } from './team-state.ts';
-import { callersOf, describeExchange, distinguishable, envelopeProblems, exchange, sentText, type Caller, type Exchange, type Sent } from './tenant-answers.ts';
+import { envelopeAnswer, envelopeProblem } from '../support/envelope-problems.ts';
+import { callersOf, describeExchange, distinguishable, exchange, sentText, type Caller, type Exchange, type Sent } from './tenant-answers.ts';
 
 const routeKey = (route: RestRoute) => `${route.method} ${route.path}`;
 
@@ -58,7 +59,8 @@ describe('tenant isolation over every served route', () => {
 
   /** a 5xx, a broken envelope or one of A's traces in an answer to B */
   function answerProblems(x: Exchange): string[] {
-    const problems = envelopeProblems(x.response);
+    const envelope = envelopeProblem(envelopeAnswer(x.response));
+    const problems = envelope ? [envelope] : [];
     if (x.response.status >= 500) problems.push('server error');
     const traces = findTraces(x.response.text, tracesOfA, sentText(x.sent));
     if (traces.length) problems.push(`carries team A's ${traces.join(', ')}`);
