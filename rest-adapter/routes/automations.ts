@@ -20,7 +20,7 @@ const actionFields = {
   onFailureActions: json().describe('[{ actionType, actionConfig }] (at most 5); null removes them'),
 };
 const actionBody = z.looseObject(actionFields, NOT_AN_OBJECT);
-const actionUpdateBody = z.looseObject({ ...actionFields, actionType: actionFields.actionType.nullish() }, NOT_AN_OBJECT);
+const actionUpdateBody = z.looseObject({ ...actionFields, actionType: actionFields.actionType.optional() }, NOT_AN_OBJECT);
 
 const automationFields = {
   name: z.string(),
@@ -36,7 +36,7 @@ const automationBody = z.looseObject(
   { ...automationFields, actions: z.array(z.looseObject(actionFields)).nullish().describe('initial actions (at most 50)') },
   NOT_AN_OBJECT,
 );
-const automationUpdateBody = z.looseObject({ ...automationFields, name: z.string().nullish(), triggerType: z.string().nullish() }, NOT_AN_OBJECT);
+const automationUpdateBody = z.looseObject({ ...automationFields, name: z.string().optional(), triggerType: automationFields.triggerType.optional() }, NOT_AN_OBJECT);
 
 const reorderBody = z.object(
   { orderedActionSimplyIds: z.array(z.string()).describe('every action of the automation, once, in the new order') },

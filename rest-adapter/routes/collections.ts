@@ -86,7 +86,7 @@ const updateFieldBody = inputBody({
   dataType: string('immutable: accepted only when equal to the current type'),
   isRequired: { type: 'boolean' },
   config: { description: 'replaces the whole config; null resets to defaults' },
-  columnName: orNull({ type: 'string' }, 'lower snake case, unique in the collection'),
+  columnName: string('lower snake case, unique in the collection'),
   sortOrder: { type: 'integer', description: '0-based position to move the field to' },
 });
 
