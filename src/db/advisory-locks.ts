@@ -7,16 +7,26 @@ export const LOCK_NAMESPACES = {
   schemaVersions: 73_021,
   /** one SMART collection's memberships: a full resync is exclusive, record-level syncs are shared */
   smartMemberships: 73_022,
-  /** one team's webhook subscription creates (the per-team limit) */
-  webhookSubscriptions: 73_024,
   /** the record-count repair (one at a time) */
   recordCountRepair: 73_023,
+  /** one team's webhook subscription creates (the per-team limit) */
+  webhookSubscriptions: 73_024,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;
 
+type LockMode = 'exclusive' | 'shared';
+const lockFunction = (mode: LockMode) => (mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
+
 /** The statement taking the lock, for pg (`db.query(text, values)`) or Prisma (`$executeRawUnsafe(text, ...values)`). */
-export function advisoryLock(namespace: LockNamespace, key: string, mode: 'exclusive' | 'shared' = 'exclusive'): { text: string; values: [number, string] } {
-  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  return { text: `SELECT ${fn}($1::int, hashtext($2))`, values: [LOCK_NAMESPACES[namespace], key] };
+export function advisoryLock(namespace: LockNamespace, key: string, mode: LockMode = 'exclusive'): { text: string; values: [number, string] } {
+  return { text: `SELECT ${lockFunction(mode)}($1::int, hashtext($2))`, values: [LOCK_NAMESPACES[namespace], key] };
+}
+
+/** Several keys of one namespace in one statement, taken in key order (so two holders of overlapping sets cannot deadlock). */
+export function advisoryLocks(namespace: LockNamespace, keys: readonly string[], mode: LockMode = 'exclusive'): { text: string; values: [number, string[]] } {
+  return {
+    text: `SELECT ${lockFunction(mode)}($1::int, hashtext(k)) FROM (SELECT k FROM unnest($2::text[]) AS k ORDER BY k) AS ordered`,
+    values: [LOCK_NAMESPACES[namespace], [...new Set(keys)].sort()],
+  };
 }

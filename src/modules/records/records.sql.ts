@@ -7,7 +7,7 @@
 // (unnest) keep a batch of 100 at a handful of round trips.
 // Every statement is scoped by teamId first.
 import type pg from 'pg';
-import { advisoryLock } from '../../db/advisory-locks.ts';
+import { advisoryLocks } from '../../db/advisory-locks.ts';
 import { type NormalizedFilter, normalizeFilters } from '../collections/values/index.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { nameKeyOf } from './calculated-name.ts';
@@ -348,9 +348,9 @@ export async function syncSmartMemberships(db: Db, schema: TeamSchema, source: C
   if (smart.length === 0 || (recordIds && recordIds.length === 0)) return;
   const fields = schema.fieldsOf(source);
   const fieldsById = new Map(fields.map((f) => [f.dataFieldSimplyId, f]));
+  const locks = advisoryLocks('smartMemberships', smart.map((c) => `${schema.teamId}:${c.id}`), recordIds ? 'shared' : 'exclusive');
+  await db.query(locks.text, locks.values);
   for (const collection of smart) {
-    const lock = advisoryLock('smartMemberships', `${schema.teamId}:${collection.id}`, recordIds ? 'shared' : 'exclusive');
-    await db.query(lock.text, lock.values);
     const drop = new SqlParams();
     const scope = recordIds ? ` AND "recordId" = ANY(${drop.param(recordIds)}::bigint[])` : '';
     await db.query(`DELETE FROM "DataRecordMembership" WHERE "teamId" = ${drop.param(schema.teamId)} AND "collectionId" = ${drop.param(collection.id)}${scope}`, drop.values);
