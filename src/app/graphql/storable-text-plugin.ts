@@ -1,6 +1,7 @@
 // GraphQL's side of storable-text.ts: variables (over HTTP and graphql-ws) and the document's own
 // string literals (`"\u0000"` is a legal GraphQL escape) are checked before execution, so text
-// PostgreSQL cannot hold is a 400 VALIDATION_ERROR naming the argument, as on REST.
+// PostgreSQL cannot hold is a 400 VALIDATION_ERROR naming the argument, as on REST. No execute
+// hook: one would make envelop wrap every execution, which a GraphQL get pays for.
 import { GraphQLError, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { ErrorDetail } from '../errors.ts';
@@ -23,7 +24,18 @@ function literalPath(ancestors: readonly (ASTNode | readonly ASTNode[])[]): stri
   return names.join('.');
 }
 
+// Yoga hands out the same DocumentNode for the same query text (its parse cache): walk each once
+const checkedDocuments = new WeakMap<DocumentNode, GraphQLError | null>();
+
 function unstorableLiteral(document: DocumentNode): GraphQLError | undefined {
+  const known = checkedDocuments.get(document);
+  if (known !== undefined) return known ?? undefined;
+  const found = firstUnstorableLiteral(document);
+  checkedDocuments.set(document, found ?? null);
+  return found;
+}
+
+function firstUnstorableLiteral(document: DocumentNode): GraphQLError | undefined {
   let found: GraphQLError | undefined;
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
@@ -42,26 +54,19 @@ export function unstorableVariablesError(variables: unknown): GraphQLError | und
   return detail ? refusal(detail) : undefined;
 }
 
-function checkVariables(variables: unknown): void {
-  const error = unstorableVariablesError(variables);
-  if (error) throw error;
-}
-
+/** Variables of GraphQL over HTTP (graphql-ws operations are checked in attachSubscriptions), and every document's literals. */
 export function useStorableText(): Plugin {
   return {
+    onParams({ params }) {
+      const error = unstorableVariablesError(params.variables);
+      if (error) throw error;
+    },
     onParse() {
       return ({ result, replaceParseResult }) => {
         if (!result || result instanceof Error || !('kind' in result)) return;
         const error = unstorableLiteral(result as DocumentNode);
         if (error) replaceParseResult(error);
       };
-    },
-    onExecute({ args }) {
-      checkVariables(args.variableValues);
-    },
-    // subscriptions over HTTP (SSE); graphql-ws operations are checked in attachSubscriptions
-    onSubscribe({ args }) {
-      checkVariables(args.variableValues);
     },
   };
 }
