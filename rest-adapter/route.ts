@@ -85,6 +85,18 @@ export const respond = {
       data: { type: 'object', properties: { id: { type: 'string' }, [flag]: { type: 'boolean', const: true } }, required: ['id', flag] },
     }),
   }),
+  /** the field without its `warnings` as data; meta.warnings when there are any */
+  warningsToMeta: {
+    map: ({ warnings, ...data }: { warnings: string[] }) => ({ data, ...(warnings.length ? { meta: { warnings } } : {}) }),
+    schema: (field) => {
+      const { warnings, ...properties } = (field.properties ?? {}) as Record<string, JsonSchema>;
+      const required = Array.isArray(field.required) ? (field.required as string[]).filter((r) => r !== 'warnings') : undefined;
+      return {
+        data: { ...field, properties, ...(required ? { required } : {}) },
+        meta: { type: 'object', properties: { warnings: warnings ?? { type: 'array', items: { type: 'string' } } } },
+      };
+    },
+  } as Responder,
   /** one property of the field as data (`{ record, warnings }` → record), the rest described by `meta` */
   custom: <T, I extends RouteInput<any, any, any> = RouteInput<any, any, any>>(
     map: (value: T, input: I) => RestResult,

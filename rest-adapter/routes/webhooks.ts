@@ -1,7 +1,7 @@
 // /v1/webhooks → src/modules/webhooks/webhooks.schema.ts
 import { createWebhookInput, updateWebhookInput } from '../../src/modules/webhooks/webhooks.input.ts';
-import { CREATED_WEBHOOK, WEBHOOK, WEBHOOK_DELIVERY } from '../../src/modules/webhooks/webhooks.fragments.ts';
-import { defineRoutes } from '../route.ts';
+import { CREATED_WEBHOOK, UPDATED_WEBHOOK, WEBHOOK, WEBHOOK_DELIVERY } from '../../src/modules/webhooks/webhooks.fragments.ts';
+import { defineRoutes, respond } from '../route.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
 const ONE = '/v1/webhooks/{webhookSimplyId}';
@@ -9,11 +9,12 @@ const ONE = '/v1/webhooks/{webhookSimplyId}';
 export const webhookRoutes = defineRoutes([
   createOne({
     path: '/v1/webhooks',
-    summary: 'Create a webhook subscription (TEAM_SETTINGS edit): { eventType, targetUrl, filterCriteria?, retryCount?, retryDelaySeconds?, timeoutSeconds? }; the secret is returned once',
+    summary: 'Create a webhook subscription (TEAM_SETTINGS edit): { eventType, targetUrl, filterCriteria?, retryCount?, retryDelaySeconds?, timeoutSeconds? }; the secret is returned once; a target host that does not resolve yet is accepted with meta.warnings',
     name: 'CreateWebhook',
     inputType: 'CreateWebhookInput',
     body: createWebhookInput,
     select: CREATED_WEBHOOK,
+    respond: respond.warningsToMeta,
   }),
   listPage({ path: '/v1/webhooks', summary: "The team's webhook subscriptions, newest first (TEAM_SETTINGS view): limit, offset", name: 'Webhooks', select: WEBHOOK }),
   getOne({ path: ONE, summary: 'One webhook subscription (no secret)', name: 'Webhook', select: WEBHOOK }),
@@ -24,7 +25,8 @@ export const webhookRoutes = defineRoutes([
     name: 'UpdateWebhook',
     inputType: 'UpdateWebhookInput',
     body: updateWebhookInput,
-    select: WEBHOOK,
+    select: UPDATED_WEBHOOK,
+    respond: respond.warningsToMeta,
   }),
   actOn({ method: 'DELETE', path: ONE, summary: 'Delete a subscription and its delivery log (TEAM_SETTINGS edit)', name: 'DeleteWebhook', field: 'deleteWebhook' }),
   listPage({

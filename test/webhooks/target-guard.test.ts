@@ -1,8 +1,9 @@
 // The address policy of webhook targets (target-guard.ts): only public unicast passes, hostnames
 // are judged by every address they resolve to, and the connection's lookup only answers with
-// addresses that were checked.
+// addresses that were checked. At creation, a public name that does not resolve yet is accepted
+// with a warning; what is provably not public is refused.
 import { describe, expect, it } from 'vitest';
-import { parseTargetUrl, pinnedLookup, refusedRange, resolveTarget, TargetRefused, type Lookup } from '../../src/modules/webhooks/target-guard.ts';
+import { checkTargetAtCreation, parseTargetUrl, pinnedLookup, refusedRange, resolveTarget, TargetRefused, type Lookup } from '../../src/modules/webhooks/target-guard.ts';
 
 describe('refusedRange', () => {
   it.each([
@@ -110,6 +111,42 @@ describe('resolveTarget', () => {
     await expect(resolveTarget(new URL('https://2130706433/'), none)).rejects.toThrow(/loopback/);
     await expect(resolveTarget(new URL('https://0x7f.1/'), none)).rejects.toThrow(/loopback/);
     await expect(resolveTarget(new URL('https://[2606:4700:4700::1111]/'), none)).resolves.toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
+  });
+});
+
+describe('checkTargetAtCreation', () => {
+  const lookupOf = (answers: Record<string, string[]>, slow: string[] = []): Lookup => async (host) => {
+    if (slow.includes(host)) return new Promise(() => {});
+    const list = answers[host];
+    if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  const check = (url: string, answers: Record<string, string[]> = {}, options: { allowLoopback?: boolean; slow?: string[] } = {}) =>
+    checkTargetAtCreation(new URL(url), { allowLoopback: options.allowLoopback ?? false, lookup: lookupOf(answers, options.slow), timeoutMs: 200 });
+
+  it('accepts a public host without a warning', async () => {
+    expect(await check('https://hooks.example.com/in', { 'hooks.example.com': ['93.184.216.34'] })).toBeNull();
+  });
+
+  it('accepts a well-formed public name that does not resolve (yet) or whose DNS is too slow, with a warning', async () => {
+    expect(await check('https://hooks.not-yet-there.com/in')).toMatch(/^targetUrl: host hooks\.not-yet-there\.com could not be resolved \(ENOTFOUND\); the subscription is kept/);
+    expect(await check('https://slow.example.com/in', {}, { slow: ['slow.example.com'] })).toMatch(/could not be resolved \(ETIMEOUT\)/);
+  });
+
+  it('refuses what is provably not public: literal addresses, names that are never public, names resolving to private ranges', async () => {
+    await expect(check('https://10.0.0.1/')).rejects.toThrow(/private/);
+    await expect(check('https://[fd00::1]/')).rejects.toThrow(/uniqueLocal/);
+    await expect(check('https://internal.example.com/', { 'internal.example.com': ['10.1.2.3'] })).rejects.toThrow(/private/);
+    for (const host of ['printer.local', 'metadata.google.internal', 'router.home.arpa', 'nothing.invalid', 'svc.test', 'api.example']) {
+      await expect(check(`https://${host}/`), host).rejects.toThrow(/never public/);
+    }
+    await expect(check('https://intranet/')).rejects.toThrow(/fully qualified/);
+    await expect(check('https://localhost:9/')).rejects.toThrow(/loopback name/);
+    await expect(check('https://app.localhost:9/')).rejects.toThrow(/loopback name/);
+  });
+
+  it('lets localhost through where loopback targets are allowed (tests), judged by its addresses', async () => {
+    expect(await check('https://localhost:9/', { localhost: ['127.0.0.1'] }, { allowLoopback: true })).toBeNull();
   });
 });
 

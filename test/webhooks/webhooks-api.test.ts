@@ -165,7 +165,8 @@ describe('validation', () => {
     multicast: ['https://224.0.0.1/'],
     reserved: ['https://192.0.2.1/', 'https://[2001:db8::1]/'],
     uniqueLocal: ['https://[fd00::1]/'],
-    'could not be resolved': ['https://nothing.invalid/'],
+    'never public': ['https://nothing.invalid/', 'https://hooks.internal/', 'https://printer.local/'],
+    'fully qualified': ['https://intranet/hook'],
     credentials: ['https://user:pw@127.0.0.1/'],
     absolute: ['not a url'],
   };
@@ -173,6 +174,24 @@ describe('validation', () => {
   it.each(Object.entries(refusedTargets).flatMap(([reason, targets]) => targets.map((target) => [target, reason])))('targetUrl %s → 400 (%s)', async (targetUrl, reason) => {
     const error = expectError(await call('POST', '/v1/webhooks', { ...base, targetUrl }), 400, 'VALIDATION_ERROR');
     expect(error.details?.[0]).toMatchObject({ field: 'targetUrl', message: expect.stringContaining(reason) });
+  });
+
+  it('a public name that does not resolve yet is accepted with meta.warnings, on create and on update; GraphQL shows the same warnings', async () => {
+    const unresolved = `https://hooks-${Date.now().toString(36)}.not-registered-yet-svc.com/in`;
+    const created = await call('POST', '/v1/webhooks', { ...base, targetUrl: unresolved });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ targetUrl: unresolved, secret: expect.any(String) });
+    expect(created.body.data).not.toHaveProperty('warnings');
+    expect(created.body.meta.warnings).toEqual([expect.stringMatching(/^targetUrl: host .* could not be resolved .*the subscription is kept/)]);
+    const repointed = await call('PUT', `/v1/webhooks/${created.body.data.id}`, { targetUrl: unresolved.replace('/in', '/other') });
+    expect(repointed.body.meta.warnings).toHaveLength(1);
+    // nothing to warn about: no warnings in meta
+    const paused = await call('PUT', `/v1/webhooks/${created.body.data.id}`, { isPaused: true });
+    expect(paused.body.meta).not.toHaveProperty('warnings');
+    expect(paused.body.data).not.toHaveProperty('warnings');
+    const viaGraphql = gqlData(await server.graphql(`mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { id warnings } }`, { input: { ...base, targetUrl: unresolved } }, { token: team.apiKey }));
+    expect(viaGraphql.createWebhook.warnings).toHaveLength(1);
+    for (const id of [created.body.data.id, viaGraphql.createWebhook.id]) expectOk(await call('DELETE', `/v1/webhooks/${id}`));
   });
 
   it('updates are checked the same way; eventType cannot be changed', async () => {

@@ -26,6 +26,9 @@ export const systemLookup: Lookup = async (hostname) => {
 /** A target that cannot be used; `message` is shown to the caller (creation) or logged (delivery). */
 export class TargetRefused extends Error {}
 
+/** The host has no address right now (unknown name, no records, DNS unreachable or too slow). */
+export class TargetUnresolved extends TargetRefused {}
+
 export interface TargetPolicy {
   /** tests: loopback addresses pass (nothing else changes) */
   allowLoopback: boolean;
@@ -84,9 +87,9 @@ export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<Res
     try {
       addresses = await (policy.lookup ?? systemLookup)(host);
     } catch (error) {
-      throw new TargetRefused(`host ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new TargetUnresolved(`host ${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
-    if (addresses.length === 0) throw new TargetRefused(`host ${host} did not resolve to any address`);
+    if (addresses.length === 0) throw new TargetUnresolved(`host ${host} did not resolve to any address`);
   }
   for (const a of addresses) {
     const range = refusedRange(a.address, policy.allowLoopback);
@@ -96,6 +99,51 @@ export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<Res
     }
   }
   return addresses;
+}
+
+// Names that are never public (RFC 6761, 6762, 8375 and common private suffixes): refused at
+// creation whatever DNS says today. localhost passes only where loopback targets are allowed (tests).
+const PRIVATE_NAME_SUFFIXES = ['local', 'internal', 'home.arpa', 'invalid', 'test', 'example', 'onion', 'intranet', 'lan', 'corp'];
+const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+function checkHostName(host: string, allowLoopback: boolean): void {
+  const isLocalhost = host === 'localhost' || host.endsWith('.localhost');
+  if (isLocalhost && allowLoopback) return;
+  if (isLocalhost) throw new TargetRefused(`host ${host} is a loopback name`);
+  const labels = host.replace(/\.$/, '').split('.');
+  if (labels.length < 2) throw new TargetRefused(`host ${host} must be a fully qualified public name (a single label resolves through local search domains)`);
+  if (host.length > 253 || !labels.every((label) => LABEL.test(label))) throw new TargetRefused(`host ${host} is not a valid host name`);
+  const suffix = PRIVATE_NAME_SUFFIXES.find((s) => host === s || host.endsWith(`.${s}`) || host.endsWith(`.${s}.`));
+  if (suffix) throw new TargetRefused(`host ${host} is under .${suffix}, a name that is never public`);
+}
+
+/** How long creation waits for DNS before taking the host as not resolving yet. */
+export const CREATION_LOOKUP_TIMEOUT_MS = 3000;
+
+/**
+ * The check when a subscription is created or re-pointed: refuses what is provably not a public
+ * target (a literal non-public address, a name that is never public, a name that resolves to a
+ * non-public address), and accepts a well-formed public name that does not resolve (yet) with the
+ * warning returned, so a receiver can be set up before its DNS exists or while DNS is briefly
+ * down. Delivery resolves and checks again every time, and connects only to addresses that pass.
+ */
+export async function checkTargetAtCreation(url: URL, policy: TargetPolicy & { timeoutMs?: number }): Promise<string | null> {
+  const host = bareHost(url);
+  if (net.isIP(host) === 0) checkHostName(host, policy.allowLoopback);
+  const lookup = policy.lookup ?? systemLookup;
+  const timeoutMs = policy.timeoutMs ?? CREATION_LOOKUP_TIMEOUT_MS;
+  const bounded: Lookup = (name) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEOUT' })), timeoutMs);
+      lookup(name).then(resolve, reject).finally(() => clearTimeout(timer));
+    });
+  try {
+    await resolveTarget(url, { ...policy, lookup: bounded });
+    return null;
+  } catch (error) {
+    if (!(error instanceof TargetUnresolved)) throw error;
+    return `targetUrl: ${error.message}; the subscription is kept, and each delivery resolves the host again (deliveries fail and are retried until it resolves to a public address)`;
+  }
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | ResolvedAddress[], family?: number) => void;

@@ -8,7 +8,10 @@ const SUBSCRIPTION_FIELDS = `id eventType targetUrl filterCriteria signatureHead
 export const WEBHOOK = fragment('WebhookFields', 'Webhook', SUBSCRIPTION_FIELDS);
 
 /** shown once: the subscription with its signing secret */
-export const CREATED_WEBHOOK = fragment('CreatedWebhookFields', 'CreatedWebhook', `${SUBSCRIPTION_FIELDS} secret`);
+export const CREATED_WEBHOOK = fragment('CreatedWebhookFields', 'CreatedWebhook', `${SUBSCRIPTION_FIELDS} secret warnings`);
+
+/** after an update: the subscription and the update's warnings */
+export const UPDATED_WEBHOOK = fragment('UpdatedWebhookFields', 'UpdatedWebhook', `${SUBSCRIPTION_FIELDS} warnings`);
 
 export const WEBHOOK_DELIVERY_ATTEMPT = fragment(
   'WebhookDeliveryAttemptFields',

@@ -35,7 +35,7 @@ export const WebhookDeliveryWaitingReasonEnum = builder.enumType('WebhookDeliver
   values: ['TARGET_PAUSED'] as const,
 });
 
-type SubscriptionView = { row: WebhookSubscription; secret?: string };
+type SubscriptionView = { row: WebhookSubscription; secret?: string; warnings?: string[] };
 
 function subscriptionFields(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, SubscriptionView>) {
   return {
@@ -77,12 +77,21 @@ export const WebhookRef = builder.objectRef<SubscriptionView>('Webhook').impleme
   fields: (t) => subscriptionFields(t),
 });
 
+const warningsField = (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, SubscriptionView>) =>
+  t.stringList({ description: 'what the change was accepted despite, e.g. a target host that does not resolve yet', resolve: (w) => w.warnings ?? [] });
+
 const CreatedWebhookRef = builder.objectRef<SubscriptionView>('CreatedWebhook').implement({
   description: 'A new webhook subscription with its signing secret: shown this once, never again.',
   fields: (t) => ({
     ...subscriptionFields(t),
     secret: t.string({ description: 'the HMAC-SHA-256 key for X-SVC-Signature (its UTF-8 bytes)', resolve: (w) => w.secret ?? '' }),
+    warnings: warningsField(t),
   }),
+});
+
+const UpdatedWebhookRef = builder.objectRef<SubscriptionView>('UpdatedWebhook').implement({
+  description: 'A webhook subscription as an update left it, with the warnings of the update.',
+  fields: (t) => ({ ...subscriptionFields(t), warnings: warningsField(t) }),
 });
 
 const WebhookPageRef = pageType('WebhookPage', WebhookRef);
@@ -212,11 +221,11 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx): Promise<CreatedWebhook> => createWebhook(ctx, givenFields(args.input)),
   }),
   updateWebhook: t.field({
-    type: WebhookRef,
+    type: UpdatedWebhookRef,
     description: 'TEAM_SETTINGS edit. Pause (isPaused), deactivate (isActive), re-point or re-filter a subscription.',
     authScopes: tier.privileged('TEAM_SETTINGS', 'EDIT'),
     args: { webhookSimplyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateWebhookInput, required: true }) },
-    resolve: async (_root, args, ctx) => ({ row: await updateWebhook(ctx, args.webhookSimplyId, givenFields(args.input, ['filterCriteria'])) }),
+    resolve: async (_root, args, ctx) => updateWebhook(ctx, args.webhookSimplyId, givenFields(args.input, ['filterCriteria'])),
   }),
   deleteWebhook: t.boolean({
     description: 'TEAM_SETTINGS edit. Deletes the subscription and its delivery log.',

@@ -17,7 +17,7 @@ import { parseInput } from '../../app/validate.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import { secretBoxFor } from './secret-box.ts';
-import { parseTargetUrl, resolveTarget, TargetRefused } from './target-guard.ts';
+import { checkTargetAtCreation, parseTargetUrl, TargetRefused } from './target-guard.ts';
 import { secretContext } from './webhook-delivery.ts';
 import { webhookId } from './webhooks.ids.ts';
 import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
@@ -35,6 +35,13 @@ export interface CreatedWebhook {
   row: WebhookSubscription;
   /** shown once */
   secret: string;
+  /** e.g. a target host that does not resolve yet */
+  warnings: string[];
+}
+
+export interface UpdatedWebhook {
+  row: WebhookSubscription;
+  warnings: string[];
 }
 
 /** The subscription in the caller's team; anything else (other teams' included) is 404. */
@@ -47,11 +54,12 @@ async function findWebhook(ctx: RequestContext, simplyId: string): Promise<Webho
 }
 
 /** 400 for a URL that is not a public HTTPS target (resolved now; again before every attempt). */
-async function checkTargetUrl(ctx: RequestContext, raw: string): Promise<string> {
+/** The URL to store, and a warning when its host does not resolve yet (target-guard.ts, checkTargetAtCreation). */
+async function checkTargetUrl(ctx: RequestContext, raw: string): Promise<{ url: string; warning: string | null }> {
   try {
     const url = parseTargetUrl(raw.trim());
-    await resolveTarget(url, { allowLoopback: ctx.services.config.WEBHOOK_ALLOW_LOOPBACK });
-    return url.toString();
+    const warning = await checkTargetAtCreation(url, { allowLoopback: ctx.services.config.WEBHOOK_ALLOW_LOOPBACK });
+    return { url: url.toString(), warning };
   } catch (error) {
     if (error instanceof TargetRefused) throw new ValidationError(`targetUrl ${error.message}`, [{ field: 'targetUrl', message: error.message }]);
     throw error;
@@ -103,7 +111,7 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
   const team = requireTeam(ctx);
   const input = parseInput(createWebhookInput, raw, 'Invalid webhook subscription');
   const collections = parseFilterCriteria(input.filterCriteria);
-  const targetUrl = await checkTargetUrl(ctx, input.targetUrl);
+  const target = await checkTargetUrl(ctx, input.targetUrl);
   await checkFilterAccess(ctx, collections);
   const simplyId = webhookId.create();
   const secret = `whsec_${randomSecret(32)}`;
@@ -119,7 +127,7 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
         simplyId,
         teamId: team.id,
         eventType: input.eventType,
-        targetUrl,
+        targetUrl: target.url,
         filterCriteria: collections ? { dataCollectionIds: collections } : (null as never),
         secretCiphertext: secretBoxFor(ctx.services.config.secretsKeyFile).seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
         retryCount: input.retryCount,
@@ -130,10 +138,10 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
       },
     });
   });
-  return { row, secret };
+  return { row, secret, warnings: target.warning ? [target.warning] : [] };
 }
 
-export async function updateWebhook(ctx: RequestContext, simplyId: string, raw: unknown): Promise<WebhookSubscription> {
+export async function updateWebhook(ctx: RequestContext, simplyId: string, raw: unknown): Promise<UpdatedWebhook> {
   const current = await findWebhook(ctx, simplyId);
   const input = parseInput(updateWebhookInput, raw, 'Invalid webhook subscription update');
   const data: Prisma.WebhookSubscriptionUpdateInput = {};
@@ -142,12 +150,17 @@ export async function updateWebhook(ctx: RequestContext, simplyId: string, raw: 
     collections = parseFilterCriteria(input.filterCriteria);
     data.filterCriteria = collections ? { dataCollectionIds: collections } : (null as never);
   }
-  if (input.targetUrl !== undefined) data.targetUrl = await checkTargetUrl(ctx, input.targetUrl);
+  const warnings: string[] = [];
+  if (input.targetUrl !== undefined) {
+    const target = await checkTargetUrl(ctx, input.targetUrl);
+    data.targetUrl = target.url;
+    if (target.warning) warnings.push(target.warning);
+  }
   await checkFilterAccess(ctx, collections, input.filterCriteria === undefined);
   for (const key of ['isActive', 'isPaused', 'retryCount', 'retryDelaySeconds', 'timeoutSeconds'] as const) {
     if (input[key] !== undefined) (data as Record<string, unknown>)[key] = input[key];
   }
-  return ctx.services.prisma.webhookSubscription.update({ where: { id: current.id }, data });
+  return { row: await ctx.services.prisma.webhookSubscription.update({ where: { id: current.id }, data }), warnings };
 }
 
 /** Deletes the subscription with its delivery log; queued attempts find nothing and stop. */
