@@ -1,5 +1,5 @@
-// Served /v1 routes the platform documents (documented-routes.json) do not list, each with why it
-// exists. The route checklist fails on a served route that is neither documented nor here, and the
+// Served /v1 routes the route checklist (documented-routes.json) does not list, each with why it
+// exists. The route checklist fails on a served route that is neither on it nor here, and the
 // OpenAPI document marks these operations (`x-extension`) so readers know they are ours.
 
 export interface RouteExtension {
@@ -8,10 +8,10 @@ export interface RouteExtension {
   public?: boolean;
 }
 
-const FIRST_PARTY_SIGN_IN = 'the first-party sign-in (email and password, JWT + refresh token) the documents leave open (docs/api/authentication.md)';
-const API_KEY_ADMIN = 'API key administration beyond create and rotate (Document 1 §4.1 names only those): list, inspect, change, revoke';
-const TEAM_ROLES = 'team roles over REST (docs/api/team-roles.md): the documents name no team-role endpoint';
-const FIELD_ADMIN = 'field administration over REST (docs/api/data-collections.md): the documents list field reads only';
+const FIRST_PARTY_SIGN_IN = 'the first-party sign-in (email and password, JWT + refresh token), which the route checklist leaves open (docs/api/authentication.md)';
+const API_KEY_ADMIN = 'API key administration beyond create and rotate (the only API key routes of the route checklist): list, inspect, change, revoke';
+const TEAM_ROLES = 'team roles over REST (docs/api/team-roles.md): the route checklist has no team-role route';
+const FIELD_ADMIN = 'field administration over REST (docs/api/data-collections.md): the route checklist has field reads only';
 const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
 
 export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
@@ -28,7 +28,7 @@ export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
   'PUT /v1/team-roles/{teamRoleSimplyId}': { reason: TEAM_ROLES },
   'DELETE /v1/team-roles/{teamRoleSimplyId}': { reason: TEAM_ROLES },
   'PATCH /v1/data-collections/{dataCollectionSimplyId}': {
-    reason: 'partial update of a collection (archetype, name formula, filter criteria, parent); the documents only rename (docs/api/data-collections.md)',
+    reason: 'partial update of a collection (archetype, name formula, filter criteria, parent); the route checklist only renames (docs/api/data-collections.md)',
   },
   'POST /v1/data-collections/{dataCollectionSimplyId}/archive': { reason: 'archive and restore a collection (docs/api/data-collections.md)' },
   'POST /v1/data-collections/{dataCollectionSimplyId}/fields': { reason: FIELD_ADMIN },

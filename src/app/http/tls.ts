@@ -13,17 +13,24 @@ export interface TlsMaterial {
   selfSigned: boolean;
 }
 
-export async function loadTls(config: Pick<Config, 'TLS_CERT_FILE' | 'TLS_KEY_FILE' | 'dataDir'>): Promise<TlsMaterial> {
+type TlsSettings = Pick<Config, 'TLS_CERT_FILE' | 'TLS_KEY_FILE' | 'dataDir'>;
+
+/** Where the certificate the server presents is (or will be, before the first start): `svc bootstrap` prints it. */
+export function tlsCertificateFile(config: TlsSettings): string {
+  return config.TLS_CERT_FILE && config.TLS_KEY_FILE ? path.resolve(config.TLS_CERT_FILE) : path.join(config.dataDir, 'tls', 'self-signed-cert.pem');
+}
+
+export async function loadTls(config: TlsSettings): Promise<TlsMaterial> {
   if (config.TLS_CERT_FILE && config.TLS_KEY_FILE) {
     return {
       cert: fs.readFileSync(config.TLS_CERT_FILE, 'utf8'),
       key: fs.readFileSync(config.TLS_KEY_FILE, 'utf8'),
-      certFile: path.resolve(config.TLS_CERT_FILE),
+      certFile: tlsCertificateFile(config),
       selfSigned: false,
     };
   }
   const dir = path.join(config.dataDir, 'tls');
-  const certFile = path.join(dir, 'self-signed-cert.pem');
+  const certFile = tlsCertificateFile(config);
   const keyFile = path.join(dir, 'self-signed-key.pem');
   if (!fs.existsSync(certFile) || !fs.existsSync(keyFile)) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
