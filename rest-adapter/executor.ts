@@ -5,6 +5,7 @@
 import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../src/app/context.ts';
 import { compileOperation, type CompiledOperation } from '../src/app/graphql/compiled-execution.ts';
+import { traceOperation } from '../src/app/telemetry/tracing.ts';
 import { inlineFragments } from './inline-fragments.ts';
 import type { RestRoute } from './route.ts';
 
@@ -24,7 +25,7 @@ export class OperationExecutor {
 
   async run(route: RestRoute, variables: Record<string, unknown>, context: RequestContext): Promise<{ result: ExecutionResult; field: string }> {
     const op = this.prepared.get(route)!;
-    const result = await op.compiled(undefined, context, variables);
+    const result = await traceOperation(context.services, op.document, op.compiled, context, variables);
     return { result, field: op.field };
   }
 }

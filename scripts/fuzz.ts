@@ -11,6 +11,7 @@
 // be within 20% of the warm one: a server that keeps what one burst of large bodies took holds
 // it for good.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -116,9 +117,13 @@ function collectErrorLog(stream: Readable): Map<string, string> {
   return byRequest;
 }
 
+/** /metrics is served only with a token (src/app/http/metrics-endpoint.ts): the fuzzed server's own. */
+const METRICS_TOKEN = randomBytes(24).toString('base64url');
+
 /** The V8 heap in use and reserved, from the server's /metrics: whether memory kept after a load is live objects or pages V8 holds. */
 async function heapOf(client: HttpClient): Promise<string> {
-  const text = (await client.send({ method: 'GET', path: '/metrics', headers: {}, intent: '' }).catch(() => null))?.text ?? '';
+  const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+  const text = (await client.send({ method: 'GET', path: '/metrics', headers, intent: '' }).catch(() => null))?.text ?? '';
   const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   const used = gauge('svc_nodejs_heap_size_used_bytes');
   const total = gauge('svc_nodejs_heap_size_total_bytes');
@@ -180,6 +185,7 @@ async function main(): Promise<number> {
         WEBHOOK_ALLOW_LOOPBACK: 'true',
         RATE_LIMIT_PER_MINUTE: '100000000',
         RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000000',
+        METRICS_TOKEN,
       },
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

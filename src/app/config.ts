@@ -19,6 +19,13 @@ const envSchema = z.object({
   TLS_KEY_FILE: z.string().optional(),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // json: one JSON object per line on stdout; pretty: readable, coloured lines for development
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  // /metrics: a bearer token that the main port (and the metrics listener) require; unset: the main port does not serve it
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  // a separate plain-HTTP listener serving only /metrics (0: any free port)
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   GRAPHIQL: bool.optional(),
   JOBS_IN_SERVER: bool.default(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -35,6 +42,8 @@ const envSchema = z.object({
   IDP_AUDIENCE: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  // on SIGTERM, how long /readyz answers 503 while requests are still served (default: 5000 in production, else 0)
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   // handler slots per queue in this process, overriding the queue's default ("webhooks.deliver=32,mail.send=8")
   JOB_CONCURRENCY: z
     .string()
@@ -54,6 +63,26 @@ const envSchema = z.object({
   WEBHOOK_TARGET_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
   // automation-caused record writes may trigger automations this many levels deep (loop guard)
   AUTOMATION_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
+  // traces (OpenTelemetry, OTLP over HTTP): on when an OTLP endpoint is set or OTEL_TRACES_EXPORTER=otlp,
+  // off by default (src/app/telemetry/tracing-settings.ts, docs/observability.md "Traces")
+  OTEL_SDK_DISABLED: bool.default(false),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.enum(['http/protobuf', 'http/json']).optional(),
+  // `key=value,…` (values percent-encoded), e.g. a collector's API key: never logged
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TIMEOUT: z.coerce.number().int().min(1).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: z.coerce.number().int().min(1).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).default(5000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -63,6 +92,8 @@ export interface Config extends Env {
   jwtSigningKeyFile: string;
   secretsKeyFile: string;
   graphiql: boolean;
+  /** SHUTDOWN_GRACE_MS, or its default for NODE_ENV */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -84,5 +115,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     jwtSigningKeyFile: path.resolve(env.JWT_SIGNING_KEY_FILE ?? path.join(dataDir, 'jwt-signing-key.json')),
     secretsKeyFile: path.resolve(env.SECRETS_KEY_FILE ?? path.join(dataDir, 'secrets-key')),
     graphiql: env.GRAPHIQL ?? env.NODE_ENV === 'development',
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? 5_000 : 0),
   };
 }

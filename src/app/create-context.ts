@@ -1,6 +1,7 @@
 // One way to build a request's context, shared by the GraphQL HTTP endpoint, graphql-ws and
 // the REST adapter: the same credential rules apply whichever face is called.
 import type { RequestContext, Services } from './context.ts';
+import { noteCredentialKind } from './http/access-log.ts';
 
 export interface CallerFacts {
   requestId: string;
@@ -12,6 +13,7 @@ export interface CallerFacts {
 export async function createContext(services: Services, caller: CallerFacts): Promise<RequestContext> {
   const authenticate = () => services.authenticator.authenticate({ authorization: caller.authorization, teamSelector: caller.teamSelector, clientIp: caller.clientIp });
   const principal = await authenticate();
+  noteCredentialKind(caller.requestId, principal.kind);
   return {
     requestId: caller.requestId,
     principal,

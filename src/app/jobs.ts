@@ -11,6 +11,7 @@
 import { PgBoss, type Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Services } from './context.ts';
+import { traceJobs } from './telemetry/tracing.ts';
 
 /** What a job handler gets besides its jobs: the instance's services and a logger naming the queue. */
 export interface JobContext {
@@ -55,8 +56,19 @@ export interface JobsOptions {
   poolSize?: number;
 }
 
+/** One finished handler call (metrics): `failed` when it threw, so pg-boss retries or fails its jobs. */
+export interface JobsHandled {
+  queue: string;
+  jobs: readonly Pick<Job, 'retryCount'>[];
+  retryLimit: number;
+  failed: boolean;
+  seconds: number;
+}
+
 export class Jobs {
   readonly boss: PgBoss;
+  /** told of every handler call this process finishes (src/app/http/metrics.ts); must not throw */
+  onHandled: ((handled: JobsHandled) => void) | null = null;
   private readonly definitions: JobDefinition<never>[] = [];
   private started = false;
   private working = false;
@@ -137,9 +149,13 @@ export class Jobs {
         // (a handler could in principle run before work() returns: waking '' is then a no-op)
         let workerId = '';
         workerId = await this.boss.work(d.name, options, async (jobs) => {
+          const started = performance.now();
+          let failed = true;
           try {
-            await d.handler(jobs as never, context);
+            await traceJobs(this.services, d.name, jobs as never, d.handler, context);
+            failed = false;
           } finally {
+            this.onHandled?.({ queue: d.name, jobs, retryLimit: d.retryLimit ?? 3, failed, seconds: (performance.now() - started) / 1000 });
             if (jobs.length > 0) this.boss.notifyWorker(workerId);
           }
         });

@@ -111,6 +111,18 @@ export class DomainEventOutbox {
     }
   }
 
+  /**
+   * Undispatched events and the seconds since the oldest of them occurred (0 when none), for
+   * /metrics. Both read through the ("dispatchedAt", id) index: only waiting rows are visited.
+   */
+  async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
+    const { rows } = await this.pool.query(
+      `SELECT (SELECT count(*) FROM "DomainEvent" WHERE "dispatchedAt" IS NULL)::float8 AS pending,
+              COALESCE(EXTRACT(EPOCH FROM now() - (SELECT "occurredAt" FROM "DomainEvent" WHERE "dispatchedAt" IS NULL ORDER BY id LIMIT 1)), 0)::float8 AS seconds`,
+    );
+    return { pending: Number(rows[0].pending), oldestSeconds: Math.max(0, Number(rows[0].seconds)) };
+  }
+
   /** Gives each consumer the events it failed on whose next try is due; returns how many succeeded. */
   async retryFailures(now = new Date()): Promise<number> {
     return inTransaction(this.pool, async (db) => {

@@ -31,17 +31,27 @@ import { RateLimitError, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, ServiceUnavail
 import { endPool, settlesBy } from '../db/pool-shutdown.ts';
 import { dotSegmentError, hasDotSegment } from './http/dot-segments.ts';
 import { createFrontDoor, HTTPS_REQUIRED } from './http/front-door.ts';
+import { FRONT_PAGE_PATH, serveFrontPage } from './http/front-page.ts';
+import { GRAPHIQL_ASSETS_PATH, serveGraphiQLAsset } from './http/graphiql-assets.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './http/metrics.ts';
+import { serveMetricsOnMainPort, startMetricsListener, type MetricsListener } from './http/metrics-endpoint.ts';
+import { observeRequest } from './http/access-log.ts';
+import { recordRoute } from './http/request-route.ts';
+import { NOT_READY_SHUTTING_DOWN, Readiness } from './drain.ts';
 import { RateLimiter } from './http/rate-limiter.ts';
 import { releaseMemoryAfterLoad } from './http/release-after-load.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
+import { startTracing, stopTracing, traceRequests } from './telemetry/tracing.ts';
 
 export interface App {
   baseUrl: string;
   port: number;
   services: Services;
   tls: TlsMaterial | null;
+  /** the separate /metrics listener (METRICS_PORT), when there is one */
+  metricsListener: MetricsListener | null;
+  /** readiness off, SHUTDOWN_GRACE_MS still serving (src/app/drain.ts), then the shutdown below */
   close(): Promise<void>;
 }
 
@@ -60,7 +70,7 @@ export interface StartOptions {
 /** Builds the services one process needs, without any HTTP: shared by the server, the worker and the CLI. */
 export async function createServices(options: StartOptions): Promise<Services> {
   const { config, databaseUrl } = options;
-  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'svc', config.LOG_FORMAT);
   if (options.migrate !== false) {
     const { applied } = await applyPendingMigrations({ databaseUrl });
     if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
@@ -83,6 +93,7 @@ export async function createServices(options: StartOptions): Promise<Services> {
   );
   // the core services; each module then adds its own (declared on Services by merging)
   const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox } as Services;
+  await startTracing(services);
   for (const module of modules) Object.assign(services, await module.services?.(services));
   for (const definition of outboxJobs) jobs.define(definition);
   for (const module of modules) {
@@ -117,6 +128,7 @@ export async function closeServices(services: Services, deadline = Date.now() + 
     settlesBy(services.prisma.$disconnect(), hardDeadline),
     endPool(services.pool, deadline, hardDeadline),
   ]);
+  await stopTracing(services, hardDeadline);
 }
 
 export async function startApp(options: StartOptions): Promise<App> {
@@ -127,10 +139,8 @@ export async function startApp(options: StartOptions): Promise<App> {
   const tls = config.TRUST_PROXY ? null : await loadTls(config);
   const yoga = createGraphQLServer(services);
   const rest = new RestAdapter(schema, routes, services);
-  const metrics = new Metrics({
-    credentialCacheSize: () => services.authenticator.cache.size,
-    credentialLoads: () => services.authenticator.loads,
-  });
+  const metrics = new Metrics(services, { webSockets: () => wsServer.clients.size });
+  const readiness = new Readiness();
   const callerLimiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
   const anonymousLimiter = new RateLimiter(config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
   let draining = false;
@@ -146,14 +156,13 @@ export async function startApp(options: StartOptions): Promise<App> {
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
-    const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';
     let route = 'unmatched';
     res.setHeader('x-request-id', requestId);
-    res.on('finish', () => {
-      metrics.requests.inc({ method, route, status: String(res.statusCode) });
-      metrics.duration.observe({ method, route }, Number(process.hrtime.bigint() - started) / 1e9);
-    });
+    recordRoute(res, () => route);
+    observeRequest({ req, res, requestId, metrics, logger });
+    // draining: still served, but on a connection of its own, so clients move to other instances
+    if (!readiness.ready) res.setHeader('connection', 'close');
     try {
       if (config.TRUST_PROXY && req.headers['x-forwarded-proto'] !== 'https') return sendError(res, requestId, HTTPS_REQUIRED);
       if (draining) {
@@ -169,6 +178,7 @@ export async function startApp(options: StartOptions): Promise<App> {
       }
       if (path === '/readyz') {
         route = path;
+        if (!readiness.ready) return sendError(res, requestId, NOT_READY_SHUTTING_DOWN);
         // a fresh query each time, so readiness comes back by itself once the database does
         try {
           await services.pool.query('SELECT 1');
@@ -184,9 +194,7 @@ export async function startApp(options: StartOptions): Promise<App> {
       }
       if (path === '/metrics') {
         route = path;
-        const body = await metrics.registry.metrics();
-        res.writeHead(200, { 'content-type': metrics.registry.contentType });
-        return void res.end(body);
+        return await serveMetricsOnMainPort(req, res, requestId, metrics, config.METRICS_TOKEN);
       }
       if (path === '/.well-known/jwks.json') {
         route = path;
@@ -199,6 +207,14 @@ export async function startApp(options: StartOptions): Promise<App> {
       if ((method === 'GET' || method === 'HEAD') && (path === '/docs' || path.startsWith('/docs/')) && serveDocs(res, path)) {
         route = '/docs';
         return;
+      }
+      if (path === FRONT_PAGE_PATH) {
+        route = path;
+        return serveFrontPage(req, res, requestId, config.graphiql);
+      }
+      if (path.startsWith(GRAPHIQL_ASSETS_PATH)) {
+        route = GRAPHIQL_ASSETS_PATH;
+        return serveGraphiQLAsset(req, res, requestId, path, config.graphiql);
       }
       if (path === '/graphql') {
         route = path;
@@ -227,7 +243,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const subscriptions = attachSubscriptions(wsServer, yoga, services);
   const frontDoor = createFrontDoor({
     tls,
-    handler: (req, res) => void handler(req, res),
+    handler: traceRequests(services, (req, res) => void handler(req, res)),
     onUpgrade: (req, socket, head) => {
       const path = hasDotSegment(req.url ?? '/') ? null : new URL(req.url ?? '/', 'https://localhost').pathname;
       const proxiedPlain = config.TRUST_PROXY && req.headers['x-forwarded-proto'] !== 'https';
@@ -248,14 +264,18 @@ export async function startApp(options: StartOptions): Promise<App> {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   baseUrlRef.value = baseUrl;
+  const metricsListener =
+    config.METRICS_PORT === undefined ? null : await startMetricsListener({ host: config.METRICS_HOST, port: config.METRICS_PORT, token: config.METRICS_TOKEN, metrics });
 
   let closing: Promise<void> | null = null;
   // One deadline for the whole shutdown: requests, WebSockets, jobs and database connections share
   // SHUTDOWN_TIMEOUT_MS; what is still running then is cut (closeServices: + SHUTDOWN_MARGIN_MS).
   const close = () =>
     (closing ??= (async () => {
+      await readiness.drain(config.shutdownGraceMs, logger);
       const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
       draining = true;
+      void metricsListener?.close();
       for (const client of wsServer.clients) client.close(1001, 'server shutting down');
       // a subscriber that does not answer its close frame is cut at the deadline with its socket
       await Promise.all([frontDoor.close(Math.max(0, deadline - Date.now())), settlesBy(Promise.resolve(subscriptions.dispose()), deadline)]);
@@ -264,5 +284,5 @@ export async function startApp(options: StartOptions): Promise<App> {
       await closeServices(services, deadline);
     })());
 
-  return { baseUrl, port, services, tls, close };
+  return { baseUrl, port, services, tls, metricsListener, close };
 }

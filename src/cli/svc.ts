@@ -9,8 +9,12 @@ import { JwtService } from '../app/auth/jwt-service.ts';
 import { loadOrCreateSigningKey } from '../app/auth/signing-key.ts';
 import { closeServices, createServices, startApp } from '../app/server.ts';
 import { ApiError } from '../app/errors.ts';
-import { createLogger } from '../app/logger.ts';
+import { createLogger, logLinesOf } from '../app/logger.ts';
+import { Metrics } from '../app/http/metrics.ts';
+import { startMetricsListener } from '../app/http/metrics-endpoint.ts';
+import type { Logger } from 'pino';
 import { bootstrapTeam } from '../modules/teams/bootstrap.service.ts';
+import { tlsCertificateFile } from '../app/http/tls.ts';
 import { relaunchWithServerFlags } from './server-flags.ts';
 import { checkCounts } from '../modules/records/record-counts.sql.ts';
 
@@ -19,9 +23,11 @@ const USAGE = `usage: svc <command>
   start                    run the server (and, by default, the job workers)
   worker                   run only the job workers
   migrate [--status]       apply pending database migrations (or show their status)
-  bootstrap --team <name> --email <email> [--password <pw>]
+  bootstrap --team <name> --email <email> [--password <pw>] [--system-admin]
                            create a team, a team-admin user and a full-access API key;
-                           prints one JSON object
+                           prints one JSON object: baseUrl, caCertFile (the certificate
+                           to trust, for curl --cacert), teamSimplyId, userSimplyId, email,
+                           password, userToken, apiKey (shown only here), apiKeySimplyId
   counts [--fix] [--team <teamSimplyId>]
                            recount every collection's records per state and compare with the
                            record counters; prints one JSON line per mismatch; --fix writes
@@ -55,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-function onSignals(stop: () => Promise<void>): void {
+/** The last log line is "stopped", once everything is closed (pino writes synchronously). */
+function onSignals(logger: Logger, stop: () => Promise<void>): void {
   leaveSignalsToTheApplication();
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -63,9 +70,12 @@ function onSignals(stop: () => Promise<void>): void {
       if (stopping) return;
       stopping = true;
       stop().then(
-        () => process.exit(0),
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
         (error) => {
-          console.error(error);
+          logger.error({ err: error }, 'shutdown failed');
           process.exit(1);
         },
       );
@@ -74,31 +84,38 @@ function onSignals(stop: () => Promise<void>): void {
 }
 
 async function start(config: Config): Promise<number> {
-  const logger = createLogger(config.LOG_LEVEL);
-  const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line }));
+  const logger = createLogger(config.LOG_LEVEL, 'svc', config.LOG_FORMAT);
+  const db = await resolveDatabase(config, logLinesOf(logger, 'postgres'));
   const app = await startApp({ config, databaseUrl: db.url, logger });
-  onSignals(async () => {
+  onSignals(logger, async () => {
     logger.info('shutting down: draining requests and jobs');
     await app.close();
     await db.stop();
   });
-  logger.info({ baseUrl: app.baseUrl, embeddedDatabase: db.embedded, tlsCertificate: app.tls?.certFile }, 'ready');
-  process.stdout.write(`svc platform ready at ${app.baseUrl}\n`);
-  if (app.tls?.selfSigned) process.stdout.write(`self-signed certificate: ${app.tls.certFile} (curl --cacert <file>)\n`);
+  logger.info({ baseUrl: app.baseUrl, embeddedDatabase: db.embedded, tlsCertificate: app.tls?.certFile, metricsUrl: app.metricsListener?.url }, 'ready');
+  // for the person at the terminal; stdout carries only JSON log lines
+  process.stderr.write(`svc platform ready at ${app.baseUrl}\n`);
+  if (app.tls?.selfSigned) process.stderr.write(`self-signed certificate: ${app.tls.certFile} (curl --cacert <file>)\n`);
   return -1;
 }
 
 async function worker(config: Config): Promise<number> {
-  const logger = createLogger(config.LOG_LEVEL, 'svc-worker');
-  const db = await resolveDatabase(config);
+  const logger = createLogger(config.LOG_LEVEL, 'svc-worker', config.LOG_FORMAT);
+  const db = await resolveDatabase(config, logLinesOf(logger, 'postgres'));
   const services = await createServices({ config, databaseUrl: db.url, logger });
+  // a worker's own figures (its job outcomes, its pools) on METRICS_PORT, when set
+  const metricsListener =
+    config.METRICS_PORT === undefined
+      ? null
+      : await startMetricsListener({ host: config.METRICS_HOST, port: config.METRICS_PORT, token: config.METRICS_TOKEN, metrics: new Metrics(services) });
   await services.jobs.start({ work: true });
-  onSignals(async () => {
+  onSignals(logger, async () => {
     logger.info('worker shutting down: finishing in-flight jobs');
+    await metricsListener?.close();
     await closeServices(services);
     await db.stop();
   });
-  logger.info('worker running');
+  logger.info({ metricsUrl: metricsListener?.url }, 'worker running');
   return -1;
 }
 
@@ -140,17 +157,22 @@ async function bootstrap(config: Config, args: string[]): Promise<number> {
     });
     const jwt = new JwtService(await loadOrCreateSigningKey(config.jwtSigningKeyFile), config);
     const { token } = await jwt.issueAccessToken(result.userSimplyId);
+    // the same base URL as `svc start` prints for these settings
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-    const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host}:${config.PORT}`;
+    const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+    // one line of JSON, so that `… bootstrap > team.json` and the README's examples read it directly;
+    // behind a TLS-terminating proxy the certificate is the proxy's, which the platform does not know
     process.stdout.write(
       `${JSON.stringify({
         baseUrl,
+        caCertFile: config.TRUST_PROXY ? null : tlsCertificateFile(config),
         teamSimplyId: result.teamSimplyId,
         userSimplyId: result.userSimplyId,
         email: result.email,
         password: result.password,
         userToken: token,
         apiKey: result.apiKey,
+        apiKeySimplyId: result.apiKeySimplyId,
       })}\n`,
     );
     await prisma.$disconnect();

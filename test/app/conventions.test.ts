@@ -53,7 +53,8 @@ const chunkedRequest = (server: TestServer, path: string, token: string, chunks:
   rawRequest(server.baseUrl, server.ca, { method: 'POST', path, token, chunks, agent });
 
 describe('API conventions', () => {
-  const { server, teams: [team] } = useServer({ env: { BODY_LIMIT_BYTES: BODY_LIMIT }, teams: 1 });
+  const METRICS_TOKEN = 'metrics-token-of-the-conventions-suite';
+  const { server, teams: [team] } = useServer({ env: { BODY_LIMIT_BYTES: BODY_LIMIT, METRICS_TOKEN }, teams: 1 });
   /** every JSON body seen by the tests of this file, scanned for internal ids and timestamps at the end */
   const seen: { label: string; body: unknown }[] = [];
   const record = (label: string, response: TestResponse) => {
@@ -84,7 +85,7 @@ describe('API conventions', () => {
     it('non-envelope answers (GraphQL, metrics, JWKS) still carry X-Request-Id', async () => {
       for (const response of [
         await server.request('POST', '/graphql', { token: team.apiKey, body: { query: '{ viewer { credentialKind } }' } }),
-        await server.request('GET', '/metrics'),
+        await server.request('GET', '/metrics', { token: METRICS_TOKEN }),
         await server.request('GET', '/.well-known/jwks.json'),
       ]) {
         expect(response.status).toBe(200);

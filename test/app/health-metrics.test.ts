@@ -18,8 +18,10 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
   return out;
 }
 
+const METRICS_TOKEN = 'metrics-token-of-the-health-suite';
+
 describe('health, readiness, metrics and JWKS', () => {
-  const { server, teams: [team] } = useServer({ teams: 1 });
+  const { server, teams: [team] } = useServer({ teams: 1, env: { METRICS_TOKEN } });
 
   it('/healthz and /readyz answer 200 without credentials', async () => {
     const health = await server.request('GET', '/healthz');
@@ -40,7 +42,7 @@ describe('health, readiness, metrics and JWKS', () => {
     await server.graphql('{ viewer { credentialKind } }', {}, { token: team.apiKey });
     await server.request('GET', '/healthz');
 
-    const response = await server.request('GET', '/metrics');
+    const response = await server.request('GET', '/metrics', { token: METRICS_TOKEN });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = response.text;
@@ -62,7 +64,7 @@ describe('health, readiness, metrics and JWKS', () => {
     const durations = samples(text, 'svc_http_request_duration_seconds_count');
     expect(durations.find((s) => s.labels.route === '/v1/team-roles/{teamRoleSimplyId}')?.value).toBe(3);
     expect(samples(text, 'svc_credential_cache_entries')).toHaveLength(1);
-    expect(samples(text, 'svc_credential_loads_total')[0]!.value).toBeGreaterThanOrEqual(1);
+    expect(samples(text, 'svc_credential_cache_misses_total')[0]!.value).toBeGreaterThanOrEqual(1);
   });
 
   it('/.well-known/jwks.json publishes the EdDSA public key (never `d`) that verifies access tokens', async () => {

@@ -12,7 +12,7 @@ import { cleanEnv, ROOT, runSvc, SVC, type SvcRun } from '../support/svc-cli.ts'
 
 /** temporary data folders, removed after the file */
 const folders: string[] = [];
-const BOOTSTRAP_KEYS = ['apiKey', 'baseUrl', 'email', 'password', 'teamSimplyId', 'userSimplyId', 'userToken'];
+const BOOTSTRAP_KEYS = ['apiKey', 'apiKeySimplyId', 'baseUrl', 'caCertFile', 'email', 'password', 'teamSimplyId', 'userSimplyId', 'userToken'];
 
 /** A data folder the embedded cluster's `postgres` OS user can enter when the tests run as root. */
 function dataDir(label: string): string {
@@ -61,6 +61,8 @@ describe('svc against DATABASE_URL', () => {
     expect(output.userSimplyId).toMatch(/^usr-/);
     expect(output.password!.length).toBeGreaterThanOrEqual(12);
     expect(output.baseUrl).toBe('https://127.0.0.1:8443');
+    // where the server sharing DATA_DIR puts its self-signed certificate
+    expect(output.caCertFile).toBe(path.join(dir, 'tls/self-signed-cert.pem'));
 
     server = await startTestServer({ dataDir: dir });
     const roles = await server.request('GET', '/v1/team-roles', { token: output.apiKey });
@@ -126,13 +128,14 @@ describe('svc with the embedded database (no DATABASE_URL)', () => {
     const baseUrl = await new Promise<string>((resolve, reject) => {
       const deadline = setTimeout(() => reject(new Error(`svc start not ready in 90 s\n${stdout}\n${stderr}`)), 90_000);
       const check = () => {
-        const m = /svc platform ready at (\S+)/.exec(stdout);
+        // the banner is for the terminal, on stderr (stdout carries only JSON log lines)
+        const m = /svc platform ready at (\S+)/.exec(stderr);
         if (m) {
           clearTimeout(deadline);
           resolve(m[1]!);
         }
       };
-      child.stdout!.on('data', check);
+      child.stderr!.on('data', check);
       void exited.then(() => reject(new Error(`svc start exited early\n${stdout}\n${stderr}`)));
     });
     expect(baseUrl).toBe(`https://127.0.0.1:${port}`);
@@ -147,7 +150,8 @@ describe('svc with the embedded database (no DATABASE_URL)', () => {
     // the same cluster, still running: bootstrap did not start (or stop) one of its own
     expect(Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])).toBe(postmasterPid);
 
-    const ca = fs.readFileSync(path.join(dir, 'tls/self-signed-cert.pem'), 'utf8');
+    expect(output.caCertFile).toBe(path.join(dir, 'tls/self-signed-cert.pem'));
+    const ca = fs.readFileSync(output.caCertFile!, 'utf8');
     const agent = new Agent({ connect: { ca } });
     try {
       const roles = await fetch(`${baseUrl}/v1/team-roles`, { dispatcher: agent, headers: { authorization: `Bearer ${output.apiKey}` } });

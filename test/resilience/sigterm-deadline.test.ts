@@ -46,8 +46,8 @@ it('exits within SHUTDOWN_TIMEOUT_MS + margin with a transaction stuck on a lock
   expect(bootstrap.code, bootstrap.stderr).toBe(0);
   const { apiKey } = JSON.parse(bootstrap.stdout);
 
-  const { child, stdout, stderr, exited } = startChildProcess([SVC, 'start'], cleanEnv(env), cleanups);
-  const baseUrl = await until('the server to be ready', () => /ready at (\S+)/.exec(stdout())?.[1] ?? (child.exitCode !== null && Promise.reject(new Error(stderr()))));
+  const { child, stderr, exited } = startChildProcess([SVC, 'start'], cleanEnv(env), cleanups);
+  const baseUrl = await until('the server to be ready', () => /ready at (\S+)/.exec(stderr())?.[1] ?? (child.exitCode !== null && Promise.reject(new Error(stderr()))));
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   const post = (path: string, body: unknown) => rawRequest(baseUrl, ca, { method: 'POST', path, token: apiKey, body });
   expect((await post('/v1/team-roles', { name: 'Before the shutdown' })).status).toBe(201);

@@ -95,7 +95,8 @@ export async function startPlatform(env: NodeJS.ProcessEnv, startTimeoutMs = 120
   const fromStdout = lineReader();
   const fromStderr = lineReader();
   child.stdout.on('data', (c: Buffer) => (stdout = (stdout + fromStdout(c)).slice(-OUTPUT_TAIL)));
-  child.stderr.on('data', (c: Buffer) => void fromStderr(c));
+  // the ready banner is on stderr (stdout carries only JSON log lines): both are read for it
+  child.stderr.on('data', (c: Buffer) => (stdout = (stdout + fromStderr(c)).slice(-OUTPUT_TAIL)));
 
   const stop = async (graceMs = 20_000) => {
     if (child.exitCode !== null || child.signalCode !== null) return;

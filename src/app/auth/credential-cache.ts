@@ -31,8 +31,15 @@ export class CredentialCache<V extends object> {
 
   private readonly enabled: boolean;
 
+  /** lookups answered from memory and lookups that were not (the hit-rate metric) */
+  hits = 0;
+  misses = 0;
+
   get(key: string): V | undefined {
-    return this.entries.get(key)?.value;
+    const value = this.entries.get(key)?.value;
+    if (value) this.hits++;
+    else this.misses++;
+    return value;
   }
 
   generation(): number {

@@ -12,11 +12,13 @@ import { unstorableVariablesError, useStorableText } from './storable-text-plugi
 import { useVariablesDepthLimit, variablesDepthError } from './variables-depth.ts';
 import { useCompiledExecution } from './compiled-execution.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { graphiqlPage } from '../http/graphiql-page.ts';
 import type { RequestContext, Services } from '../context.ts';
 import { createContext } from '../create-context.ts';
 import { PushQueue } from '../pubsub/push-queue.ts';
 import { subscribeShared, type SubscriberSocket } from '../pubsub/shared-subscription.ts';
 import { schema } from '../schema.ts';
+import { tracingPlugins } from '../telemetry/tracing.ts';
 
 export interface NodeServerContext {
   req: IncomingMessage;
@@ -36,12 +38,13 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
   return createYoga<NodeServerContext, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: config.graphiql,
+    // GraphiQL from this server's own files, subscriptions authenticated (src/app/http/graphiql-page.ts)
+    ...graphiqlPage(config.graphiql),
     landingPage: false,
     logging: false,
     // HTTP uploads, batching and the like are not part of this API
     batching: false,
-    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useVariablesDepthLimit(), useStorableText(), useRequestErrorCodes()],
+    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useVariablesDepthLimit(), useStorableText(), useRequestErrorCodes(), ...tracingPlugins(services)],
     // the same body limit as REST, checked by useBodyLimit (Yoga's own default is 25 MB)
     maxRequestBodySize: false,
     maskedErrors: { maskError: errorMasker(logger) },

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/context.ts';
+import { traceWebhookAttempt, type TraceHeaders } from '../../app/telemetry/tracing.ts';
 import { secretBoxFor } from './secret-box.ts';
 import { sendWebhook, type AttemptOutcome } from './webhook-sender.ts';
 import { signWebhookBody } from './verify-signature.ts';
@@ -44,11 +45,13 @@ function openSecret(services: Services, d: DeliveryRow): string | null {
   }
 }
 
-function attempt(services: Services, d: DeliveryRow, secret: string, signal: AbortSignal): Promise<AttemptOutcome> {
+function attempt(services: Services, d: DeliveryRow, secret: string, signal: AbortSignal, trace: TraceHeaders): Promise<AttemptOutcome> {
   return sendWebhook({
     targetUrl: d.targetUrl,
     body: d.body,
     headers: {
+      // traceparent (tracing on): the receiver can continue the trace of the change it hears of
+      ...trace,
       'content-type': 'application/json',
       'user-agent': 'svc-webhooks/1',
       'x-service-event-id': d.eventId,
@@ -113,7 +116,7 @@ export async function deliverBatch(services: Services, queue: DeliveryQueue, job
     }
     recorder.expect();
     sends.push(
-      slowTargets.watch(target, attempt(services, d, secret, job.signal)).then((outcome) => {
+      slowTargets.watch(target, traceWebhookAttempt(services, job, (trace) => attempt(services, d, secret, job.signal, trace))).then((outcome) => {
         // the claim lapsed or the worker is stopping: leave the attempt to the job's re-run
         if (job.signal.aborted && !outcome.success) {
           interrupted++;
