@@ -1,7 +1,9 @@
 // The embedded default database: a PostgreSQL 17 cluster kept under DATA_DIR/postgres.
 // Root cannot run postgres, so as root the cluster runs as the `postgres` OS user
 // (created when missing) and owns only its own folder.
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -76,7 +78,12 @@ export async function startEmbeddedPostgres(options: {
     url,
     owned: true,
     stop: async () => {
+      // 'exit' (what stop() waits for) can come before the last lines postgres wrote are read:
+      // wait for its pipes to close too (bounded), so its output is logged before the caller's last line
+      const child = (server as unknown as { process?: ChildProcess }).process;
+      const drained = child && child.exitCode === null ? once(child, 'close') : Promise.resolve();
       await server.stop();
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     },
   };
 }

@@ -2,7 +2,6 @@
 // requests in flight finish and new ones are still served for SHUTDOWN_GRACE_MS; then the listener
 // closes as before.
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, fetch } from 'undici';
@@ -14,6 +13,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { cleanEnv, SVC } from '../support/svc-cli.ts';
 import { untilWith } from '../support/until.ts';
 import { startChildProcess } from '../support/worker-process.ts';
+import { tcpProbe } from '../support/tcp-probe.ts';
 
 const GRACE_MS = 2_000;
 const until = untilWith({ timeoutMs: 60_000, everyMs: 20 });
@@ -22,17 +22,6 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
 });
 
-/** 'refused' when nothing listens on the port any more, 'accepted' otherwise. */
-function tcpProbe(port: number): Promise<'refused' | 'accepted'> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('accepted');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED' ? 'refused' : 'accepted'));
-  });
-}
 
 describe('SHUTDOWN_GRACE_MS', () => {
   it('defaults to 5 s in production and to 0 elsewhere (tests, development)', () => {

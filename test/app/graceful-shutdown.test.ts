@@ -16,18 +16,8 @@ import { slowPost } from '../support/raw-https.ts';
 import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { until } from '../support/until.ts';
+import { tcpProbe } from '../support/tcp-probe.ts';
 
-/** 'refused' when nothing listens on the port any more, 'accepted' otherwise. */
-function tcpProbe(port: number): Promise<'refused' | 'accepted'> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('accepted');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED' ? 'refused' : 'accepted'));
-  });
-}
 
 describe('graceful shutdown of an instance with its own database', () => {
   const serverUrl = inject('databaseUrl');
@@ -140,6 +130,8 @@ describe('shutdown timing', () => {
   it('a transaction still running at the deadline is ended: close() keeps SHUTDOWN_TIMEOUT_MS + margin', async () => {
     server = await startTestServer({ env: { SHUTDOWN_TIMEOUT_MS: 500 } });
     const client = await server.app.services.pool.connect();
+    // the shutdown terminates this connection on purpose: its 'error' is expected, not uncaught
+    client.on('error', () => {});
     await client.query('BEGIN');
     const sleeping = client.query('SELECT pg_sleep(30)');
     sleeping.catch(() => {});

@@ -4,19 +4,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createRole } from '../support/fixtures.ts';
 import { useServer } from '../support/use-server.ts';
-
-/** `name{labels} value` lines of a Prometheus text exposition, for one metric name. */
-function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
-  const out = [];
-  for (const line of text.split('\n')) {
-    const m = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const labels: Record<string, string> = {};
-    for (const pair of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
-    out.push({ labels, value: Number(m[3]) });
-  }
-  return out;
-}
+import { samples } from '../support/prometheus-samples.ts';
 
 const METRICS_TOKEN = 'metrics-token-of-the-health-suite';
 

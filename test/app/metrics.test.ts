@@ -10,28 +10,12 @@ import { subscribeTeamEvents, warmUp } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 import { useServer } from '../support/use-server.ts';
+import { samples } from '../support/prometheus-samples.ts';
 
 const METRICS_TOKEN = 'a-metrics-token-for-this-file-0123456789';
 /** queue sizes come from pg-boss's monitor (every 5 s) through a 5 s reading cache */
 const until = untilWith({ timeoutMs: 25_000, everyMs: 250 });
 
-interface Sample {
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** `name{labels} value` lines of a Prometheus text exposition, for one metric name. */
-function samples(text: string, name: string): Sample[] {
-  const out: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const labels: Record<string, string> = {};
-    for (const pair of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
-    out.push({ labels, value: Number(m[3]) });
-  }
-  return out;
-}
 
 /** The value of the sample of `name` whose labels include `labels`, or undefined. */
 function valueOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
