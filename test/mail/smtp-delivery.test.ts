@@ -119,9 +119,10 @@ describe('delivery', () => {
     // pg-boss backoff: the first retry waits 1-2 s, the second 2-4 s
     expect(refused[1]!.at - refused[0]!.at).toBeGreaterThanOrEqual(900);
     expect(refused[2]!.at - refused[1]!.at).toBeGreaterThanOrEqual(1900);
-    // the job completed: nothing more will be tried
-    const jobs = await services.jobs.boss.findJobs(SEND_MAIL, { data: { mailSimplyId: simplyId } });
-    expect(jobs.map((j) => j.state)).toEqual(['completed']);
+    // the job completed: nothing more will be tried (pg-boss marks it just after the row is written)
+    const states = async () => (await services.jobs.boss.findJobs(SEND_MAIL, { data: { mailSimplyId: simplyId } })).map((j) => j.state);
+    await until('the job to complete', async () => (await states()).join() === 'completed');
+    expect(await states()).toEqual(['completed']);
   });
 
   it('records the attempts of a temporary refusal (451) and sends on the retry', async () => {
