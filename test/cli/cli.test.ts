@@ -1,7 +1,6 @@
 // The `svc` command as an operator runs it (test/support/svc-cli.ts): a child process, its stdout and exit code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, fetch } from 'undici';
@@ -9,6 +8,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { uniqueEmail } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { cleanEnv, ROOT, runSvc, SVC, type SvcRun } from '../support/svc-cli.ts';
+import { freePort } from '../../src/db/free-port.ts';
 
 /** temporary data folders, removed after the file */
 const folders: string[] = [];
@@ -20,17 +20,6 @@ function dataDir(label: string): string {
   fs.chmodSync(dir, 0o755);
   folders.push(dir);
   return dir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function parseBootstrap(run: SvcRun) {

@@ -4,7 +4,6 @@
 // print what the README shows under it (`# →`), or nothing; the variables it sets must hold values.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, fetch } from 'undici';
@@ -13,6 +12,7 @@ import { parseSample, readmeCommands, readmeShellBlocks, sampleMismatches, type 
 import { cleanEnv, ROOT, SVC } from '../support/svc-cli.ts';
 import { untilWith } from '../support/until.ts';
 import { startChildProcess, type ChildProcess } from '../support/worker-process.ts';
+import { freePort } from '../../src/db/free-port.ts';
 
 const until = untilWith({ timeoutMs: 45_000, everyMs: 200 });
 /** the port the README's samples show; the test's server listens elsewhere */
@@ -35,17 +35,6 @@ let dataDir: string;
 let workDir: string;
 let outcomes: Outcome[] = [];
 let bashFailure = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A temporary folder the embedded cluster's `postgres` user can enter when the tests run as root. */
 function tempDir(label: string): string {

@@ -5,7 +5,6 @@
 // after the restart: the ones committed right after it too, while S's LISTEN connection is still
 // reconnecting (they come from the event log).
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -16,19 +15,10 @@ import { createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 import { expectEveryChangeOnEverySubscriber, subscribeRecordChanges, type RecordSubscriber } from './record-subscribers.ts';
+import { freePort } from '../../src/db/free-port.ts';
 
 const until = untilWith({ timeoutMs: 30_000, everyMs: 100 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 describe('a real PostgreSQL restart under load with live subscribers', () => {
   const dataDir = path.join(inject('testDataDir'), `pg-restart-${randomBytes(4).toString('hex')}`);

@@ -14,7 +14,7 @@ import { context, ROOT_CONTEXT, SpanKind, trace, type Context, type Span } from 
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
 import type { Job, JobInsert, PgBoss } from 'pg-boss';
 import type { TraceHeaders, Tracing } from './tracing.ts';
-import { errorTypeOf, markFailed, type SpanKit } from './span-kit.ts';
+import { errorTypeOf, markFailed, withinSpan, type SpanKit } from './span-kit.ts';
 
 // (incubating in the semantic conventions: named here rather than imported from their incubating entry)
 const ATTR_MESSAGING_SYSTEM = 'messaging.system';
@@ -59,18 +59,12 @@ export function propagateThroughJobs(boss: PgBoss, kit: SpanKit): void {
       },
       parent,
     );
-    const inSpan = trace.setSpan(parent, span);
-    try {
-      const result = await context.with(inSpan, run, undefined, kit.headersOf(inSpan));
+    return withinSpan(span, parent, async (active) => {
+      const result = await run(kit.headersOf(active));
       // a deduplicated send (singletonKey) makes no job
       if (typeof result === 'string') span.setAttribute(ATTR_MESSAGING_MESSAGE_ID, result);
       return result;
-    } catch (error) {
-      markFailed(span, errorTypeOf(error));
-      throw error;
-    } finally {
-      span.end();
-    }
+    });
   };
   boss.send = ((...args: unknown[]) => {
     const parent = recordingContext();
@@ -163,19 +157,13 @@ export function jobSpans(kit: SpanKit): JobSpans {
       return inJob(job, async () => {
         const parent = context.active();
         const span = kit.tracer.startSpan('POST', { kind: SpanKind.CLIENT, attributes: { [ATTR_HTTP_REQUEST_METHOD]: 'POST' } }, parent);
-        const inSpan = trace.setSpan(parent, span);
-        try {
-          const outcome = await context.with(inSpan, attempt, undefined, kit.headersOf(inSpan));
+        return withinSpan(span, parent, async (active) => {
+          const outcome = await attempt(kit.headersOf(active));
           if (outcome.responseStatus !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.responseStatus);
           // the outcome's message can name addresses: only whether and how it failed
           if (!outcome.success) markFailed(span, outcome.responseStatus !== null ? String(outcome.responseStatus) : 'no_response');
           return outcome;
-        } catch (error) {
-          markFailed(span, errorTypeOf(error));
-          throw error;
-        } finally {
-          span.end();
-        }
+        });
       });
     },
   };

@@ -2,11 +2,11 @@
 // in-process operation: `<type> <name>` with the operation's type and name, and the error codes
 // of a failed result. Never the document (it can hold literal values), the variables or the
 // result. Subscriptions, which live as long as their socket, get none. Loaded only with tracing on.
-import { context, trace, type Span } from '@opentelemetry/api';
+import { context, type Span } from '@opentelemetry/api';
 import { getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CompiledOperation } from '../graphql/compiled-execution.ts';
-import { errorTypeOf, markFailed, type SpanKit } from './span-kit.ts';
+import { markFailed, withinSpan, type SpanKit } from './span-kit.ts';
 
 // (incubating in the semantic conventions: named here rather than imported from their incubating entry)
 const ATTR_GRAPHQL_OPERATION_TYPE = 'graphql.operation.type';
@@ -39,16 +39,11 @@ async function inOperationSpan(kit: SpanKit, facts: OperationFacts, run: () => P
   const span = kit.tracer.startSpan(facts.spanName, {
     attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: facts.type, ...(facts.name ? { [ATTR_GRAPHQL_OPERATION_NAME]: facts.name } : {}) },
   });
-  try {
-    const result = await context.with(trace.setSpan(context.active(), span), run);
+  return withinSpan(span, context.active(), async () => {
+    const result = await run();
     noteErrors(span, result);
     return result;
-  } catch (error) {
-    markFailed(span, errorTypeOf(error));
-    throw error;
-  } finally {
-    span.end();
-  }
+  });
 }
 
 /** A failed result's documented codes (`extensions.code`), never its messages. */

@@ -1,6 +1,6 @@
 // What the span code shares: the instance's tracer and W3C trace-context propagation. Loaded only
 // with tracing on (through tracing-sdk.ts).
-import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanStatusCode, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import type { TraceHeaders } from './tracing.ts';
@@ -36,6 +36,22 @@ export function createSpanKit(tracer: Tracer): SpanKit {
 export function markFailed(span: Span, errorType: string): void {
   span.setStatus({ code: SpanStatusCode.ERROR });
   span.setAttribute(ATTR_ERROR_TYPE, errorType);
+}
+
+/**
+ * Runs `work` with `span` active under `parent`: a throw marks the span failed (by its error type)
+ * and the span ends either way. `work` gets the active context (e.g. to pass trace headers on).
+ */
+export async function withinSpan<T>(span: Span, parent: Context, work: (active: Context) => Promise<T>): Promise<T> {
+  const active = trace.setSpan(parent, span);
+  try {
+    return await context.with(active, work, undefined, active);
+  } catch (error) {
+    markFailed(span, errorTypeOf(error));
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** The class name of a thrown value, as its error type. */
