@@ -56,7 +56,7 @@ export class RestAdapter {
       if (result.errors && result.errors.length > 0) throw result.errors[0];
       const value = (result.data as Record<string, unknown>)[field];
       const shaped = (route.respond ?? respond.field).map(value, input);
-      sendData(res, route.status ?? 200, requestId, shaped.data, shaped.meta);
+      sendData(res, shaped.status ?? route.status ?? 200, requestId, shaped.data, shaped.meta);
     } catch (error) {
       const publicError = toPublicError(error);
       if (publicError.unexpected) this.services.logger.error({ err: unwrap(error), requestId }, 'unexpected REST error');

@@ -16,6 +16,8 @@ export interface RouteInput<P = Record<string, string>, Q = Record<string, unkno
 export interface RestResult {
   data: unknown;
   meta?: Record<string, unknown>;
+  /** a status that depends on the result (e.g. 202 while work goes on); default: the route's */
+  status?: number;
 }
 
 /**

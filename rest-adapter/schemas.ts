@@ -17,6 +17,16 @@ export const queryInt = () =>
       .optional(),
   );
 
+/** `true` / `false` query parameter; empty counts as absent. */
+export const queryBool = () =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true')),
+  );
+
 /** `a,b,c` → ['a', 'b', 'c'] (empty items dropped). */
 export const queryList = () =>
   z

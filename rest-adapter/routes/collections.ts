@@ -6,17 +6,9 @@ import { ARCHETYPES, COLLECTION_TYPES } from '../../src/modules/collections/coll
 import { CREATE_MENU, DATA_COLLECTION, DATA_COLLECTION_SUMMARY, DATA_FIELD } from '../../src/modules/collections/collections.fragments.ts';
 import { operation, type Part } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
+import { queryBool } from '../schemas.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
-/** `true` / `false` query parameter; empty counts as absent. */
-const queryBool = () =>
-  z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .enum(['true', 'false'], { message: 'must be true or false' })
-      .optional()
-      .transform((v) => (v === undefined ? undefined : v === 'true')),
-  );
 
 /**
  * The body of a GraphQL input object. It is documented with the JSON Schema of what the input type

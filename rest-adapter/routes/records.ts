@@ -4,6 +4,7 @@
 // filters and batch items are the service's to validate, for both faces alike.
 import { z } from 'zod';
 import { operation } from '../../src/app/graphql/fragments.ts';
+import { FILE } from '../../src/modules/files/files.fragments.ts';
 import { DATA_RECORD, DATA_RECORD_BATCH_RESULT, DATA_RECORD_EXPANSION, DATA_RECORD_PAGE, DATA_RECORD_WRITE_RESULT } from '../../src/modules/records/records.fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
 import { actOn } from '../route-shapes.ts';
@@ -37,7 +38,7 @@ const listQuery = z.object({
 
 const getQuery = z.object({
   fields: projection(),
-  expand: queryList().describe('comma list: collection, fieldDefinitions (under meta.expanded)'),
+  expand: queryList().describe('comma list: collection, fieldDefinitions, files (under meta.expanded)'),
 });
 
 /** Search keeps the GraphQL input's own checks (types of limit, offset, …) for one message on both faces. */
@@ -82,15 +83,16 @@ const recordWithWarnings = respond.custom(
   (field) => ({ data: respond.property(field, 'record'), meta: warningsMeta(field) }),
 );
 
-const EXPANSIONS = ['collection', 'fieldDefinitions'] as const;
+const EXPANSIONS = ['collection', 'fieldDefinitions', 'files'] as const;
 
 /** The expansions the caller asked for move from the record to meta.expanded. */
 const expandedRecord = respond.custom(
   (record: Record<string, unknown>, { query }: { query: z.output<typeof getQuery> }) => {
-    const { collection, fieldDefinitions, ...data } = record;
+    const { collection, fieldDefinitions, files, ...data } = record;
     const expanded: Record<string, unknown> = {};
     if (query.expand.includes('collection')) expanded.collection = collection;
     if (query.expand.includes('fieldDefinitions')) expanded.fieldDefinitions = fieldDefinitions;
+    if (query.expand.includes('files')) expanded.files = files;
     return { data, ...(Object.keys(expanded).length ? { meta: { expanded } } : {}) };
   },
   (field) => ({
@@ -227,15 +229,16 @@ export const dataRecordRoutes = defineRoutes([
   route({
     method: 'GET',
     path: ONE,
-    summary: 'One record; fields (projection), expand=collection,fieldDefinitions (under meta.expanded)',
-    operation: operation`query DataRecord($id: String!, $fields: [String!], $expandCollection: Boolean!, $expandFields: Boolean!) {
-      dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD} ${DATA_RECORD_EXPANSION} } }`,
+    summary: 'One record; fields (projection), expand=collection,fieldDefinitions,files (under meta.expanded)',
+    operation: operation`query DataRecord($id: String!, $fields: [String!], $expandCollection: Boolean!, $expandFields: Boolean!, $expandFiles: Boolean!) {
+      dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD} ${DATA_RECORD_EXPANSION} files @include(if: $expandFiles) { ${FILE} } } }`,
     query: getQuery,
     variables: ({ params, query }) => ({
       id: params.dataRecordSimplyId,
       fields: query.fields.length ? query.fields : null,
       expandCollection: query.expand.includes('collection'),
       expandFields: query.expand.includes('fieldDefinitions'),
+      expandFiles: query.expand.includes('files'),
     }),
     respond: expandedRecord,
   }),

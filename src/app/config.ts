@@ -61,6 +61,24 @@ const envSchema = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   // attempts to one webhook target (one team's target origin) in flight at once over every instance
   WEBHOOK_TARGET_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  // files: where objects live. local (default): on disk under FILE_STORAGE_DIR, served by the platform's
+  // signed endpoints; s3: an S3-compatible bucket (every instance must see the same objects)
+  FILE_STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  FILE_STORAGE_DIR: z.string().optional(),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  // a non-AWS endpoint (MinIO, Ceph, s3rver…); unset: AWS
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  // path-style URLs (bucket in the path): what most non-AWS servers need
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  // the storage limit of a team without its own (bytes; default 10 GiB)
+  FILE_STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).default(10 * 1024 ** 3),
+  // malware scanning: clamd's address (tcp://host:3310 or unix:///run/clamav/clamd.ctl); unset: the built-in scanner
+  CLAMD_URL: z.string().regex(/^(tcp:\/\/[^/]+:\d+|unix:\/\/\/.+)$/, 'tcp://host:port or unix:///path').optional(),
+  // how long one scan may take before the upload is rejected (TIMED_OUT)
+  FILE_SCAN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   // automation-caused record writes may trigger automations this many levels deep (loop guard)
   AUTOMATION_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
   // traces (OpenTelemetry, OTLP over HTTP): on when an OTLP endpoint is set or OTEL_TRACES_EXPORTER=otlp,
@@ -91,6 +109,8 @@ export interface Config extends Env {
   dataDir: string;
   jwtSigningKeyFile: string;
   secretsKeyFile: string;
+  /** FILE_STORAGE_DIR, or <data folder>/files */
+  fileStorageDir: string;
   graphiql: boolean;
   /** SHUTDOWN_GRACE_MS, or its default for NODE_ENV */
   shutdownGraceMs: number;
@@ -108,12 +128,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
+  if (env.FILE_STORAGE_DRIVER === 's3' && !env.S3_BUCKET) throw new ConfigError('FILE_STORAGE_DRIVER=s3 needs S3_BUCKET');
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     ...env,
     dataDir,
     jwtSigningKeyFile: path.resolve(env.JWT_SIGNING_KEY_FILE ?? path.join(dataDir, 'jwt-signing-key.json')),
     secretsKeyFile: path.resolve(env.SECRETS_KEY_FILE ?? path.join(dataDir, 'secrets-key')),
+    fileStorageDir: path.resolve(env.FILE_STORAGE_DIR ?? path.join(dataDir, 'files')),
     graphiql: env.GRAPHIQL ?? env.NODE_ENV === 'development',
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? 5_000 : 0),
   };

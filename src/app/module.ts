@@ -1,6 +1,7 @@
 // What an area hands the app: the contract of every `src/modules/<area>/index.ts`. The app reads
 // these manifests through one list (modules.ts) to build the schema, the REST router, the
 // services of an instance, its job queues, the outbox consumers and the route checklist.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import type { Services } from './context.ts';
 import type { IdKind } from './ids.ts';
@@ -25,8 +26,24 @@ export interface AppModule {
   jobs?: (services: Services) => JobDefinition<never>[];
   /** consumers of record-change domain events, by consumer name (dispatch runs them in the outbox transaction) */
   outboxConsumers?: (services: Services) => Record<string, DomainEventConsumer>;
+  /**
+   * Plain HTTP endpoints outside /v1 and /graphql that authorize themselves (e.g. the local file
+   * storage's signed upload and download URLs), served by the front door of every instance.
+   */
+  httpEndpoints?: (services: Services) => HttpEndpoint[];
+  /** called once the server listens, with its public base URL (signed URLs the area hands out point there) */
+  onListening?: (services: Services, baseUrl: string) => void;
   /** realtime topics the area publishes on (documentation and the topic registry of the event bus) */
   topics?: readonly string[];
+}
+
+/** A path prefix an area serves itself (AppModule.httpEndpoints). */
+export interface HttpEndpoint {
+  /** e.g. "/storage/": every path starting with it */
+  prefix: string;
+  /** the route template of the access log and metrics */
+  route: string;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void>;
 }
 
 /** A module and its REST table: one entry of the module list. */

@@ -14,12 +14,14 @@ import { teamRoleRoutes } from '../../rest-adapter/routes/team-roles.ts';
 import { teamSchemaRoutes } from '../../rest-adapter/routes/team-schema.ts';
 import { userRoutes } from '../../rest-adapter/routes/users.ts';
 import { dataViewRoutes } from '../../rest-adapter/routes/views.ts';
+import { fileRoutes } from '../../rest-adapter/routes/files.ts';
 import { webhookRoutes } from '../../rest-adapter/routes/webhooks.ts';
 import { dataWizardRoutes } from '../../rest-adapter/routes/wizards.ts';
 import { auditLogModule } from '../modules/audit-log/index.ts';
 import { automationsModule } from '../modules/automations/index.ts';
 import { collectionsModule } from '../modules/collections/index.ts';
 import { credentialsModule } from '../modules/credentials/index.ts';
+import { filesModule } from '../modules/files/index.ts';
 import { identityModule } from '../modules/identity/index.ts';
 import { mailModule } from '../modules/mail/index.ts';
 import { recordsModule } from '../modules/records/index.ts';
@@ -47,6 +49,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(teamSchemaModule, teamSchemaRoutes),
   entry(auditLogModule, auditLogRoutes),
   entry(mailModule, mailRoutes),
+  entry(filesModule, fileRoutes),
   entry(webhooksModule, webhookRoutes),
   entry(automationsModule, automationRoutes),
   entry(wizardsModule, dataWizardRoutes),

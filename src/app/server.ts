@@ -141,6 +141,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const rest = new RestAdapter(schema, routes, services);
   const metrics = new Metrics(services, { webSockets: () => wsServer.clients.size });
   const readiness = new Readiness();
+  const endpoints = modules.flatMap((m) => m.httpEndpoints?.(services) ?? []);
   const callerLimiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
   const anonymousLimiter = new RateLimiter(config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
   let draining = false;
@@ -231,6 +232,13 @@ export async function startApp(options: StartOptions): Promise<App> {
         if (limited) return sendError(res, requestId, { status: 429, code: limited.code, message: limited.message, headers: limited.headers });
         return await rest.handle(req, res, url, requestId, match);
       }
+      const endpoint = endpoints.find((e) => path.startsWith(e.prefix));
+      if (endpoint) {
+        route = endpoint.route;
+        const limited = rateLimited(req);
+        if (limited) return sendError(res, requestId, { status: 429, code: limited.code, message: limited.message, headers: limited.headers });
+        return await endpoint.handle(req, res, url, requestId);
+      }
       return sendError(res, requestId, { status: 404, code: 'NOT_FOUND', message: `No route for ${method} ${path}` });
     } catch (error) {
       const publicError = toPublicError(error);
@@ -264,6 +272,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   baseUrlRef.value = baseUrl;
+  for (const module of modules) module.onListening?.(services, baseUrl);
   const metricsListener =
     config.METRICS_PORT === undefined ? null : await startMetricsListener({ host: config.METRICS_HOST, port: config.METRICS_PORT, token: config.METRICS_TOKEN, metrics });
 

@@ -11,6 +11,8 @@ export const LOCK_NAMESPACES = {
   recordCountRepair: 73_023,
   /** one team's webhook subscription creates (the per-team limit) */
   webhookSubscriptions: 73_024,
+  /** one team's stored bytes: promotions take turns checking and using the storage limit (files) */
+  teamFileStorage: 73_025,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;

@@ -34,7 +34,9 @@ export function createFrontDoor(options: {
   handler: http.RequestListener;
   onUpgrade: UpgradeHandler;
 }): FrontDoor {
-  const serverOptions = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 60_000 };
+  // requestTimeout bounds a whole request, body included: a 500 MiB file upload to the local
+  // storage endpoint needs minutes on a slow link (that endpoint cuts a stalled client after 60 s)
+  const serverOptions = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 15 * 60_000 };
   if (!options.tls) {
     const app = http.createServer(serverOptions, options.handler);
     app.on('upgrade', options.onUpgrade);

@@ -1,11 +1,12 @@
 // Turns a `fields` input into stored values for one collection: type validation (values layer),
-// field-level write permission, existence of referenced records in the team. Pure apart from the
+// field-level write permission, existence of referenced records and files in the team. Pure apart from the
 // one reference query per call, which covers every item of a batch.
 import type pg from 'pg';
 import { PermissionDeniedError, type ValidationError } from '../../app/errors.ts';
 import type { CollectionAccess } from '../collections/access.ts';
 import { encodeRecordFields, type FieldError, referenceErrors, type RecordFieldsResult, toValidationError } from '../collections/values/index.ts';
 import { findRecordHomes } from './records.sql.ts';
+import { findLiveFileKinds } from '../files/files.sql.ts';
 
 export interface PreparedFields {
   result: RecordFieldsResult;
@@ -22,18 +23,33 @@ export function prepareFields(access: CollectionAccess, input: unknown, mode: 'c
   return { result, error: toValidationError(result, { path }) };
 }
 
-/** Checks every record id referenced by the prepared items in one query; items whose references
- *  fail get their 400. File references are checked for shape only until files exist. */
+/** Checks every record, file and image id referenced by the prepared items (one query per kind,
+ *  run side by side, covering every item of a batch); items whose references fail get their 400.
+ *  Files must be live files of the team; image fields need image files. */
 export async function checkReferences(db: pg.Pool | pg.PoolClient, access: CollectionAccess, items: PreparedFields[], paths: string[]): Promise<void> {
   const wanted = new Set<string>();
-  for (const item of items) if (!item.error) for (const id of item.result.references.records) wanted.add(id);
-  if (wanted.size === 0) return;
-  const found = await findRecordHomes(db, access.schema.teamId, [...wanted]);
+  const wantedFiles = new Set<string>();
+  for (const item of items) {
+    if (item.error) continue;
+    for (const id of item.result.references.records) wanted.add(id);
+    for (const id of [...item.result.references.files, ...item.result.references.images]) wantedFiles.add(id);
+  }
+  if (wanted.size === 0 && wantedFiles.size === 0) return;
+  const teamId = access.schema.teamId;
+  // a pool runs the two lookups side by side; a transaction's client runs them one after the other
+  const [found, files] = await Promise.all([
+    wanted.size > 0 ? findRecordHomes(db, teamId, [...wanted]) : new Map<string, string>(),
+    findLiveFileKinds(db, teamId, [...wantedFiles]),
+  ]);
   const fieldsById = new Map(access.fields.map((f) => [f.dataFieldSimplyId, f]));
   items.forEach((item, i) => {
     if (item.error) return;
     const extra: FieldError[] = referenceErrors(item.result.referencedBy, (kind, id, fieldId) => {
-      if (kind !== 'records') return null;
+      if (kind !== 'records') {
+        const fileType = files.get(id);
+        if (!fileType) return 'was not found';
+        return kind === 'images' && fileType !== 'IMAGE' ? 'is not an image' : null;
+      }
       const home = found.get(id);
       if (!home) return 'was not found';
       const target = (fieldsById.get(fieldId)?.config as { targetDataCollectionSimplyId?: string } | undefined)?.targetDataCollectionSimplyId;

@@ -4,11 +4,9 @@
 // webhooks must share the file. A box is bound to its row by the additional authenticated data, so
 // a ciphertext copied onto another row does not open there.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { loadOrCreateSecretsKey, SECRETS_KEY_BYTES as KEY_BYTES } from '../../app/secrets-key.ts';
 
 const VERSION = 1;
-const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -40,22 +38,6 @@ export class SecretBox {
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
-}
-
-/** Reads the key file, creating it (0600, 32 random bytes) when missing. */
-export function loadOrCreateSecretsKey(file: string): Buffer {
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // `wx`: if another process created it meanwhile, keep theirs
-    try {
-      fs.writeFileSync(file, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  const key = fs.readFileSync(file);
-  if (key.length !== KEY_BYTES) throw new Error(`${file} must hold exactly ${KEY_BYTES} bytes (got ${key.length})`);
-  return key;
 }
 
 const boxes = new Map<string, SecretBox>();

@@ -1,0 +1,121 @@
+// The `svg` rule: a well-formed SVG document (no DOCTYPE, root <svg> in the SVG namespace) is
+// sanitized with DOMPurify and the clean document is stored instead of the upload. An SVG opened
+// on its own is a web page: scripts, event handlers, foreign HTML and references to other
+// documents must all go, and what remains must only ever point inside the document itself.
+import createDOMPurify from 'dompurify';
+import type { DOMPurify } from 'dompurify';
+import { JSDOM } from 'jsdom';
+import { checkXml } from './xml-check.ts';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export type SanitizedSvg = { ok: true; svg: Buffer; width?: number; height?: number } | { ok: false; message: string };
+
+/** raster images may be embedded (never SVG: an embedded SVG is a document of its own) */
+const EMBEDDED_RASTER = /^data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/=\s]*$/i;
+
+/**
+ * CSS that can fetch another resource or hide what it does: url() to anything but a fragment of
+ * this document, @import, string-taking image functions, escapes (which can spell any of these)
+ * and the old script-running extensions.
+ */
+const UNSAFE_CSS = [
+  /url\s*\(\s*(?!['"]?\s*#)/i,
+  /@import/i,
+  /\bsrc\s*\(/i,
+  /image(?:-set)?\s*\(/i,
+  /\\/,
+  /expression\s*\(/i,
+  /-moz-binding/i,
+  /behavior\s*:/i,
+];
+
+function unsafeCss(css: string): boolean {
+  return UNSAFE_CSS.some((pattern) => pattern.test(css));
+}
+
+/** the fragment reference every in-document link is; anything else reaches outside */
+function localReference(value: string): boolean {
+  return value.trim().startsWith('#');
+}
+
+interface Sanitizer {
+  window: JSDOM['window'];
+  purify: DOMPurify;
+}
+
+let sanitizer: Sanitizer | undefined;
+
+/** One jsdom window serves every call: sanitizing is synchronous, so calls never interleave. */
+function getSanitizer(): Sanitizer {
+  if (sanitizer) return sanitizer;
+  const { window } = new JSDOM('');
+  const purify = createDOMPurify(window);
+  purify.addHook('uponSanitizeElement', (node, data) => {
+    if (data.tagName === 'style' && unsafeCss(node.textContent ?? '')) node.textContent = '';
+  });
+  purify.addHook('uponSanitizeAttribute', (node, data) => {
+    const name = data.attrName;
+    const value = data.attrValue;
+    if (name === 'href' || name === 'xlink:href') {
+      const embedded = node.nodeName.toLowerCase() === 'image' && EMBEDDED_RASTER.test(value);
+      if (!localReference(value) && !embedded) data.keepAttr = false;
+      return;
+    }
+    // presentation attributes take url() too (fill="url(#gradient)")
+    if (name === 'style' || /url\s*\(/i.test(value)) {
+      if (unsafeCss(value)) data.keepAttr = false;
+    }
+  });
+  sanitizer = { window, purify };
+  return sanitizer;
+}
+
+/** A length in user units or pixels ("120", "120.5px"); percentages and other units say nothing. */
+function pixels(value: string | null | undefined): number | undefined {
+  const match = value?.match(/^\s*(\d+(?:\.\d+)?)\s*(?:px)?\s*$/);
+  if (!match) return undefined;
+  const number = Number(match[1]);
+  return number > 0 ? Math.max(1, Math.round(number)) : undefined;
+}
+
+function size(root: Element): { width?: number; height?: number } {
+  const width = pixels(root.getAttribute('width'));
+  const height = pixels(root.getAttribute('height'));
+  if (width && height) return { width, height };
+  const box = root.getAttribute('viewBox')?.trim().split(/[\s,]+/).map(Number);
+  if (box?.length === 4 && box.every(Number.isFinite)) {
+    const boxWidth = pixels(String(box[2]));
+    const boxHeight = pixels(String(box[3]));
+    if (boxWidth && boxHeight) return { width: boxWidth, height: boxHeight };
+  }
+  return {};
+}
+
+export function sanitizeSvg(text: string): SanitizedSvg {
+  const checked = checkXml(text);
+  if (!checked.ok) return checked;
+  if (checked.root.local !== 'svg' || checked.root.uri !== SVG_NS) {
+    return { ok: false, message: `The root element must be <svg> in the SVG namespace (${SVG_NS}), not <${checked.root.local}>` };
+  }
+  const { window, purify } = getSanitizer();
+  const parsed = new window.DOMParser().parseFromString(text, 'image/svg+xml');
+  // The parsed document goes in as a DOM node, not as text: DOMPurify would parse text as HTML,
+  // whose rules (an HTML tag inside <svg> ends the SVG) differ from the XML a viewer applies.
+  const clean = purify.sanitize(parsed.documentElement, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    // <use> is safe once its href can only name an element of this document (hook above)
+    ADD_TAGS: ['use'],
+    RETURN_DOM_FRAGMENT: true,
+  });
+  const elements = [...clean.children];
+  const root = elements[0];
+  if (elements.length !== 1 || !root || root.localName !== 'svg' || root.namespaceURI !== SVG_NS) {
+    return { ok: false, message: 'Nothing of the SVG document is left after removing its unsafe content' };
+  }
+  const serialized = `<?xml version="1.0" encoding="UTF-8"?>\n${new window.XMLSerializer().serializeToString(root)}\n`;
+  // what we store must pass the same rule as an upload
+  const recheck = checkXml(serialized);
+  if (!recheck.ok) return { ok: false, message: `The sanitized SVG is not well-formed (${recheck.message})` };
+  return { ok: true, svg: Buffer.from(serialized, 'utf8'), ...size(root) };
+}
