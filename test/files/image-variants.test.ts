@@ -266,7 +266,7 @@ describe('small and unusual sources', () => {
     await expect(renderImageVariants(garbage)).rejects.toThrow(UnreadableImageError);
     expect(await imageSize(garbage)).toBeNull();
     // a JPEG cut short: the header reads, the pixels do not
-    const whole = await sharp({ create: { width: 800, height: 600, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const whole = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
     const truncated = writeSample(dir, 'truncated.jpg', whole.subarray(0, Math.floor(whole.length / 2)));
     expect(await imageSize(truncated)).toEqual({ width: 800, height: 600 });
     const failure = await renderImageVariants(truncated).catch((error: unknown) => error);

@@ -145,7 +145,7 @@ describe.skipIf(missing)('clamd scanner (a real clamd)', () => {
 
   it("answers ScanError past clamd's StreamMaxLength", async () => {
     const file = samples.writeSample(dir, 'too-long.txt', filler(5 * 1024 * 1024));
-    await expectScanError(scanner().scan(file, TIMEOUT), false, /size limit exceeded|closed|dropped/);
+    await expectScanError(scanner().scan(file, TIMEOUT), false, /size limit exceeded|StreamMaxLength/);
   });
 });
 
@@ -176,7 +176,10 @@ describe('clamd scanner without a clamd', () => {
   });
 
   it('answers ScanError when the peer hangs up without a verdict', async () => {
-    const rude = net.createServer((socket) => socket.end());
+    const rude = net.createServer((socket) => {
+      socket.resume();
+      socket.end();
+    });
     await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = rude.address() as net.AddressInfo;

@@ -3,7 +3,6 @@
 // Protocol (clamd(8)): `zINSTREAM\0`, then chunks each led by its length as a 4-byte big-endian
 // integer, then a zero length; clamd answers one NUL-terminated line and closes.
 import { createReadStream } from 'node:fs';
-import { once } from 'node:events';
 import net from 'node:net';
 import { ScanError } from './malware-scanner.ts';
 import type { MalwareScanner, ScanVerdict } from './malware-scanner.ts';
@@ -50,16 +49,33 @@ function converse(address: ClamdAddress, command: string, timeoutMs: number, pay
       if (reply.includes('\0')) answered();
     });
     socket.on('end', answered);
+    let connected = false;
     socket.on('error', (error) => {
       // clamd answers, then closes on a stream it refuses (size limit) while we are still
-      // writing: its reply is the news, our broken pipe is not
+      // writing: its reply is the news, our broken pipe is not. The reply can also be lost to
+      // the reset, hence the hint.
       if (reply) answered();
-      else settle(() => reject(new ScanError(`clamd at ${where} is unreachable or dropped the connection: ${error.message}`)));
+      else if (!connected) settle(() => reject(new ScanError(`clamd at ${where} is unreachable: ${error.message}`)));
+      else settle(() => reject(new ScanError(`clamd at ${where} dropped the connection while receiving the file (${error.message}); it does so with files over its StreamMaxLength`)));
     });
     socket.once('connect', () => {
+      connected = true;
       socket.write(`z${command}\0`);
       payload?.(socket).catch((error: unknown) => settle(() => reject(error)));
     });
+  });
+}
+
+/** resolves once the socket can take more, or is gone */
+function drained(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
   });
 }
 
@@ -69,7 +85,7 @@ async function streamFile(socket: net.Socket, file: string): Promise<void> {
     const length = Buffer.alloc(4);
     length.writeUInt32BE(chunk.length);
     socket.write(length);
-    if (!socket.write(chunk)) await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
+    if (!socket.write(chunk)) await drained(socket);
   }
   // a zero length ends the stream
   if (!socket.destroyed) socket.write(Buffer.alloc(4));
