@@ -263,3 +263,18 @@ describe('SVG', () => {
     expect(await refusal('image/svg+xml', await samples.png())).toMatch(/NUL|UTF-8/);
   });
 });
+
+describe('SVG with the public SVG 1.1 DOCTYPE of older editors', () => {
+  it('drops the plain DOCTYPE and keeps the drawing; a DOCTYPE with an internal subset is still refused', async () => {
+    const { sanitizeSvg } = await import('../../src/modules/files/inspection/sanitize-svg.ts');
+    const plain = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- Generator: Adobe Illustrator -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>';
+    const kept = sanitizeSvg(plain);
+    expect(kept.ok).toBe(true);
+    if (kept.ok) {
+      expect(kept.svg.toString()).toContain('<rect');
+      expect(kept.svg.toString()).not.toContain('DOCTYPE');
+    }
+    const subset = '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg"/>';
+    expect(sanitizeSvg(subset).ok).toBe(false);
+  });
+});

@@ -1,7 +1,8 @@
-// The `svg` rule: a well-formed SVG document (no DOCTYPE, root <svg> in the SVG namespace) is
-// sanitized with DOMPurify and the clean document is stored instead of the upload. An SVG opened
-// on its own is a web page: scripts, event handlers, foreign HTML and references to other
-// documents must all go, and what remains must only ever point inside the document itself.
+// The `svg` rule: a well-formed SVG document (no DOCTYPE beyond the plain public SVG one, which is
+// dropped; root <svg> in the SVG namespace) is sanitized with DOMPurify, and the clean document is
+// stored instead of the upload. An SVG opened on its own is a web page: scripts, event handlers,
+// foreign HTML and references to other documents must all go, and what remains must only ever
+// point inside the document itself.
 import createDOMPurify from 'dompurify';
 import type { DOMPurify } from 'dompurify';
 import { JSDOM } from 'jsdom';
@@ -92,7 +93,15 @@ function size(root: Element): { width?: number; height?: number } {
   return {};
 }
 
-export function sanitizeSvg(text: string): SanitizedSvg {
+/**
+ * The public SVG 1.0/1.1 DOCTYPE that older editors (Illustrator, Inkscape) write. Without an
+ * internal subset (`[ … ]`) it declares no entities, so it is dropped rather than refused; any
+ * other DOCTYPE is still refused by checkXml.
+ */
+const PLAIN_SVG_DOCTYPE = /^(\uFEFF?\s*(?:<\?xml[^>]*\?>)?\s*(?:<!--(?:(?!-->)[\s\S])*-->\s*)*)<!DOCTYPE\s+svg\s+PUBLIC\s+"[^"<>[\]]*"\s+"[^"<>[\]]*"\s*>/;
+
+export function sanitizeSvg(raw: string): SanitizedSvg {
+  const text = raw.replace(PLAIN_SVG_DOCTYPE, '$1');
   const checked = checkXml(text);
   if (!checked.ok) return checked;
   if (checked.root.local !== 'svg' || checked.root.uri !== SVG_NS) {
