@@ -150,9 +150,11 @@ async function main(): Promise<number> {
     }
     await applyPendingMigrations({ databaseUrl });
     const port = await freePort();
-    const config = loadConfig({}, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: port, LOG_LEVEL: 'silent' });
+    const config = loadConfig({}, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: port, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: true });
     const services = await createServices({ config, databaseUrl, migrate: false, logger: createLogger('silent') });
     cleanups.push(() => closeServices(services));
+    // the worker, apart from the server as an operator may run them (`svc worker`): the worlds' files are promoted by a job
+    await services.jobs.start({ work: true });
 
     // 2. the server: `svc start` as an operator runs it (its own heap flags, no relaunch so the pid is the server's)
     const env: NodeJS.ProcessEnv = {};

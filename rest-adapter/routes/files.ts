@@ -43,6 +43,15 @@ type ListQuery = z.output<typeof listQuery>;
 
 const FINAL = new Set(['COMPLETED', 'REJECTED', 'EXPIRED']);
 
+/** `{ nodes, pagination }` → data and meta.pagination, paged by page/pageSize (not limit/offset) */
+const filePage = respond.custom(
+  (page: { nodes: unknown[]; pagination: unknown }) => ({ data: page.nodes, meta: { pagination: page.pagination } }),
+  (field) => ({
+    data: respond.property(field, 'nodes'),
+    meta: { type: 'object', properties: { pagination: respond.property(field, 'pagination') }, required: ['pagination'] },
+  }),
+);
+
 export const fileRoutes = defineRoutes([
   route<Record<string, string>, ListQuery>({
     method: 'GET',
@@ -58,7 +67,7 @@ export const fileRoutes = defineRoutes([
       ...(labelSimplyIds.length ? { labelSimplyIds } : {}),
       ...(fileFolderSimplyId === undefined ? {} : { fileFolderSimplyId: fileFolderSimplyId === 'null' ? null : fileFolderSimplyId }),
     }),
-    respond: respond.page,
+    respond: filePage,
   }),
   getOne({ path: '/v1/files/storage-usage', summary: "The team's storage usage and limit", name: 'FileStorageUsage', field: 'fileStorageUsage', select: FILE_STORAGE_USAGE }),
   route({
@@ -119,7 +128,14 @@ export const fileRoutes = defineRoutes([
     body: tempCleanupInput,
     variables: ({ body }) => ({ ids: (body as { fileUploadSimplyIds?: string[] } | undefined)?.fileUploadSimplyIds }),
   }),
-  getOne({ path: ONE, summary: 'One file with a presigned originalUrl (3600 s) and, for images, thumbnailUrl', name: 'File', select: FILE_DETAIL }),
+  route({
+    method: 'GET',
+    path: ONE,
+    summary: 'One file with a presigned originalUrl (3600 s) and, for images, thumbnailUrl; includeDeleted=true shows a soft-deleted file',
+    operation: operation`query File($id: String!, $includeDeleted: Boolean) { file(fileSimplyId: $id, includeDeleted: $includeDeleted) { ${FILE_DETAIL} } }`,
+    query: z.strictObject({ includeDeleted: queryBool() }),
+    variables: ({ params, query }) => ({ id: params.fileSimplyId, includeDeleted: (query as { includeDeleted?: boolean }).includeDeleted ?? false }),
+  }),
   route({
     method: 'GET',
     path: `${ONE}/download`,

@@ -5,10 +5,10 @@
 import { expect, it } from 'vitest';
 import { inTransaction, runTransaction } from '../../src/db/transaction.ts';
 import { expectOk } from '../support/expect-envelope.ts';
-import { ROUTE_WORLD_ENV, buildRouteWorld, type RouteWorld } from '../support/route-world.ts';
+import { buildRouteWorld, routeWorldServer, type RouteWorld } from '../support/route-world.ts';
 import { useServer } from '../support/use-server.ts';
 
-const suite = useServer({ teams: 1, env: ROUTE_WORLD_ENV });
+const suite = useServer({ teams: 1, ...routeWorldServer('concurrent_writers') });
 const parallel = <T>(n: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
 let world: RouteWorld;
 

@@ -5,10 +5,10 @@ import { expect, it } from 'vitest';
 import { findUnstorableText } from '../../src/app/storable-text.ts';
 import { expectError } from '../support/expect-envelope.ts';
 import { serverGraphqlWsClient } from '../support/realtime.ts';
-import { ROUTE_WORLD_ENV, buildRouteWorld, type RouteWorld } from '../support/route-world.ts';
+import { buildRouteWorld, routeWorldServer, type RouteWorld } from '../support/route-world.ts';
 import { useServer } from '../support/use-server.ts';
 
-const suite = useServer({ teams: 1, env: ROUTE_WORLD_ENV });
+const suite = useServer({ teams: 1, ...routeWorldServer('storable_text') });
 const NUL = 'a\u0000b';
 const LONE = 'a\ud800b';
 let world: RouteWorld;

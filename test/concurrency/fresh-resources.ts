@@ -1,6 +1,7 @@
 // Fresh things for one race, made through the API as the case team's key, so a race that deletes
 // or renames something never disturbs another case.
 import { randomBytes } from 'node:crypto';
+import { uploadFile, type IntentOptions } from '../support/file-uploads.ts';
 import { createWizard, updateTask } from '../support/wizard-fixtures.ts';
 import type { RaceKit } from './race-kit.ts';
 
@@ -79,6 +80,18 @@ export async function freshWizard(kit: RaceKit, collection: FreshCollection): Pr
     steps: [{ title: 'step', tasks: [updateTask('task', collection.fieldIds[0]!)] }],
   });
   return wizard.dataWizardSimplyId;
+}
+
+/** a media-library folder (at the root, or in `parent`) */
+export async function freshFolder(kit: RaceKit, parent?: string): Promise<string> {
+  return (await kit.admin('POST', '/v1/files/folders', { name: unique('folder'), ...(parent ? { parentFileFolderSimplyId: parent } : {}) })).fileFolderSimplyId;
+}
+
+/** a file uploaded through the whole flow by the team's key (default: a small text file of its own bytes) */
+export async function freshFile(kit: RaceKit, bytes: Buffer = Buffer.from(`${unique('contents')}\n`), options: IntentOptions = {}): Promise<string> {
+  const upload = await uploadFile(kit.server, kit.team.apiKey, bytes, options);
+  if (upload.status !== 'COMPLETED') throw new Error(`set-up upload ended ${upload.status}: ${upload.rejectionReason} ${upload.rejectionMessage}`);
+  return upload.fileSimplyId;
 }
 
 /** reads every page of a list route (as the team's key) */

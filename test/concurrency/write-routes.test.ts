@@ -8,7 +8,7 @@
 // routes and reported in one assertion.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
-import { ROUTE_WORLD_ENV, servedRoutes } from '../support/route-world.ts';
+import { routeWorldServer, servedRoutes } from '../support/route-world.ts';
 import { useServer } from '../support/use-server.ts';
 import { createRaceKit, type Caller, type CallerKind, type RaceCase } from './race-kit.ts';
 import { WRITE_RACES } from './write-races.ts';
@@ -25,7 +25,8 @@ async function inTurns<T>(items: readonly T[], lanes: number, work: (item: T) =>
 }
 
 describe('parallel requests on every write route', () => {
-  const { server, teams: [operator] } = useServer({ teams: 1, env: { ...ROUTE_WORLD_ENV, RATE_LIMIT_PER_MINUTE: 1_000_000 } });
+  // the file races wait for promotions: the server runs its workers, on a database of its own
+  const { server, teams: [operator] } = useServer({ teams: 1, ...routeWorldServer('write_races', { RATE_LIMIT_PER_MINUTE: 1_000_000 }) });
   let systemAdmin: TeamFixture;
 
   beforeAll(async () => {

@@ -77,6 +77,9 @@ describe('reading files', () => {
     expect(expectOk(await as('GET', `/v1/files/${own.fileSimplyId}`)).filename).toBe('file.txt');
     expect(expectOk(await as('GET', '/v1/files')).map((f: any) => f.fileSimplyId)).toEqual([own.fileSimplyId]);
 
+    // a file id typed into a text field grants nothing
+    expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: docs.id, fields: { [docs.fields.title!]: imageId } } }), 201);
+    expectError(await as('GET', `/v1/files/${imageId}`), 404, 'NOT_FOUND');
     expectOk(await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: docs.id, fields: { [docs.fields.attachment!]: fileId } } }), 201);
     expect(expectOk(await as('GET', `/v1/files/${fileId}`)).fileSimplyId).toBe(fileId);
     expectError(await as('PATCH', `/v1/files/${fileId}`, { altText: 'no' }), 403, 'PERMISSION_DENIED');

@@ -145,7 +145,8 @@ describe('delete', () => {
     const withDeleted = expectOk(await call('GET', '/v1/files?pageSize=100&includeDeleted=true'));
     expect(withDeleted.find((f: any) => f.fileSimplyId === id)).toMatchObject({ isDeleted: true });
     expect(await fileStorage.stat(row.storageKey)).not.toBeNull();
-    expect(expectOk(await call('GET', `/v1/files/${id}`)).isDeleted).toBe(true);
+    expectError(await call('GET', `/v1/files/${id}`), 404, 'NOT_FOUND');
+    expect(expectOk(await call('GET', `/v1/files/${id}?includeDeleted=true`)).isDeleted).toBe(true);
 
     expect(expectOk(await call('DELETE', `/v1/files/${id}`, { force: true }))).toEqual({ id, deleted: true });
     expect(await fileStorage.stat(row.storageKey)).toBeNull();
@@ -187,7 +188,7 @@ describe('folders', () => {
     expectOk(await call('DELETE', `/v1/files/${file}`));
     // a soft-deleted file does not keep a folder alive; it moves to the root
     expect(expectOk(await call('DELETE', `/v1/files/folders/${child.fileFolderSimplyId}`))).toEqual({ id: child.fileFolderSimplyId, deleted: true });
-    expect(expectOk(await call('GET', `/v1/files/${file}`)).fileFolderSimplyId).toBeNull();
+    expect(expectOk(await call('GET', `/v1/files/${file}?includeDeleted=true`)).fileFolderSimplyId).toBeNull();
     expectOk(await call('DELETE', `/v1/files/folders/${top.fileFolderSimplyId}`));
   });
 });

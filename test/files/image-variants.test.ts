@@ -1,13 +1,16 @@
 // Image variants with real sharp over images built here: a 12 MP JPEG stored sideways (EXIF
-// orientation 6) carrying GPS, XMP and a Display P3 profile; a small PNG with alpha; SVGs; an
-// animated GIF; a CMYK JPEG; undecodable input. Every output is decoded again and looked at.
+// orientation 6) carrying GPS, XMP and a Display P3 profile; a small PNG with alpha; SVGs, one
+// of them slow to draw; an animated GIF; a CMYK JPEG; undecodable input. Every output is
+// decoded again and looked at.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VARIANT_TYPES, type RenderedVariant } from '../../src/modules/files/variants/image-variant-types.ts';
-import { imageSize, renderImageVariants, UnreadableImageError } from '../../src/modules/files/variants/image-variants.ts';
+import { imageSize, renderImageVariants } from '../../src/modules/files/variants/image-variants.ts';
+import { rasterizeSvg } from '../../src/modules/files/variants/svg-rasterizer.ts';
+import { UnreadableImageError } from '../../src/modules/files/variants/unreadable-image-error.ts';
 import { AVIF_MIN_EDGE } from '../../src/modules/files/variants/variant-plan.ts';
 import { pngClaiming, writeSample } from '../support/file-samples.ts';
 
@@ -193,6 +196,18 @@ describe('small and unusual sources', () => {
     ]);
   });
 
+  it('a strip 20 times taller than wide gets no responsive variant taller than WebP allows', async () => {
+    const png = await sharp({ create: { width: 1000, height: 20_000, channels: 3, background: BLUE } }).png().toBuffer();
+    const rendered = await renderImageVariants(writeSample(dir, 'strip.png', png));
+    expect(rendered.variants.filter((v) => v.format === 'webp').map((v) => `${v.variantType} ${v.width}x${v.height}`)).toEqual([
+      'THUMBNAIL_IMAGE 13x256',
+      'WEB_SIZE_IMAGE 80x1600',
+      'RESPONSIVE_320 320x6400',
+      'RESPONSIVE_640 640x12800',
+    ]);
+    for (const v of rendered.variants) await expectCleanVariant(v);
+  });
+
   it('an SVG is rasterized at a density that fills the largest variant, and reports its intrinsic size', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"><rect width="150" height="150" fill="red"/><rect x="150" width="150" height="150" fill="blue"/></svg>';
     const file = writeSample(dir, 'shape.svg', svg);
@@ -272,6 +287,56 @@ describe('small and unusual sources', () => {
     const failure = await renderImageVariants(truncated).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UnreadableImageError);
     expect((failure as Error).message).toMatch(/^The image could not be decoded: /);
+  });
+});
+
+/** Sanitizer-legal SVG (filters are allowed) that librsvg needs minutes to draw at 1920 pixels. */
+function slowSvg(): string {
+  let shapes = '';
+  for (let i = 0; i < 300; i++) {
+    shapes += `<rect x="${i % 100}" y="${(i * 7) % 100}" width="50" height="50" fill="#${((i * 4999) % 0xffffff).toString(16).padStart(6, '0')}" opacity="0.5" filter="url(#f)"/>`;
+  }
+  return (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs><filter id="f"><feGaussianBlur stdDeviation="20"/>' +
+    `<feTurbulence baseFrequency="0.9" numOctaves="10"/></filter></defs>${shapes}</svg>`
+  );
+}
+
+/** process ids whose command line names `file` (the rasterizer child gets the SVG's path) */
+function processesNaming(file: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(file)) found.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return found;
+}
+
+describe('an SVG that takes too long to draw', () => {
+  it('is stopped at the time limit: the rasterizing process is killed and the error says why', async () => {
+    const file = writeSample(dir, 'slow-timeout.svg', slowSvg());
+    const started = performance.now();
+    const error = await rasterizeSvg(file, 1382, { limitInputPixels: 0x3fff * 0x3fff, timeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnreadableImageError);
+    expect((error as Error).message).toBe('The SVG did not rasterize within 1 s');
+    expect(performance.now() - started).toBeLessThan(5000);
+    await expect.poll(() => processesNaming(file), { timeout: 2000 }).toEqual([]);
+  });
+
+  it('is stopped when the caller aborts', async () => {
+    const file = writeSample(dir, 'slow-abort.svg', slowSvg());
+    const controller = new AbortController();
+    const started = performance.now();
+    const rendering = renderImageVariants(file, { signal: controller.signal });
+    await expect.poll(() => processesNaming(file).length, { timeout: 5000 }).toBe(1);
+    controller.abort(new Error('no longer needed'));
+    await expect(rendering).rejects.toThrow('no longer needed');
+    expect(performance.now() - started).toBeLessThan(8000);
+    await expect.poll(() => processesNaming(file), { timeout: 2000 }).toEqual([]);
   });
 });
 

@@ -11,6 +11,7 @@ import { envelopeProblem } from '../support/envelope-problems.ts';
 import type { TeamFixture } from '../support/fixtures.ts';
 import { buildRouteWorld, fillPath, servedRoutes, type RouteWorld } from '../support/route-world.ts';
 import type { TestServer } from '../support/server.ts';
+import { ALLOWED_TYPES } from '../../src/modules/files/files.allowlist.ts';
 import { heavyRequests, inputJsonSchema, poolValues, routeRequests, type CredentialTwist, type FuzzRequest, type ValuePool } from './inputs.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -110,7 +111,7 @@ export interface FuzzSetup {
 }
 
 /** Routes whose success may make a world's GET fail for good reason: they only see the destructive world. */
-const destroys = (route: RestRoute): boolean => route.method === 'DELETE' || /\/archive$/.test(route.path);
+const destroys = (route: RestRoute): boolean => route.method === 'DELETE' || /\/(archive|bulk-delete)$/.test(route.path);
 
 const routeKey = (route: RestRoute) => `${route.method} ${route.path}`;
 
@@ -132,6 +133,8 @@ export async function prepareFuzz(server: TestServer, team: TeamFixture, other: 
   const pool = (world: RouteWorld, extra: ValuePool = {}): ValuePool => ({
     ...Object.fromEntries(Object.entries(world.ids).map(([name, id]) => [name, [id]])),
     teamSimplyId: [world.team.teamSimplyId],
+    // a free string the service checks against its allowlist: valid-shaped intents need one of it
+    contentType: Object.keys(ALLOWED_TYPES),
     ...extra,
   });
   const secrets = { refreshToken: refreshTokens, email: [team.email], password: [password] };

@@ -3,7 +3,7 @@
 // A route added to the table is fuzzed here without a new test. docs/fuzzing.md; `npm run fuzz` runs
 // the same engine longer, with any seed, against a server in its own process.
 import { expect, it } from 'vitest';
-import { ROUTE_WORLD_ENV } from '../support/route-world.ts';
+import { routeWorldServer } from '../support/route-world.ts';
 import { useServer } from '../support/use-server.ts';
 import { formatFailures, formatStatuses, httpClient, prepareFuzz, runFuzz } from './fuzz-run.ts';
 
@@ -11,7 +11,7 @@ const SEED = 20_261_122;
 const PER_ROUTE_AND_CREDENTIAL = 16;
 
 // the fuzz's own failed credential checks (twisted tokens) must not lock its address out
-const suite = useServer({ teams: 2, env: { ...ROUTE_WORLD_ENV, RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 } });
+const suite = useServer({ teams: 2, ...routeWorldServer('fuzz', { RATE_LIMIT_PER_MINUTE: 1_000_000, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 1_000_000 }) });
 
 it('answers hostile requests on every route without a 5xx, with the error envelope, and without stored damage', async () => {
   const { server, teams } = suite;

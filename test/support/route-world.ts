@@ -3,24 +3,40 @@
 // so a route added later is covered without a new test. A route with a path parameter no builder
 // here knows fails those suites with a message naming it: add the builder below.
 import { randomBytes } from 'node:crypto';
+import type { Env } from '../../src/app/config.ts';
 import { modules } from '../../src/app/modules.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import { createWizard } from './wizard-fixtures.ts';
+import { uploadFile } from './file-uploads.ts';
+import { png } from './file-samples.ts';
+import { until } from './until.ts';
 import { addMember, createApiKey, type TeamFixture } from './fixtures.ts';
-import type { TestServer } from './server.ts';
+import type { StartOptions, TestServer } from './server.ts';
 
 /** every served REST route, in module order */
 export const servedRoutes: readonly RestRoute[] = modules.flatMap((m) => m.routes);
 
-/** what the suites' server needs for the world: its webhook targets the loopback discard port */
-export const ROUTE_WORLD_ENV = { WEBHOOK_ALLOW_LOOPBACK: true } as const;
+/**
+ * useServer options for a suite that builds worlds: its webhook targets the loopback discard port,
+ * and its file is promoted by a job, so the server runs its workers, on a database of the suite's
+ * own (job queues are global to a database: another file's workers, with another storage folder,
+ * would take the promotion).
+ */
+export const routeWorldServer = (database: string, env: Partial<Env> = {}): StartOptions & { ownDatabase: string } => ({
+  env: { WEBHOOK_ALLOW_LOOPBACK: true, ...env },
+  runJobs: true,
+  ownDatabase: database,
+});
+
+/** path parameters the world fills with a value no team owns (the same for every team): never "another team's id" */
+export const NOT_TEAM_IDS: ReadonlySet<string> = new Set(['versionNumber']);
 
 /** the `{name}`s of a route's path */
 export const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
 export interface RouteWorld {
   team: TeamFixture;
-  /** path parameter name → an id of this team's resource */
+  /** path parameter name → an id of this team's resource (for NOT_TEAM_IDS: a value every team has) */
   ids: Record<string, string>;
   /** names and titles given to this team's resources (a response to another team must contain none) */
   names: string[];
@@ -36,6 +52,8 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
   const token = team.apiKey;
   const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token, body });
   const name = (what: string) => `${label} ${what}`;
+  // the media library waits on a promotion job: built alongside the rest
+  const media = buildMediaLibrary(server, team, name);
 
   const collection = await ok(await call('POST', '/v1/data-collections', { name: name('Collection') }), 'create collection');
   const field = await ok(await call('POST', `/v1/data-collections/${collection.id}/fields`, { title: name('Field'), dataType: 'PLAIN_TEXT' }), 'create field');
@@ -74,8 +92,42 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     userSimplyId: member.userSimplyId,
     dataWizardSimplyId: wizard.dataWizardSimplyId,
     mailSimplyId: mail.simplyId,
+    ...(await media),
   };
-  return { team, ids, names: ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail'].map(name) };
+  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text'];
+  return { team, ids, names: names.map(name) };
+}
+
+/**
+ * A folder, a label, and an image in the folder carrying the label, uploaded through the real flow
+ * (intent, signed post, complete, promotion by the server's worker) with the team's API key: its
+ * upload is the world's intent. Ready once its variants are: rendered later, they would change the
+ * team's reads while the suites compare them.
+ */
+async function buildMediaLibrary(server: TestServer, team: TeamFixture, name: (what: string) => string): Promise<Record<string, string>> {
+  if (!server.app.services.jobs.isWorking) {
+    throw new Error('route world: its file is promoted by a job, and this server runs none; start it with routeWorldServer() (test/support/route-world.ts)');
+  }
+  const token = team.apiKey;
+  const folder = await ok(await server.request('POST', '/v1/files/folders', { token, body: { name: name('Folder') } }), 'create folder');
+  const label = await server.graphql('mutation($input: CreateTeamLabelInput!) { createTeamLabel(input: $input) { id } }', { input: { name: name('Label') } }, { token });
+  if (!label.data) throw new Error(`route world: create label answered ${JSON.stringify(label.errors)}`);
+  const upload = await uploadFile(server, token, await png(), { filename: name('Image.png'), contentType: 'image/png', fileFolderSimplyId: folder.fileFolderSimplyId });
+  if (upload.status !== 'COMPLETED') throw new Error(`route world: the image's upload ended ${upload.status} (${upload.rejectionReason}: ${upload.rejectionMessage})`);
+  const labelId: string = (label.data as { createTeamLabel: { id: string } }).createTeamLabel.id;
+  await ok(await server.request('PATCH', `/v1/files/${upload.fileSimplyId}`, { token, body: { altText: name('Alt text'), labelSimplyIds: [labelId] } }), 'label the image');
+  await until(
+    "the world image's variants",
+    async () => ((await server.request('GET', `/v1/files/${upload.fileSimplyId}/variants`, { token })).body?.data ?? []).length > 0,
+    20_000,
+  );
+  return {
+    fileFolderSimplyId: folder.fileFolderSimplyId,
+    labelSimplyId: labelId,
+    fileSimplyId: upload.fileSimplyId,
+    fileUploadSimplyId: upload.fileUploadSimplyId,
+    versionNumber: '1',
+  };
 }
 
 /** The route's path with every parameter taken from `ids`; throws naming a parameter the world lacks. */

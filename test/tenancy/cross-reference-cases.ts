@@ -3,6 +3,7 @@
 // of the caller's own, with one id (`ref`, a path parameter name of the route world) taken from the
 // other team; it must be answered as the same request with an id that exists nowhere.
 import { randomBytes } from 'node:crypto';
+import { sha256Base64 } from '../support/file-uploads.ts';
 
 type Ids = Record<string, string>;
 
@@ -229,4 +230,30 @@ const otherCases: CrossReferenceCase[] = [
   },
 ];
 
-export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases];
+/** an upload intent's body, valid but for the id under test */
+const intent = (extra: Record<string, unknown>) => ({ filename: 'x.txt', contentType: 'text/plain', fileSizeBytes: 2, checksumSha256: sha256Base64('x\n'), ...extra });
+
+const fileCases: CrossReferenceCase[] = [
+  { route: 'GET /v1/files', what: 'list files of a folder', ref: 'fileFolderSimplyId', request: (_, id) => ({ path: `/v1/files?fileFolderSimplyId=${id}` }) },
+  { route: 'GET /v1/files', what: 'list files carrying a label', ref: 'labelSimplyId', request: (_, id) => ({ path: `/v1/files?labelSimplyIds=${id}&includeDeleted=true` }) },
+  { route: 'GET /v1/files/folders', what: 'list the folders in a folder', ref: 'fileFolderSimplyId', request: (_, id) => ({ path: `/v1/files/folders?parentFileFolderSimplyId=${id}` }) },
+  { route: 'POST /v1/files/folders', what: 'create a folder in a folder', ref: 'fileFolderSimplyId', request: (_, id) => ({ path: '/v1/files/folders', body: { name: fresh('folder'), parentFileFolderSimplyId: id } }) },
+  {
+    route: 'PATCH /v1/files/folders/{fileFolderSimplyId}',
+    what: 'move own folder into a folder',
+    ref: 'fileFolderSimplyId',
+    request: (own, id) => ({ path: `/v1/files/folders/${own.fileFolderSimplyId}`, body: { parentFileFolderSimplyId: id } }),
+  },
+  { route: 'PUT /v1/files/{fileSimplyId}/folder', what: 'move own file into a folder', ref: 'fileFolderSimplyId', request: (own, id) => ({ path: `/v1/files/${own.fileSimplyId}/folder`, body: { fileFolderSimplyId: id } }) },
+  { route: 'PATCH /v1/files/{fileSimplyId}', what: 'label own file', ref: 'labelSimplyId', request: (own, id) => ({ path: `/v1/files/${own.fileSimplyId}`, body: { labelSimplyIds: [own.labelSimplyId, id] } }) },
+  { route: 'POST /v1/files/download-urls', what: 'presigned URLs of files', ref: 'fileSimplyId', request: (own, id) => ({ path: '/v1/files/download-urls', body: { fileSimplyIds: [own.fileSimplyId, id] } }) },
+  { route: 'POST /v1/files/bulk-delete', what: 'soft-delete files', ref: 'fileSimplyId', request: (_, id) => ({ path: '/v1/files/bulk-delete', body: { fileSimplyIds: [id] } }) },
+  { route: 'POST /v1/files/bulk-delete', what: 'destroy files', ref: 'fileSimplyId', request: (_, id) => ({ path: '/v1/files/bulk-delete', body: { fileSimplyIds: [id], force: true } }) },
+  { route: 'POST /v1/file-uploads', what: 'an upload into a folder', ref: 'fileFolderSimplyId', request: (_, id) => ({ path: '/v1/file-uploads', body: intent({ fileFolderSimplyId: id }) }) },
+  { route: 'POST /v1/file-uploads', what: 'an upload replacing a file', ref: 'fileSimplyId', request: (_, id) => ({ path: '/v1/file-uploads', body: intent({ isNewVersionOfFileSimplyId: id }) }) },
+  { route: 'POST /v1/files/batch', what: 'batch uploads into a folder', ref: 'fileFolderSimplyId', request: (_, id) => ({ path: '/v1/files/batch', body: { files: [intent({}), intent({ fileFolderSimplyId: id })] } }) },
+  { route: 'POST /v1/files/batch', what: 'batch uploads replacing a file', ref: 'fileSimplyId', request: (_, id) => ({ path: '/v1/files/batch', body: { files: [intent({ isNewVersionOfFileSimplyId: id })] } }) },
+  { route: 'POST /v1/files/temp-cleanup', what: 'clean up uploads', ref: 'fileUploadSimplyId', request: (_, id) => ({ path: '/v1/files/temp-cleanup', body: { fileUploadSimplyIds: [id] } }) },
+];
+
+export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases, ...fileCases];

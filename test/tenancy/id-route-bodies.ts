@@ -32,4 +32,9 @@ export const ID_ROUTE_BODIES: Record<string, BodyFor> = {
   'PUT /v1/automations/{automationSimplyId}/actions/reorder': (own) => ({ orderedActionSimplyIds: [own.automationActionSimplyId] }),
   'PUT /v1/automations/{automationSimplyId}/actions/{automationActionSimplyId}': () => ({ continueOnError: true }),
   'POST /v1/data-wizards/{dataWizardSimplyId}/execute': (own) => ({ dataRecordSimplyId: own.dataRecordSimplyId }),
+  'PATCH /v1/files/folders/{fileFolderSimplyId}': () => ({ name: fresh('renamed folder') }),
+  'PATCH /v1/files/{fileSimplyId}': () => ({ altText: fresh('alt text') }),
+  'PUT /v1/files/{fileSimplyId}/folder': () => ({ fileFolderSimplyId: null }),
+  // a soft delete; { force: true } is the same lookup
+  'DELETE /v1/files/{fileSimplyId}': () => NO_BODY,
 };

@@ -1,6 +1,6 @@
 // What of another team may never reach a caller: its ids, its secrets, the names it gave its things
 // (each holds the world's label, which also survives in derived names such as column names).
-import type { RouteWorld } from '../support/route-world.ts';
+import { NOT_TEAM_IDS, type RouteWorld } from '../support/route-world.ts';
 
 export interface ForeignTraces {
   /** exact strings: ids, emails, the API key */
@@ -11,7 +11,8 @@ export interface ForeignTraces {
 
 export function foreignTraces(world: RouteWorld, label: string): ForeignTraces {
   const { team } = world;
-  const exact = [...Object.values(world.ids), team.teamSimplyId, team.userSimplyId, team.email, team.apiKey, team.apiKeySimplyId, team.teamRoleSimplyId, ...world.names];
+  const ids = Object.entries(world.ids).filter(([param]) => !NOT_TEAM_IDS.has(param)).map(([, id]) => id);
+  const exact = [...ids, team.teamSimplyId, team.userSimplyId, team.email, team.apiKey, team.apiKeySimplyId, team.teamRoleSimplyId, ...world.names];
   return { exact: [...new Set(exact)], label };
 }
 

@@ -6,8 +6,8 @@ import type { TestServer } from '../support/server.ts';
 import { readQuery } from './read-queries.ts';
 import { callersOf, exchange } from './tenant-answers.ts';
 
-/** fields that change by reading or per request, not by writing */
-const VOLATILE = new Set(['requestId', 'lastUsedAt', 'lastLoggedIn']);
+/** fields that change by reading or per request, not by writing (presigned URLs are minted per read, with their expiry) */
+const VOLATILE = new Set(['requestId', 'lastUsedAt', 'lastLoggedIn', 'url', 'originalUrl', 'thumbnailUrl', 'expiresAt']);
 
 function withoutVolatile(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutVolatile);

@@ -87,7 +87,7 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
       const rows = await tx.$queryRaw<{ currentVersionNumber: number; deletedAt: Date | null }[]>`
         SELECT "currentVersionNumber", "deletedAt" FROM "StoredFile" WHERE id = ${upload.replacesFileId} FOR UPDATE`;
       const target = rows[0];
-      if (!target) return { ok: false as const, reason: 'ACCESS_DENIED' as const, message: 'The file to replace was destroyed' };
+      if (!target || target.deletedAt) return { ok: false as const, reason: 'ACCESS_DENIED' as const, message: 'The file to replace was deleted' };
       if (target.currentVersionNumber !== upload.expectedVersionNumber) {
         return { ok: false as const, reason: 'VERSION_CONFLICT' as const, message: `Another replacement won first: the file is at version ${target.currentVersionNumber}, this upload expected ${upload.expectedVersionNumber}` };
       }

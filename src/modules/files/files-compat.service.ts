@@ -57,7 +57,7 @@ export async function cleanUpTemporaryUploads(ctx: RequestContext, raw?: unknown
     take: 1000,
   });
   let expired = 0;
-  for (const upload of open) if (await expireUpload(ctx.services, upload)) expired++;
+  for (const upload of open) if (await expireUpload(ctx.services, upload, 'Ended by its creator (temp-cleanup) before it was completed')) expired++;
   return { expired };
 }
 

@@ -204,8 +204,8 @@ builder.queryFields((t) => ({
   file: t.field({
     type: FileRef,
     authScopes: tier.standard,
-    args: { fileSimplyId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => getFile(ctx, args.fileSimplyId),
+    args: { fileSimplyId: t.arg.string({ required: true }), includeDeleted: t.arg.boolean({ description: 'a soft-deleted file too' }) },
+    resolve: (_root, args, ctx) => getFile(ctx, args.fileSimplyId, args.includeDeleted ?? false),
   }),
   fileDownload: t.field({
     type: FileDownloadRef,

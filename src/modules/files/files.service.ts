@@ -88,8 +88,9 @@ export async function listFiles(ctx: RequestContext, raw: unknown): Promise<File
   return { nodes, pagination: { total, page, pageSize, totalPages, hasMore: page * pageSize < total } };
 }
 
-export async function getFile(ctx: RequestContext, simplyId: string): Promise<FileRow> {
-  return findReadableFile(ctx, simplyId, { includeDeleted: true });
+/** A soft-deleted file only with `includeDeleted` (as in lists); its URLs still work then. */
+export async function getFile(ctx: RequestContext, simplyId: string, includeDeleted = false): Promise<FileRow> {
+  return findReadableFile(ctx, simplyId, { includeDeleted });
 }
 
 function parseVariantType(value: string | null | undefined, field = 'variantType'): VariantType | null {

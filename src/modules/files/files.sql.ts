@@ -44,21 +44,27 @@ export async function storageBreakdown(pool: pg.Pool, teamId: bigint): Promise<S
   return { fileCount: Number(r.files), deletedFileCount: Number(r.deleted), versionBytes: BigInt(r.versions), variantBytes: BigInt(r.variants), deletedBytes: BigInt(r.deleted_bytes) };
 }
 
+/** A file or image field the caller may read, on the records of one collection. */
+export interface ReadableFileField {
+  collectionId: bigint;
+  fieldSimplyId: string;
+}
+
 /**
- * The file simplyIds among `ids` that a live record of one of `collectionIds` (null: any collection)
- * holds in one of its file or image fields. Values are `"file-…"` or arrays of them (collections/values).
+ * The file simplyIds among `ids` that a live record holds in one of `fields` (a file or image
+ * field the caller may read). Values are `"file-…"` or arrays of them (collections/values); a file
+ * id typed into any other field grants nothing.
  */
-export async function filesReferencedByRecords(pool: pg.Pool, teamId: bigint, ids: readonly string[], collectionIds: readonly bigint[] | null): Promise<Set<string>> {
-  if (ids.length === 0 || (collectionIds && collectionIds.length === 0)) return new Set();
+export async function filesReferencedByRecords(pool: pg.Pool, teamId: bigint, ids: readonly string[], fields: readonly ReadableFileField[]): Promise<Set<string>> {
+  if (ids.length === 0 || fields.length === 0) return new Set();
   const { rows } = await pool.query<{ id: string }>(
-    `SELECT DISTINCT wanted.id
+    `SELECT wanted.id
        FROM unnest($2::text[]) AS wanted(id)
       WHERE EXISTS (
-        SELECT 1 FROM "DataRecord" r
-         WHERE r."teamId" = $1 AND r."deletedAt" IS NULL
-           AND ($3::bigint[] IS NULL OR r."collectionId" = ANY($3::bigint[]))
-           AND jsonb_path_exists(r.values, '$.* ? (@ == $id || @[*] == $id)', jsonb_build_object('id', wanted.id)))`,
-    [teamId, ids, collectionIds],
+        SELECT 1 FROM unnest($3::bigint[], $4::text[]) AS rf(collection_id, field_key)
+          JOIN "DataRecord" r ON r."teamId" = $1 AND r."collectionId" = rf.collection_id AND r."deletedAt" IS NULL
+         WHERE r.values -> rf.field_key = to_jsonb(wanted.id) OR r.values -> rf.field_key @> jsonb_build_array(wanted.id))`,
+    [teamId, ids, fields.map((f) => f.collectionId), fields.map((f) => f.fieldSimplyId)],
   );
   return new Set(rows.map((r) => r.id));
 }

@@ -7,15 +7,15 @@ import type { RequestContext } from '../../app/context.ts';
 import { DataRecordRef } from '../records/records-types.schema.ts';
 import type { RecordView } from '../records/records.service.ts';
 import { FileRef } from './files.schema.ts';
+import { FILE_DATA_TYPES } from './file-read-access.ts';
 import type { FileRow } from './files.service.ts';
 
-const FILE_TYPES = new Set(['SINGLE_FILE', 'MULTI_FILE', 'SINGLE_IMAGE', 'MULTI_IMAGE']);
 
 function referencedFileIds(view: RecordView): string[] {
   const values = view.row.values as Record<string, unknown>;
   const ids = new Set<string>();
   for (const field of view.shown) {
-    if (!FILE_TYPES.has(field.dataType)) continue;
+    if (!FILE_DATA_TYPES.has(field.dataType)) continue;
     const value = values[field.dataFieldSimplyId];
     for (const id of Array.isArray(value) ? value : [value]) if (typeof id === 'string') ids.add(id);
   }

@@ -48,7 +48,7 @@ export function rejectUpload(services: Services, upload: FileUpload, reason: Rej
   return finish(services, upload, 'PENDING', { status: 'REJECTED', rejectionReason: reason, rejectionMessage: message.slice(0, 1000) });
 }
 
-/** CREATED → EXPIRED: the intent lapsed before it was completed. */
-export function expireUpload(services: Services, upload: FileUpload): Promise<boolean> {
-  return finish(services, upload, 'CREATED', { status: 'EXPIRED', rejectionReason: null, rejectionMessage: 'The upload was not completed before its intent lapsed' });
+/** CREATED → EXPIRED: the intent lapsed before it was completed (or its creator ended it). */
+export function expireUpload(services: Services, upload: FileUpload, message = 'The upload was not completed before its intent lapsed'): Promise<boolean> {
+  return finish(services, upload, 'CREATED', { status: 'EXPIRED', rejectionReason: null, rejectionMessage: message });
 }

@@ -46,8 +46,10 @@ async function renderOne(services: Services, fileId: bigint, versionNumber: numb
     written.push({ ...variant, storageKey });
   }
   const replaced = await runTransaction(prisma, async (tx) => {
-    const old = await tx.fileVariant.findMany({ where: { fileId, versionNumber }, select: { storageKey: true } });
-    await tx.fileVariant.deleteMany({ where: { fileId, versionNumber } });
+    // this version's previous set, and every set of older versions (only the current one is served)
+    const stale = { fileId, versionNumber: { lte: versionNumber } };
+    const old = await tx.fileVariant.findMany({ where: stale, select: { storageKey: true } });
+    await tx.fileVariant.deleteMany({ where: stale });
     await tx.fileVariant.createMany({
       data: written.map((v) => ({
         simplyId: fileVariantId.create(),

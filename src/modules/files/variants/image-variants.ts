@@ -9,11 +9,10 @@
 // took ~1.6 s, the shared buffer ~1.2 s; a second, smaller intermediate for the small sizes saved
 // nothing measurable.
 import type { RenderedVariant } from './image-variant-types.ts';
-import { openImageSource, UnreadableImageError } from './image-source.ts';
-import { planVariants, type PlannedVariant } from './variant-plan.ts';
 import sharp, { type Channels, type OutputInfo } from 'sharp';
-
-export { UnreadableImageError };
+import { openImageSource } from './image-source.ts';
+import { UnreadableImageError } from './unreadable-image-error.ts';
+import { planVariants, type PlannedVariant } from './variant-plan.ts';
 
 /** sharp's default quality; WebP's default effort (4): the whole set fits the time budget with it */
 const WEBP = { quality: 80, effort: 4 } as const;
@@ -30,7 +29,7 @@ const AVIF_KEEP_RATIO = 0.8;
  * (an encoder's serial stretches leave a core idle); 3 keeps one of libuv's 4 threads free for
  * the file system work of the rest of the process.
  */
-const ENCODES_IN_FLIGHT = 3;
+const ENCODES_IN_FLIGHT = 4;
 
 export interface RenderedImage {
   /** the source's size as shown (after EXIF orientation; SVG: intrinsic CSS pixels) */
@@ -58,14 +57,14 @@ export async function renderImageVariants(inputPath: string, options: { signal?:
   const { signal } = options;
   signal?.throwIfAborted();
   const source = await openImageSource(inputPath);
-  const plan = planVariants(source.pixelWidth, source.pixelHeight);
+  signal?.throwIfAborted();
+  const decoded = await source.decode(signal);
+  const plan = planVariants(decoded.width, decoded.height);
   // all planned sizes share the source's aspect, so the widest is also the tallest
   const largest = plan.reduce((a, b) => (b.width > a.width ? b : a));
-  signal?.throwIfAborted();
   let pixels: { data: Buffer; info: OutputInfo };
   try {
-    pixels = await source
-      .decode()
+    pixels = await decoded.image
       .resize(largest.width, largest.height, { fit: 'fill' })
       .toColourspace('srgb')
       .raw()

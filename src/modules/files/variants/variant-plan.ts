@@ -34,6 +34,9 @@ const RESPONSIVE: readonly { variantType: VariantType; width: number }[] = [
  */
 export const AVIF_MIN_EDGE = 960;
 
+/** WebP's largest width or height; every variant has a WebP */
+export const WEBP_MAX_EDGE = 16_383;
+
 /** scale (w, h) to fit inside box × box, keeping the aspect, never enlarging */
 function fitInside(width: number, height: number, box: number): { width: number; height: number } {
   if (width <= box && height <= box) return { width, height };
@@ -48,7 +51,8 @@ function fitInside(width: number, height: number, box: number): { width: number;
  * A RESPONSIVE_N variant exists only when the source is at least N pixels wide: emitting it at
  * the source size instead would store the same pixels under several names and make RESPONSIVE_N
  * mean "up to N" in a srcset, where the browser trusts the width it is told; WEB_SIZE_IMAGE
- * already offers the full resolution of a small image.
+ * already offers the full resolution of a small image. Nor does one exist when it would be taller
+ * than WebP allows (a strip 20 times taller than wide has no RESPONSIVE_960).
  */
 export function planVariants(width: number, height: number): PlannedVariant[] {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
@@ -59,7 +63,8 @@ export function planVariants(width: number, height: number): PlannedVariant[] {
     planned.push({ variantType, ...size, tryAvif: Math.max(size.width, size.height) >= AVIF_MIN_EDGE });
   for (const { variantType, box } of BOXES) add(variantType, fitInside(width, height, box));
   for (const { variantType, width: target } of RESPONSIVE) {
-    if (target <= width) add(variantType, { width: target, height: Math.max(1, Math.round((height * target) / width)) });
+    const scaledHeight = Math.max(1, Math.round((height * target) / width));
+    if (target <= width && scaledHeight <= WEBP_MAX_EDGE) add(variantType, { width: target, height: scaledHeight });
   }
   return planned;
 }
