@@ -21,7 +21,9 @@
 //                     stands for every record scenario. A platform scenario brings its baseline;
 //                     a scenario named here runs in every cell, not only in the home cell.
 //                     `events` (or events-webhooks, … : scripts/bench/events/settings.ts) selects
-//                     the events section, which runs after the HTTP one; BENCH_EVENTS* size it
+//                     the events section, which runs after the HTTP one; BENCH_EVENTS* size it.
+//                     `files` (or files-upload, files-promotion, files-variants, files-list:
+//                     scripts/bench/files/files-section.ts) selects the files section, which runs last
 //   BENCH_RECORDS     records seeded for the record scenarios (default 100000; scripts/seed-records.ts)
 //   BENCH_JSON=1      print a JSON summary on stdout (the human-readable report goes to stderr)
 //   BENCH_CPU_PROF    a folder: write a CPU profile of each measured run there (scripts/bench/cpu-profiler.ts)
@@ -44,6 +46,7 @@ import { judgeTargets, mib, resultTables, targetLines, type ScenarioResult } fro
 import { sampleMemory } from './bench/memory-sampler.ts';
 import { relaunchWithServerFlags } from '../src/cli/server-flags.ts';
 import { runEventsSection } from './bench/events/events-section.ts';
+import { FILE_SCENARIOS, isFileScenario, runFilesSection, type FileScenario } from './bench/files/files-section.ts';
 import { eventSettings, splitOnly } from './bench/events/settings.ts';
 import type { SeedColumn } from './seed-records.ts';
 import { coreScenarioRequests, postgraphileScenarioRequests, recordScenarioRequests, type ScenarioRequest } from './bench/scenario-requests.ts';
@@ -107,7 +110,12 @@ const toJson = (value: unknown) => JSON.stringify(value, (_key, v) => (typeof v 
 /** The HTTP section, then the events section (scripts/bench/events/), as BENCH_ONLY selects them; one JSON summary. */
 async function main(): Promise<number> {
   const startedAt = Date.now();
-  const sections = splitOnly(listFromEnv('BENCH_ONLY', ''));
+  const only = listFromEnv('BENCH_ONLY', '');
+  // the files section's ids (`files`, files-upload, …) are its own; the rest select the others
+  const fileIds = only.filter(isFileScenario);
+  const otherIds = only.filter((id) => !isFileScenario(id));
+  const files: FileScenario[] = only.length === 0 || fileIds.includes('files') ? [...FILE_SCENARIOS] : FILE_SCENARIOS.filter((id) => fileIds.includes(id));
+  const sections = only.length > 0 && otherIds.length === 0 ? { http: [], events: [], runHttp: false } : splitOnly(otherIds);
   // the events section's knobs are checked before anything long runs
   const events = sections.events.length > 0 ? eventSettings(sections.events) : null;
   const http = sections.runHttp ? await httpSection(sections.http) : null;
@@ -118,14 +126,21 @@ async function main(): Promise<number> {
     for (const line of targetLines(section.targets)) report(line);
     if (section.failed) code = 1;
   }
+  const filesSection = files.length > 0 && !interrupted ? await runFilesSection(files, progress) : null;
+  if (filesSection) {
+    for (const line of filesSection.lines) report(line);
+    for (const line of targetLines(filesSection.targets)) report(line);
+    if (filesSection.failed) code = 1;
+  }
   if (jsonMode) {
     const httpTargets = (http?.summary.targets as unknown[] | undefined) ?? [];
     process.stdout.write(
       `${toJson({
         ...(http?.summary ?? { startedAt: new Date(startedAt).toISOString() }),
         totalSeconds: (Date.now() - startedAt) / 1000,
-        targets: [...httpTargets, ...(section?.targets ?? [])],
+        targets: [...httpTargets, ...(section?.targets ?? []), ...(filesSection?.targets ?? [])],
         events: section?.summary ?? null,
+        files: filesSection?.summary ?? null,
       })}\n`,
     );
   }

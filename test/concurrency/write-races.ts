@@ -3,6 +3,7 @@
 import { automationRaces } from './cases/automation-races.ts';
 import { collectionRaces } from './cases/collection-races.ts';
 import { credentialRaces } from './cases/credential-races.ts';
+import { fileRaces } from './cases/file-races.ts';
 import { recordRaces } from './cases/record-races.ts';
 import { teamRoleRaces } from './cases/team-role-races.ts';
 import { viewRaces } from './cases/view-races.ts';
@@ -19,4 +20,5 @@ export const WRITE_RACES: RaceTable = {
   ...webhookRaces,
   ...automationRaces,
   ...wizardRaces,
+  ...fileRaces,
 };

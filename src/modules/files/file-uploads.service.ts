@@ -117,7 +117,12 @@ export async function completeFileUpload(ctx: RequestContext, simplyId: string):
     await expireUpload(ctx.services, upload);
     return prisma.fileUpload.findUniqueOrThrow({ where: { id: upload.id } });
   }
-  if (!(await fileStorage.stat(upload.storageKey))) throw new UploadNotReceivedError(simplyId);
+  if (!(await fileStorage.stat(upload.storageKey))) {
+    // a clean-up or the sweeper may have ended the intent, and removed its object, since it was read
+    const current = await prisma.fileUpload.findUniqueOrThrow({ where: { id: upload.id } });
+    if (current.status !== 'CREATED') return current;
+    throw new UploadNotReceivedError(simplyId);
+  }
   const moved = await prisma.fileUpload.updateMany({ where: { id: upload.id, status: 'CREATED' }, data: { status: 'PENDING', completeRequestedAt: new Date() } });
   if (moved.count === 1) {
     const job: PromoteUploadJob = { uploadId: String(upload.id) };

@@ -192,6 +192,8 @@ export async function updateFile(ctx: RequestContext, simplyId: string, raw: unk
   const file = await findFile(ctx, simplyId);
   const labelIds = input.labelSimplyIds ? await labelIdsOf(ctx, team.id, input.labelSimplyIds) : null;
   return runTransaction(ctx.services.prisma, async (tx) => {
+    // changes of one file take turns: two label replacements interleaving their delete and insert would leave both sets
+    if ((await tx.$queryRaw<unknown[]>`SELECT id FROM "StoredFile" WHERE id = ${file.id} FOR UPDATE`).length === 0) throw new NotFoundError('File', simplyId);
     const data: Prisma.StoredFileUpdateInput = {};
     if (input.filename !== undefined) Object.assign(data, { filename: input.filename, nameKey: input.filename.toLowerCase() });
     if (input.altText !== undefined) data.altText = input.altText;

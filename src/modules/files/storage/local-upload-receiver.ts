@@ -49,12 +49,17 @@ class TooManyBytes extends Error {}
  * Reads the form of `req`; resolves once the upload is stored in a temp file or refused, rejects
  * only when the server itself fails (the temp folder cannot be written).
  */
+const STREAM_CHUNK = 1024 * 1024;
+
 export function receiveUpload(req: IncomingMessage, storage: LocalObjectStorage): Promise<UploadReceipt> {
   return new Promise((resolve, reject) => {
     let form: busboy.Busboy;
     try {
       form = busboy({
         headers: req.headers,
+        // large pieces: fewer hash updates and disk writes per MiB (the default is 16 KiB)
+        highWaterMark: STREAM_CHUNK,
+        fileHwm: STREAM_CHUNK,
         // a form holds the signed fields and one file; an unknown field is refused by name below, these are the backstop
         limits: { fieldNameSize: 64, fieldSize: 1024, fields: FORM_FIELDS.size * 2, files: 1, parts: FORM_FIELDS.size * 2 + 1 },
       });

@@ -2,14 +2,15 @@
 // and AVIF beside it for the larger sizes when it is clearly smaller. Every derivative is in
 // sRGB with no metadata at all: sharp writes none (EXIF, GPS, XMP, IPTC, ICC) unless asked to
 // keep it, which this file never does, and the EXIF orientation is applied to the pixels first.
+// Input that cannot be decoded is an UnreadableImageError (unreadable-image-error.ts).
 //
-// The source is decoded once, oriented and reduced to the largest planned size, into raw pixels
-// in memory; every variant is resized from that buffer and encoded, a few at a time. Measured on
-// the 2-core machine with a 12 MP JPEG (scripts/bench/image-variants.ts): one decode per variant
-// took ~1.6 s, the shared buffer ~1.2 s; a second, smaller intermediate for the small sizes saved
-// nothing measurable.
-import type { RenderedVariant } from './image-variant-types.ts';
+// The source is decoded once (image-source.ts), oriented and reduced to the largest planned size,
+// into raw pixels in memory; every variant is resized from that buffer and encoded, a few at a
+// time. Measured on the idle 2-core machine with a 12 MP JPEG: one decode per variant took
+// ~1.6 s, the shared buffer ~1.2 s; a second, smaller buffer for the small sizes saved nothing
+// measurable. scripts/bench/image-variants.ts measures the whole call.
 import sharp, { type Channels, type OutputInfo } from 'sharp';
+import type { RenderedVariant } from './image-variant-types.ts';
 import { openImageSource } from './image-source.ts';
 import { UnreadableImageError } from './unreadable-image-error.ts';
 import { planVariants, type PlannedVariant } from './variant-plan.ts';
@@ -25,11 +26,11 @@ const AVIF = { quality: 50, effort: 0 } as const;
 const AVIF_KEEP_RATIO = 0.8;
 /**
  * Encodes in flight. sharp runs each on one libuv thread (sharp.concurrency() is 1 on glibc
- * Linux without jemalloc). On 2 cores: 1 → 2.0 s, 2 → 1.7 s, 3 or 4 → 1.2 s for the 12 MP set
- * (an encoder's serial stretches leave a core idle); 3 keeps one of libuv's 4 threads free for
- * the file system work of the rest of the process.
+ * Linux without jemalloc). On the idle 2-core machine, for the 12 MP set: 1 → 2.0 s, 2 → 1.7 s,
+ * 3 or 4 → 1.2 s (an encoder's serial stretches leave a core idle); 3 keeps one of libuv's 4
+ * threads free for the file system work of the rest of the process.
  */
-const ENCODES_IN_FLIGHT = 4;
+const ENCODES_IN_FLIGHT = 3;
 
 export interface RenderedImage {
   /** the source's size as shown (after EXIF orientation; SVG: intrinsic CSS pixels) */
@@ -50,8 +51,8 @@ export async function imageSize(inputPath: string): Promise<{ width: number; hei
 
 /**
  * Every variant of the image at inputPath. Throws UnreadableImageError when it cannot be
- * decoded, and the signal's reason when aborted (checked between steps: a running encode is not
- * interrupted).
+ * decoded, and the signal's reason when aborted: checked between steps (a running decode or
+ * encode finishes first), except that an SVG's rasterizing process is killed at once.
  */
 export async function renderImageVariants(inputPath: string, options: { signal?: AbortSignal } = {}): Promise<RenderedImage> {
   const { signal } = options;

@@ -142,7 +142,13 @@ CREATE INDEX "FileFolder_teamId_parentId_idx" ON "FileFolder"("teamId", "parentI
 CREATE UNIQUE INDEX "FileFolder_teamId_simplyId_key" ON "FileFolder"("teamId", "simplyId");
 
 -- CreateIndex
-CREATE INDEX "StoredFile_teamId_deletedAt_folderId_createdAt_idx" ON "StoredFile"("teamId", "deletedAt", "folderId", "createdAt");
+CREATE INDEX "StoredFile_teamId_createdAt_idx" ON "StoredFile"("teamId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "StoredFile_teamId_folderId_createdAt_idx" ON "StoredFile"("teamId", "folderId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "StoredFile_teamId_filename_idx" ON "StoredFile"("teamId", "filename");
 
 -- CreateIndex
 CREATE INDEX "StoredFile_nameKey_idx" ON "StoredFile" USING GIN ("nameKey" gin_trgm_ops);
