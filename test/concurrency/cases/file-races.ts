@@ -255,6 +255,8 @@ export const fileRaces: RaceTable = {
   'POST /v1/files/{fileSimplyId}/variants/regenerate': [
     {
       what: 'N regenerations of one image',
+      // about the worker's promotions and renders, not the credential: one kind is enough
+      callers: ['API key'],
       async run(kit) {
         const id = await freshFile(kit, await png(), { contentType: 'image/png', filename: 'race.png' });
         const variants = async (): Promise<{ id: string; variantType: string; format: string }[]> => kit.admin('GET', `${filePath(id)}/variants`);
@@ -379,6 +381,8 @@ export const fileRaces: RaceTable = {
     },
     {
       what: 'N replacements of one file completed at once',
+      // about the worker's promotions and renders, not the credential: one kind is enough
+      callers: ['API key'],
       async run(kit) {
         const file = await freshFile(kit);
         const replacements = Array.from({ length: N }, () => textBytes());
@@ -397,7 +401,25 @@ export const fileRaces: RaceTable = {
       },
     },
     {
+      what: 'replacements completed while the file is destroyed',
+      callers: ['API key'],
+      async run(kit) {
+        const file = await freshFile(kit);
+        const ids = await Promise.all(Array.from({ length: N - 1 }, () => postedUpload(kit, textBytes(), { isNewVersionOfFileSimplyId: file })));
+        const xs = await kit.race([{ method: 'DELETE', path: filePath(file), body: { force: true } }, ...ids.map((id) => ({ method: 'POST', path: completePath(id) }))]);
+        kit.expectAnswers(xs, ['200', '202']);
+        const finals = await Promise.all(ids.map((id) => settled(kit, id)));
+        const odd = finals.filter((f) => f.status !== 'COMPLETED' && !['VERSION_CONFLICT', 'ACCESS_DENIED'].includes(f.rejectionReason));
+        if (odd.length) kit.problem(`replacements ended ${odd.map((f) => `${f.status} ${f.rejectionReason}`).join(', ')}`, xs);
+        expectSame(kit, 'GET after the destroy: status', (await kit.adminResponse('GET', `${filePath(file)}?includeDeleted=true`)).status, 404, xs);
+        // no version of a destroyed file may be left counting against the limit
+        expectSame(kit, 'storage usage', await storageUsage(kit), { usedBytes: 0, fileCount: 0, deletedFileCount: 0 }, xs);
+      },
+    },
+    {
       what: 'N uploads completed at once by a team with room for three',
+      // about the worker's promotions and renders, not the credential: one kind is enough
+      callers: ['API key'],
       async run(kit) {
         const uploads = Array.from({ length: N }, () => textBytes());
         const size = uploads[0]!.length;

@@ -142,7 +142,10 @@ CREATE INDEX "FileFolder_teamId_parentId_idx" ON "FileFolder"("teamId", "parentI
 CREATE UNIQUE INDEX "FileFolder_teamId_simplyId_key" ON "FileFolder"("teamId", "simplyId");
 
 -- CreateIndex
-CREATE INDEX "StoredFile_teamId_createdAt_idx" ON "StoredFile"("teamId", "createdAt");
+CREATE INDEX "StoredFile_teamId_createdAt_id_idx" ON "StoredFile"("teamId", "createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "StoredFile_teamId_deletedAt_idx" ON "StoredFile"("teamId", "deletedAt");
 
 -- CreateIndex
 CREATE INDEX "StoredFile_teamId_folderId_createdAt_idx" ON "StoredFile"("teamId", "folderId", "createdAt");
