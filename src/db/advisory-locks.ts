@@ -13,6 +13,8 @@ export const LOCK_NAMESPACES = {
   webhookSubscriptions: 73_024,
   /** one team's stored bytes: promotions take turns checking and using the storage limit (files) */
   teamFileStorage: 73_025,
+  /** one team's folder tree: creates and moves take turns checking it for cycles and depth (files) */
+  teamFileFolders: 73_026,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;

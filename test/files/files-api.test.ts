@@ -193,6 +193,19 @@ describe('folders', () => {
   });
 });
 
+describe('folder depth', () => {
+  it('a move counts the subfolders that come along (at most 20 levels)', async () => {
+    let parent: string | undefined;
+    for (let level = 1; level <= 19; level++) {
+      parent = expectOk(await call('POST', '/v1/files/folders', { name: `level ${level}`, ...(parent ? { parentFileFolderSimplyId: parent } : {}) }), 201).fileFolderSimplyId;
+    }
+    const branch = expectOk(await call('POST', '/v1/files/folders', { name: 'branch' }), 201).fileFolderSimplyId;
+    expectOk(await call('POST', '/v1/files/folders', { name: 'leaf', parentFileFolderSimplyId: branch }), 201);
+    expectError(await call('PATCH', `/v1/files/folders/${branch}`, { parentFileFolderSimplyId: parent }), 400, 'VALIDATION_ERROR');
+    expectOk(await call('POST', '/v1/files/folders', { name: 'level 20', parentFileFolderSimplyId: parent }), 201);
+  });
+});
+
 describe('versions and replacement', () => {
   it('a replacement keeps the public id; versions list and download each', async () => {
     const v1 = Buffer.from('first version');

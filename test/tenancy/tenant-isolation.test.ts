@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NOT_TEAM_IDS, buildRouteWorld, fillPath, pathParams, routeWorldServer, servedRoutes, type RouteWorld } from '../support/route-world.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
+import { untilBackgroundIdle } from '../support/background-idle.ts';
 import { useServer } from '../support/use-server.ts';
 import { CROSS_REFERENCE_CASES } from './cross-reference-cases.ts';
 import { ID_ROUTE_BODIES } from './id-route-bodies.ts';
@@ -54,6 +55,8 @@ describe('tenant isolation over every served route', () => {
     if (referenceField.status !== 201) throw new Error(`reference field: ${referenceField.status} ${referenceField.text}`);
     ownOfB = { ...b.ids, referenceFieldSimplyId: referenceField.body.data.id };
     tracesOfA = foreignTraces(a, labelA);
+    // the server runs its workers (the worlds' files): what the worlds set off must be done before A's state is taken
+    await untilBackgroundIdle(server);
     stateOfA = await readTeamState(server, a);
   });
 

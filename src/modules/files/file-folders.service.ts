@@ -7,7 +7,8 @@ import { PermissionDeniedError, ValidationError, NotFoundError } from '../../app
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { FileFolder } from '../../generated/prisma/client.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { advisoryLock } from '../../db/advisory-locks.ts';
+import { runTransaction, type Tx } from '../../db/transaction.ts';
 import { canViewMediaLibrary, requireMediaLibraryEdit } from './files.access.ts';
 import { FolderNotEmptyError } from './files.errors.ts';
 import { fileFolderId } from './files.ids.ts';
@@ -44,22 +45,44 @@ export async function listFolders(ctx: RequestContext, parentSimplyId?: string |
 }
 
 /** Ids of `folder` and its ancestors, nearest first. */
-async function ancestry(ctx: RequestContext, folderId: bigint): Promise<bigint[]> {
-  const { rows } = await ctx.services.pool.query<{ id: string }>(
-    `WITH RECURSIVE up(id, "parentId", depth) AS (
-       SELECT id, "parentId", 1 FROM "FileFolder" WHERE id = $1
-       UNION ALL SELECT f.id, f."parentId", up.depth + 1 FROM "FileFolder" f JOIN up ON f.id = up."parentId" WHERE up.depth < 100)
-     SELECT id FROM up ORDER BY depth`,
-    [folderId],
-  );
+async function ancestry(tx: Tx, folderId: bigint): Promise<bigint[]> {
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    WITH RECURSIVE up(id, "parentId", depth) AS (
+      SELECT id, "parentId", 1 FROM "FileFolder" WHERE id = ${folderId}
+      UNION ALL SELECT f.id, f."parentId", up.depth + 1 FROM "FileFolder" f JOIN up ON f.id = up."parentId" WHERE up.depth < 100)
+    SELECT id FROM up ORDER BY depth`;
   return rows.map((r) => BigInt(r.id));
 }
 
-async function checkDepth(ctx: RequestContext, parentId: bigint | null): Promise<void> {
-  if (parentId === null) return;
-  if ((await ancestry(ctx, parentId)).length >= FOLDER_DEPTH_MAX) {
+/** Levels `folder` and its subfolders span (1: it has none). */
+async function height(tx: Tx, folderId: bigint): Promise<number> {
+  const rows = await tx.$queryRaw<{ height: number }[]>`
+    WITH RECURSIVE down(id, depth) AS (
+      SELECT id, 1 FROM "FileFolder" WHERE id = ${folderId}
+      UNION ALL SELECT f.id, down.depth + 1 FROM "FileFolder" f JOIN down ON f."parentId" = down.id WHERE down.depth < 100)
+    SELECT max(depth)::int AS height FROM down`;
+  return rows[0]?.height ?? 1;
+}
+
+/** `levels` more levels in `parentId` (null: at the root) stay within FOLDER_DEPTH_MAX. */
+async function checkDepth(tx: Tx, parentId: bigint | null, levels = 1): Promise<void> {
+  const above = parentId === null ? 0 : (await ancestry(tx, parentId)).length;
+  if (above + levels > FOLDER_DEPTH_MAX) {
     throw new ValidationError(`Folders nest at most ${FOLDER_DEPTH_MAX} deep`, [{ field: 'parentFileFolderSimplyId', message: 'too deep' }]);
   }
+}
+
+/**
+ * Runs `work` holding the team's folder-tree lock: a check of the tree and the write it allows
+ * are one step, so two moves checked before either is written (A into B, B into A) cannot make
+ * a cycle, nor a create and a move exceed the depth together.
+ */
+function inFolderTree<T>(ctx: RequestContext, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return runTransaction(ctx.services.prisma, async (tx) => {
+    const lock = advisoryLock('teamFileFolders', String(requireTeam(ctx).id));
+    await tx.$executeRawUnsafe(lock.text, ...lock.values);
+    return work(tx);
+  });
 }
 
 export async function createFolder(ctx: RequestContext, raw: unknown): Promise<FolderRow> {
@@ -67,8 +90,10 @@ export async function createFolder(ctx: RequestContext, raw: unknown): Promise<F
   const team = requireTeam(ctx);
   const input = parseInput(createFolderInput, raw, 'Invalid folder');
   const parentId = input.parentFileFolderSimplyId ? (await findFolder(ctx, input.parentFileFolderSimplyId, 'parentFileFolderSimplyId')).id : null;
-  await checkDepth(ctx, parentId);
-  return ctx.services.prisma.fileFolder.create({ data: { simplyId: fileFolderId.create(), teamId: team.id, parentId, name: input.name }, include: WITH_PARENT });
+  return inFolderTree(ctx, async (tx) => {
+    await checkDepth(tx, parentId);
+    return tx.fileFolder.create({ data: { simplyId: fileFolderId.create(), teamId: team.id, parentId, name: input.name }, include: WITH_PARENT });
+  });
 }
 
 /** Rename, or move under another folder (null: to the root); a folder cannot move into itself or below itself. */
@@ -78,15 +103,16 @@ export async function updateFolder(ctx: RequestContext, simplyId: string, raw: u
   const folder = await findFolder(ctx, simplyId);
   const data: { name?: string; parentId?: bigint | null } = {};
   if (input.name !== undefined) data.name = input.name;
-  if (input.parentFileFolderSimplyId !== undefined) {
-    const parentId = input.parentFileFolderSimplyId === null ? null : (await findFolder(ctx, input.parentFileFolderSimplyId, 'parentFileFolderSimplyId')).id;
-    if (parentId !== null && (await ancestry(ctx, parentId)).includes(folder.id)) {
+  if (input.parentFileFolderSimplyId === undefined) return ctx.services.prisma.fileFolder.update({ where: { id: folder.id }, data, include: WITH_PARENT });
+  const parentId = input.parentFileFolderSimplyId === null ? null : (await findFolder(ctx, input.parentFileFolderSimplyId, 'parentFileFolderSimplyId')).id;
+  return inFolderTree(ctx, async (tx) => {
+    if (parentId !== null && (await ancestry(tx, parentId)).includes(folder.id)) {
       throw new ValidationError('A folder cannot move into itself or one of its subfolders', [{ field: 'parentFileFolderSimplyId', message: 'would make a cycle' }]);
     }
-    await checkDepth(ctx, parentId);
-    data.parentId = parentId;
-  }
-  return ctx.services.prisma.fileFolder.update({ where: { id: folder.id }, data, include: WITH_PARENT });
+    // the folder moves with its subfolders: all of them must fit below the new parent
+    await checkDepth(tx, parentId, await height(tx, folder.id));
+    return tx.fileFolder.update({ where: { id: folder.id }, data: { ...data, parentId }, include: WITH_PARENT });
+  });
 }
 
 export async function deleteFolder(ctx: RequestContext, simplyId: string): Promise<boolean> {
