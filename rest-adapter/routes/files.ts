@@ -15,10 +15,20 @@ import {
   FILE_VARIANT,
   FILE_VERSION,
 } from '../../src/modules/files/files.fragments.ts';
-import { FILE_KINDS, FILE_SORT_FIELDS, bulkDeleteInput, deleteFileInput, downloadUrlsInput, moveFileInput, updateFileInput } from '../../src/modules/files/files.input.ts';
+import {
+  FILE_KINDS,
+  FILE_SORT_FIELDS,
+  batchUploadsInput,
+  bulkDeleteInput,
+  createFolderInput,
+  deleteFileInput,
+  downloadUrlsInput,
+  moveFileInput,
+  tempCleanupInput,
+  updateFileInput,
+  updateFolderInput,
+} from '../../src/modules/files/files.input.ts';
 import { createUploadInput } from '../../src/modules/files/file-uploads.input.ts';
-import { createFolderInput, updateFolderInput } from '../../src/modules/files/file-folders.service.ts';
-import { batchUploadsInput, tempCleanupInput } from '../../src/modules/files/files-compat.service.ts';
 import { VARIANT_TYPES } from '../../src/modules/files/variants/image-variant-types.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { actOn, createOne, getOne, updateOne } from '../route-shapes.ts';

@@ -11,12 +11,14 @@ import { Readable } from 'node:stream';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Base64 } from '../support/file-uploads.ts';
+import { storageFixtures } from '../support/storage-bindings.ts';
 import type { HttpEndpoint } from '../../src/app/module.ts';
 import { contentDisposition, safeFilename } from '../../src/modules/files/storage/content-disposition.ts';
 import { createObjectStorage, setStorageBaseUrl } from '../../src/modules/files/storage/create-storage.ts';
 import { localStorageEndpoints } from '../../src/modules/files/storage/local-storage-endpoints.ts';
 import { LocalObjectStorage } from '../../src/modules/files/storage/local-storage.ts';
-import type { SignedPost, UploadBinding } from '../../src/modules/files/storage/object-storage.ts';
+import type { SignedPost } from '../../src/modules/files/storage/object-storage.ts';
 import { InvalidStorageInputError, ObjectNotFoundError } from '../../src/modules/files/storage/storage-errors.ts';
 import { loadConfig } from '../../src/app/config.ts';
 
@@ -26,26 +28,7 @@ let storage: LocalObjectStorage;
 let server: http.Server;
 let baseUrl: string;
 
-function newKey(): string {
-  return `teams/${TEAM}/objects/${randomUUID()}`;
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('base64');
-}
-
-function bindingFor(bytes: Buffer, overrides: Partial<UploadBinding> = {}): UploadBinding {
-  return {
-    key: newKey(),
-    contentType: 'text/plain',
-    sizeBytes: bytes.length,
-    checksumSha256: sha256(bytes),
-    uploadSimplyId: `upl-${randomUUID().slice(0, 4).toUpperCase()}-AAAA-BBBB`,
-    teamSimplyId: TEAM,
-    expiresAt: new Date(Date.now() + 10 * 60_000),
-    ...overrides,
-  };
-}
+const { newKey, bindingFor } = storageFixtures(TEAM);
 
 /** posts the signed fields (changed by `fields`) and a file part, as a browser form would */
 async function post(signed: SignedPost, bytes: Buffer, options: { fileType?: string; fields?: Record<string, string>; extra?: (form: FormData) => void } = {}) {
@@ -180,7 +163,7 @@ describe('local storage: signed uploads', () => {
       { uploadSimplyId: 'upl-ZZZZ-ZZZZ-ZZZZ' },
       { teamSimplyId: 'tm-ZZZZ-ZZZZ-ZZZZ' },
       { sizeBytes: String(bytes.length + 1) },
-      { checksumSha256: sha256(Buffer.from('other')) },
+      { checksumSha256: sha256Base64(Buffer.from('other')) },
       { 'Content-Type': 'text/csv' },
       { expires: String(Number(signed.fields.expires) + 3600) },
       { signature: signed.fields.signature!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) },

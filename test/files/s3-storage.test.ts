@@ -2,13 +2,15 @@
 // 3.7.1 does not evaluate POST policies nor V4 signatures: the driver's policy and signature are
 // checked here on their own (decoded, recomputed), and what s3rver does with a tampered post or URL
 // is asserted as it is, so that a change of server shows up.
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignedPost, UploadBinding } from '../../src/modules/files/storage/object-storage.ts';
+import { sha256Base64 } from '../support/file-uploads.ts';
+import { storageFixtures } from '../support/storage-bindings.ts';
+import type { SignedPost } from '../../src/modules/files/storage/object-storage.ts';
 import { S3ObjectStorage } from '../../src/modules/files/storage/s3-storage.ts';
 import { InvalidStorageInputError, ObjectNotFoundError } from '../../src/modules/files/storage/storage-errors.ts';
 import { startS3Server, type TestS3Server } from '../support/s3-server.ts';
@@ -18,26 +20,7 @@ let s3: TestS3Server;
 let storage: S3ObjectStorage;
 let tempDir: string;
 
-function newKey(): string {
-  return `teams/${TEAM}/objects/${randomUUID()}`;
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('base64');
-}
-
-function bindingFor(bytes: Buffer, overrides: Partial<UploadBinding> = {}): UploadBinding {
-  return {
-    key: newKey(),
-    contentType: 'text/plain',
-    sizeBytes: bytes.length,
-    checksumSha256: sha256(bytes),
-    uploadSimplyId: 'upl-S3S3-AAAA-BBBB',
-    teamSimplyId: TEAM,
-    expiresAt: new Date(Date.now() + 10 * 60_000),
-    ...overrides,
-  };
-}
+const { newKey, bindingFor } = storageFixtures(TEAM);
 
 async function post(signed: SignedPost, bytes: Buffer, options: { fileType?: string; fields?: Record<string, string> } = {}): Promise<number> {
   const form = new FormData();
@@ -147,7 +130,7 @@ describe('S3 storage: what s3rver 3.7.1 enforces of a POST policy (nothing)', ()
     const otherBytes = bindingFor(bytes);
     expect(await post(await storage.presignUpload(otherBytes), randomBytes(1000))).toBe(204);
     expect((await storage.stat(otherBytes.key))?.metadata.checksumSha256).toBe(otherBytes.checksumSha256);
-    expect(sha256(await readAll(otherBytes.key))).not.toBe(otherBytes.checksumSha256);
+    expect(sha256Base64(await readAll(otherBytes.key))).not.toBe(otherBytes.checksumSha256);
 
     const otherType = bindingFor(bytes, { contentType: 'image/png' });
     expect(await post(await storage.presignUpload(otherType), bytes, { fields: { 'Content-Type': 'image/svg+xml' }, fileType: 'image/svg+xml' })).toBe(204);
@@ -163,8 +146,8 @@ describe('S3 storage: what s3rver 3.7.1 enforces of a POST policy (nothing)', ()
     expect(await storage.stat(otherKey)).not.toBeNull();
     expect(await storage.stat(binding.key)).toBeNull();
 
-    expect(await post(signed, bytes, { fields: { 'x-amz-meta-upload-id': 'upl-ZZZZ-ZZZZ-ZZZZ', 'x-amz-meta-sha256': sha256(Buffer.from('other')) } })).toBe(204);
-    expect((await storage.stat(binding.key))?.metadata).toMatchObject({ uploadSimplyId: 'upl-ZZZZ-ZZZZ-ZZZZ', checksumSha256: sha256(Buffer.from('other')) });
+    expect(await post(signed, bytes, { fields: { 'x-amz-meta-upload-id': 'upl-ZZZZ-ZZZZ-ZZZZ', 'x-amz-meta-sha256': sha256Base64(Buffer.from('other')) } })).toBe(204);
+    expect((await storage.stat(binding.key))?.metadata).toMatchObject({ uploadSimplyId: 'upl-ZZZZ-ZZZZ-ZZZZ', checksumSha256: sha256Base64(Buffer.from('other')) });
   });
 
   it('stores an expired post', async () => {

@@ -7,6 +7,7 @@ import { createCollection, createLabelCollection, type CollectionFixture } from 
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import type { TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
+import { insertFileRows } from '../support/file-uploads.ts';
 import { createRecord, readRecord, startServerWithTwoTeams } from '../support/record-fixtures.ts';
 
 let server: TestServer;
@@ -45,6 +46,7 @@ async function createIn(collection: CollectionFixture, label: string): Promise<s
 
 beforeAll(async () => {
   ({ server, team, otherRecordId: foreign } = await startServerWithTwoTeams({ name: 'O1' }));
+  await insertFileRows(server, team.teamId, [FILE, FILE2, 'file-ZZZZ-ZZZZ-ZZZZ', 'file-2222-3333-4444'].map((simplyId) => ({ simplyId })));
   targets = await createLabelCollection(server, team, 'Targets');
   elsewhere = await createLabelCollection(server, team, 'Elsewhere');
   values = await createCollection(server, team, {
@@ -328,10 +330,10 @@ describe('invalid values are 400 naming fields.<dataFieldSimplyId>', () => {
     expect(batch.results[2].error.details).toEqual([{ field: `records[2].fields.${F('refs')}`, message: expect.stringContaining('is not in collection') }]);
   });
 
-  it('file and image ids are checked for shape only (file-XXXX-XXXX-XXXX)', async () => {
+  it('file and image ids must be well-formed and name live files of the team (file-XXXX-XXXX-XXXX)', async () => {
     const ok = expectOk(await patch(subject, { [F('file')]: 'file-ZZZZ-ZZZZ-ZZZZ', [F('images')]: ['file-2222-3333-4444'] }));
     expect(ok.fields).toMatchObject({ [F('file')]: 'file-ZZZZ-ZZZZ-ZZZZ', [F('images')]: ['file-2222-3333-4444'] });
-    for (const bad of ['2345-2345-2345', 'file-2345-2345', 'FILE-2345-2345-2345', 'file-0000-0000-0000', 42]) {
+    for (const bad of ['2345-2345-2345', 'file-2345-2345', 'FILE-2345-2345-2345', 'file-0000-0000-0000', 42, 'file-9999-9999-9999']) {
       const error = expectError(await patch(subject, { [F('file')]: bad }), 400, 'VALIDATION_ERROR', String(bad));
       expect(error.details).toEqual([{ field: `fields.${F('file')}`, message: expect.any(String) }]);
     }

@@ -6,6 +6,7 @@ import { createCollection, createLabelCollection, type CollectionFixture } from 
 import { expectError, expectOk } from '../support/expect-envelope.ts';
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
+import { insertFileRows } from '../support/file-uploads.ts';
 
 let server: TestServer;
 let team: TeamFixture;
@@ -41,6 +42,7 @@ async function filterError(filters: unknown[], field: string, extra: Record<stri
 
 beforeAll(async () => {
   ({ server, team } = await startServerWithTeam());
+  await insertFileRows(server, team.teamId, [{ simplyId: 'file-2222-2222-2222', fileType: 'DOCUMENT' }, { simplyId: 'file-3333-3333-3333', fileType: 'DOCUMENT' }]);
   targets = await createLabelCollection(server, team, 'Targets');
   things = await createCollection(server, team, {
     name: 'Things',

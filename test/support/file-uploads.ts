@@ -98,3 +98,25 @@ export async function uploadFile(server: TestServer, token: string, bytes: Buffe
   if (completed.status !== 200 && completed.status !== 202) throw new Error(`complete: ${completed.status} ${completed.text}`);
   return finalStatus(server, o.token ?? token, intent.fileUploadSimplyId, 20_000, o.teamId);
 }
+
+/**
+ * File rows for suites about record values, which need ids that name live files of the team but
+ * never their bytes (no object is stored under the placeholder keys).
+ */
+export async function insertFileRows(server: TestServer, teamId: bigint, files: { simplyId: string; fileType?: string }[]): Promise<void> {
+  await server.app.services.prisma.storedFile.createMany({
+    data: files.map((f) => ({
+      simplyId: f.simplyId,
+      teamId,
+      filename: `${f.simplyId}.bin`,
+      nameKey: `${f.simplyId}.bin`,
+      fileType: f.fileType ?? 'IMAGE',
+      mimeType: f.fileType === 'DOCUMENT' ? 'application/pdf' : 'image/png',
+      fileSizeBytes: 1n,
+      checksumSha256: 'none',
+      storageKey: `teams/fixture/objects/${f.simplyId}`,
+      createdByKind: 'API_KEY',
+      createdById: 'fixture',
+    })),
+  });
+}

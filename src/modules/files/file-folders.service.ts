@@ -1,7 +1,6 @@
 // Media-library folders (Document 1 §2.8, §4.7): they nest; a folder is deleted only when it
 // holds no live files and no folders (soft-deleted files in it move to the root). Reading needs
 // TEAM_ADMIN_MEDIA_LIBRARY view, changing it edit (files.access.ts).
-import { z } from 'zod';
 import type { RequestContext } from '../../app/context.ts';
 import { PermissionDeniedError, ValidationError, NotFoundError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
@@ -12,16 +11,10 @@ import { runTransaction, type Tx } from '../../db/transaction.ts';
 import { canViewMediaLibrary, requireMediaLibraryEdit } from './files.access.ts';
 import { FolderNotEmptyError } from './files.errors.ts';
 import { fileFolderId } from './files.ids.ts';
+import { createFolderInput, updateFolderInput } from './files.input.ts';
 
 /** how deep folders may nest */
 export const FOLDER_DEPTH_MAX = 20;
-const folderName = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters')
-  // eslint-disable-next-line no-control-regex
-  .refine((n) => !/[\u0000-\u001f\u007f/\\]/.test(n), 'must not contain slashes, backslashes or control characters');
-
-export const createFolderInput = z.strictObject({ name: folderName, parentFileFolderSimplyId: z.string().nullish() });
-export const updateFolderInput = z.strictObject({ name: folderName.optional(), parentFileFolderSimplyId: z.string().nullish() });
-
 export type FolderRow = FileFolder & { parent: { simplyId: string } | null };
 const WITH_PARENT = { parent: { select: { simplyId: true } } } as const;
 

@@ -82,6 +82,18 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
       createdByKind: upload.credentialKind,
       createdById: upload.credentialId,
     };
+    // what the file row mirrors of its current version
+    const mirrored = {
+      filename: upload.filename,
+      nameKey: upload.filename.toLowerCase(),
+      fileType: checked.kind,
+      mimeType: upload.contentType,
+      fileSizeBytes: sizeBytes,
+      checksumSha256: checksum,
+      storageKey,
+      width: checked.width,
+      height: checked.height,
+    };
     let file: { id: bigint; versionNumber: number };
     if (upload.replacesFileId) {
       const rows = await tx.$queryRaw<{ currentVersionNumber: number; deletedAt: Date | null }[]>`
@@ -93,21 +105,7 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
       }
       const versionNumber = target.currentVersionNumber + 1;
       await tx.fileVersion.create({ data: { ...version, fileId: upload.replacesFileId, versionNumber } });
-      await tx.storedFile.update({
-        where: { id: upload.replacesFileId },
-        data: {
-          filename: upload.filename,
-          nameKey: upload.filename.toLowerCase(),
-          fileType: checked.kind,
-          mimeType: upload.contentType,
-          fileSizeBytes: sizeBytes,
-          checksumSha256: checksum,
-          storageKey,
-          width: checked.width,
-          height: checked.height,
-          currentVersionNumber: versionNumber,
-        },
-      });
+      await tx.storedFile.update({ where: { id: upload.replacesFileId }, data: { ...mirrored, currentVersionNumber: versionNumber } });
       file = { id: upload.replacesFileId, versionNumber };
     } else {
       const created = await tx.storedFile.create({
@@ -115,15 +113,7 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
           simplyId: fileId.create(),
           teamId: upload.teamId,
           folderId: upload.folderId,
-          filename: upload.filename,
-          nameKey: upload.filename.toLowerCase(),
-          fileType: checked.kind,
-          mimeType: upload.contentType,
-          fileSizeBytes: sizeBytes,
-          checksumSha256: checksum,
-          storageKey,
-          width: checked.width,
-          height: checked.height,
+          ...mirrored,
           createdByKind: upload.credentialKind,
           createdById: upload.credentialId,
           versions: { create: { ...version, versionNumber: 1 } },

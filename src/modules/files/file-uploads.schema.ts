@@ -6,7 +6,7 @@ import { tier } from '../../app/auth/tiers.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { batchCreateUploads, cleanUpTemporaryUploads, type BatchUploadResult } from './files-compat.service.ts';
-import { completeFileUpload, createFileUpload, findOwnUpload, getFileUpload, type CreatedUpload } from './file-uploads.service.ts';
+import { completeFileUpload, createFileUpload, findOwnUpload, getFileUpload, uploadReference, type CreatedUpload } from './file-uploads.service.ts';
 import { REJECTION_REASONS, UPLOAD_STATUSES } from './upload-outcomes.ts';
 
 const StatusEnum = builder.enumType('FileUploadStatus', {
@@ -16,13 +16,6 @@ const StatusEnum = builder.enumType('FileUploadStatus', {
 const ReasonEnum = builder.enumType('FileUploadRejectionReason', { values: REJECTION_REASONS });
 
 const TERMINAL = new Set(['COMPLETED', 'REJECTED', 'EXPIRED']);
-
-/** The file (and folder, and replaced file) simplyIds of an upload: one small query each, on demand. */
-async function simplyIdOf(ctx: RequestContext, model: 'storedFile' | 'fileFolder', id: bigint | null): Promise<string | null> {
-  if (id === null) return null;
-  const row = await (ctx.services.prisma[model] as { findUnique(a: object): Promise<{ simplyId: string } | null> }).findUnique({ where: { id }, select: { simplyId: true } });
-  return row?.simplyId ?? null;
-}
 
 export const FileUploadRef = builder.objectRef<FileUpload>('FileUpload').implement({
   description: 'The durable status of an upload; never its storage coordinates',
@@ -34,12 +27,12 @@ export const FileUploadRef = builder.objectRef<FileUpload>('FileUpload').impleme
     contentType: t.exposeString('contentType'),
     fileSizeBytes: t.float({ resolve: (u) => Number(u.fileSizeBytes) }),
     checksumSha256: t.exposeString('checksumSha256'),
-    fileFolderSimplyId: t.string({ nullable: true, resolve: (u, _a, ctx) => simplyIdOf(ctx, 'fileFolder', u.folderId) }),
-    isNewVersionOfFileSimplyId: t.string({ nullable: true, resolve: (u, _a, ctx) => simplyIdOf(ctx, 'storedFile', u.replacesFileId) }),
+    fileFolderSimplyId: t.string({ nullable: true, resolve: (u, _a, ctx) => uploadReference(ctx, 'folder', u.folderId) }),
+    isNewVersionOfFileSimplyId: t.string({ nullable: true, resolve: (u, _a, ctx) => uploadReference(ctx, 'file', u.replacesFileId) }),
     expectedVersionNumber: t.exposeInt('expectedVersionNumber', { nullable: true, description: 'replacements: the version this upload replaces' }),
     rejectionReason: t.field({ type: ReasonEnum, nullable: true, resolve: (u) => u.rejectionReason as never }),
     rejectionMessage: t.exposeString('rejectionMessage', { nullable: true }),
-    fileSimplyId: t.string({ nullable: true, description: 'COMPLETED: the file', resolve: (u, _a, ctx) => simplyIdOf(ctx, 'storedFile', u.fileId) }),
+    fileSimplyId: t.string({ nullable: true, description: 'COMPLETED: the file', resolve: (u, _a, ctx) => uploadReference(ctx, 'file', u.fileId) }),
     versionNumber: t.exposeInt('versionNumber', { nullable: true, description: 'COMPLETED: the version it became' }),
     expiresAt: t.field({ type: 'DateTime', description: 'when the signed post expires (ten minutes)', resolve: (u) => u.expiresAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (u) => u.createdAt }),

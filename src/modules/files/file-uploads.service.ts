@@ -133,3 +133,13 @@ export async function completeFileUpload(ctx: RequestContext, simplyId: string):
   }
   return prisma.fileUpload.findUniqueOrThrow({ where: { id: upload.id } });
 }
+
+/** The public id of a folder or file an upload names (its target, its replaced file, its result). */
+export async function uploadReference(ctx: RequestContext, kind: 'folder' | 'file', id: bigint | null): Promise<string | null> {
+  if (id === null) return null;
+  const { prisma } = ctx.services;
+  const row = kind === 'folder'
+    ? await prisma.fileFolder.findUnique({ where: { id }, select: { simplyId: true } })
+    : await prisma.storedFile.findUnique({ where: { id }, select: { simplyId: true } });
+  return row?.simplyId ?? null;
+}

@@ -2,7 +2,6 @@
 // POST /v1/files/batch opens several upload intents in one request (the same rules as one
 // intent each); POST /v1/files/temp-cleanup expires the caller's own open intents. Neither takes a
 // storage address: their inputs are strict, so a `key`, `url` or `path` field is a 400.
-import { z } from 'zod';
 import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
@@ -10,15 +9,8 @@ import { teamId as teamIdKind } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { createFileUpload, type CreatedUpload } from './file-uploads.service.ts';
 import { fileUploadId } from './files.ids.ts';
+import { batchUploadsInput, tempCleanupInput } from './files.input.ts';
 import { expireUpload } from './upload-outcomes.ts';
-
-export const BATCH_UPLOADS_MAX = 25;
-
-export const batchUploadsInput = z.strictObject({
-  files: z.array(z.unknown()).min(1, 'must hold at least one file').max(BATCH_UPLOADS_MAX, `at most ${BATCH_UPLOADS_MAX} files per request`),
-});
-
-export const tempCleanupInput = z.strictObject({ fileUploadSimplyIds: z.array(z.string()).max(100).optional() }).optional();
 
 export interface BatchUploadResult {
   index: number;

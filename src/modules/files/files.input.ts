@@ -53,3 +53,17 @@ export const listFilesInput = z.strictObject({
 });
 
 export type ListFilesInput = z.output<typeof listFilesInput>;
+
+// folders: their names follow the filename rules
+export const createFolderInput = z.strictObject({ name: filenameSchema, parentFileFolderSimplyId: z.string().nullish() });
+export const updateFolderInput = z.strictObject({ name: filenameSchema.optional(), parentFileFolderSimplyId: z.string().nullish() });
+
+// the compatibility endpoints (POST /v1/files/batch, /v1/files/temp-cleanup): strict, so no storage address gets in
+export const BATCH_UPLOADS_MAX = 25;
+
+export const batchUploadsInput = z.strictObject({
+  files: z.array(z.unknown()).min(1, 'must hold at least one file').max(BATCH_UPLOADS_MAX, `at most ${BATCH_UPLOADS_MAX} files per request`),
+});
+
+export const tempCleanupInput = z.strictObject({ fileUploadSimplyIds: z.array(z.string()).max(100).optional() }).optional();
+

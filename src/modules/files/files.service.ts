@@ -21,7 +21,7 @@ export const ORIGINAL_URL_SECONDS = 3600;
 export const VARIANT_URL_SECONDS = 300;
 
 export type FileRow = StoredFile & { folder: { simplyId: string } | null; labels: { label: { simplyId: string } }[] };
-const WITH_REFS = { folder: { select: { simplyId: true } }, labels: { select: { label: { select: { simplyId: true } } } } } as const;
+export const WITH_REFS = { folder: { select: { simplyId: true } }, labels: { select: { label: { select: { simplyId: true } } } } } as const;
 
 export interface FilePage {
   nodes: FileRow[];
