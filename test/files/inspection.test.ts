@@ -278,3 +278,15 @@ describe('SVG with the public SVG 1.1 DOCTYPE of older editors', () => {
     expect(sanitizeSvg(subset).ok).toBe(false);
   });
 });
+
+describe('image dimensions', () => {
+  it('are the size as shown: a photo stored sideways (EXIF orientation 6) reports them swapped back', async () => {
+    const sharp = (await import('sharp')).default;
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-dims-')), 'sideways.jpg');
+    await sharp({ create: { width: 40, height: 20, channels: 3, background: '#888' } }).jpeg().withMetadata({ orientation: 6 }).toFile(file);
+    const result = await inspectFile({ path: file, contentType: 'image/jpeg', sizeBytes: fs.statSync(file).size });
+    expect(result).toMatchObject({ ok: true, width: 20, height: 40 });
+  });
+});

@@ -7,6 +7,7 @@ import type { Services } from '../../app/context.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import { fileVariantId } from './files.ids.ts';
 import { renderImageVariants } from './variants/image-variants.ts';
+import { UnreadableImageError } from './variants/unreadable-image-error.ts';
 import type { RenderedVariant } from './variants/image-variant-types.ts';
 
 export const RENDER_VARIANTS = 'files.render-variants';
@@ -36,6 +37,14 @@ async function renderOne(services: Services, fileId: bigint, versionNumber: numb
   let rendered;
   try {
     rendered = await renderImageVariants(copy.path);
+  } catch (error) {
+    // undecodable here for good (no HEVC decoder for HEIC, a damaged JPEG, an SVG too slow to
+    // rasterize): the file stays without variants rather than being retried
+    if (error instanceof UnreadableImageError) {
+      services.logger.warn({ err: error, file: file.simplyId, versionNumber }, 'image variants cannot be rendered for this file');
+      return;
+    }
+    throw error;
   } finally {
     await copy.release();
   }

@@ -1,4 +1,5 @@
-// An image's pixel size from its header (sharp reads the metadata without decoding pixels).
+// An image's pixel size as shown (EXIF orientation applied), from its header: sharp reads the
+// metadata without decoding pixels.
 import sharp from 'sharp';
 
 /**
@@ -15,7 +16,8 @@ export async function imageSize(path: string, declared: string): Promise<ImageSi
     .metadata()
     .catch((error: unknown) => error as Error);
   if (metadata instanceof Error) return { ok: false, tooLarge: false, message: `The ${declared} image could not be read: ${metadata.message}` };
-  const { width, height } = metadata;
+  // the size as shown: a photo stored sideways with an EXIF orientation has width and height swapped
+  const { width, height } = metadata.autoOrient ?? metadata;
   if (!width || !height) return { ok: false, tooLarge: false, message: `The ${declared} image states no pixel size` };
   if (width * height > MAX_IMAGE_PIXELS) {
     return { ok: false, tooLarge: true, message: `The image is ${width}×${height} pixels; at most ${MAX_IMAGE_PIXELS} pixels are accepted` };
