@@ -152,9 +152,9 @@ export async function runFilesSection(scenarios: readonly FileScenario[], progre
     }
 
     if (wanted.has('files-promotion')) {
-      // grain compresses poorly: 1200 × 900 of it is a JPEG of about 1 MiB
-      const noise = randomBytes(1200 * 900 * 3);
-      const jpeg = await sharp(noise, { raw: { width: 1200, height: 900, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+      // grain compresses poorly: 1400 × 1000 of it is a JPEG of just over 1 MiB
+      const noise = randomBytes(1400 * 1000 * 3);
+      const jpeg = await sharp(noise, { raw: { width: 1400, height: 1000, channels: 3 } }).jpeg({ quality: 88 }).toBuffer();
       const file = path.join(root, 'photo.jpg');
       fs.writeFileSync(file, jpeg);
       const checksum = createHash('sha256').update(jpeg).digest('base64');

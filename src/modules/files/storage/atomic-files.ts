@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 /** Streams `source` (through `through`, if given) into a new file, flushed before the promise resolves; a failed write leaves no file. */
 export async function writeStreamToFile(source: Readable, file: string, options: { through?: Transform; signal?: AbortSignal } = {}): Promise<void> {
   // `wx`: never write through a file (or link) someone else put there; `flush`: fsync before close
-  const out = createWriteStream(file, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 1024 * 1024 });
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 256 * 1024 });
   try {
     if (options.through) await pipeline(source, options.through, out, { signal: options.signal });
     else await pipeline(source, out, { signal: options.signal });

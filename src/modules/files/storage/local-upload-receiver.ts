@@ -46,18 +46,21 @@ const SIGNATURE_EXPIRED: UploadReceipt = {
 class TooManyBytes extends Error {}
 
 /**
+ * Pieces of 64 KiB (busboy's default is 16 KiB): fewer hash updates and writes per MiB. 1 MiB
+ * pieces were no faster in the bench and held ~20 MiB more memory per upload (docs/benchmark.md).
+ */
+const STREAM_CHUNK = 64 * 1024;
+
+/**
  * Reads the form of `req`; resolves once the upload is stored in a temp file or refused, rejects
  * only when the server itself fails (the temp folder cannot be written).
  */
-const STREAM_CHUNK = 1024 * 1024;
-
 export function receiveUpload(req: IncomingMessage, storage: LocalObjectStorage): Promise<UploadReceipt> {
   return new Promise((resolve, reject) => {
     let form: busboy.Busboy;
     try {
       form = busboy({
         headers: req.headers,
-        // large pieces: fewer hash updates and disk writes per MiB (the default is 16 KiB)
         highWaterMark: STREAM_CHUNK,
         fileHwm: STREAM_CHUNK,
         // a form holds the signed fields and one file; an unknown field is refused by name below, these are the backstop
