@@ -531,17 +531,17 @@ describe('createObjectStorage', () => {
   it('picks the local driver by default, with its signed endpoints; its URL base comes from PUBLIC_BASE_URL or setBaseUrl', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-storage-config-'));
     try {
-      const local = createObjectStorage(loadConfig({ DATA_DIR: dataDir }));
+      const local = await createObjectStorage(loadConfig({ DATA_DIR: dataDir }));
       expect(local.driver).toBe('local');
       expect(localStorageEndpoints(local).map((e) => e.prefix)).toEqual(['/storage/']);
       await expect(local.presignUpload(bindingFor(Buffer.from('x')))).rejects.toThrow(/public URL/);
       setStorageBaseUrl(local, 'https://files.example.test/base/');
       expect((await local.presignUpload(bindingFor(Buffer.from('x')))).url).toBe('https://files.example.test/base/storage/uploads');
-      const configured = createObjectStorage(loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://api.example.test' }));
+      const configured = await createObjectStorage(loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://api.example.test' }));
       expect((await configured.presignDownload({ key: newKey(), filename: 'a', contentType: 'text/plain', expiresInSeconds: 5 })).url).toMatch(/^https:\/\/api\.example\.test\/storage\/objects\//);
       // both instances read the same secrets key file: one's URL is valid for the other
       expect(fs.existsSync(path.join(dataDir, 'secrets-key'))).toBe(true);
-      const s3 = createObjectStorage(loadConfig({ DATA_DIR: dataDir, FILE_STORAGE_DRIVER: 's3', S3_BUCKET: 'bucket-name' }));
+      const s3 = await createObjectStorage(loadConfig({ DATA_DIR: dataDir, FILE_STORAGE_DRIVER: 's3', S3_BUCKET: 'bucket-name' }));
       expect(s3.driver).toBe('s3');
       expect(localStorageEndpoints(s3)).toEqual([]);
       setStorageBaseUrl(s3, 'https://ignored.example.test');

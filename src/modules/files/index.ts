@@ -27,7 +27,7 @@ export const filesModule = defineModule({
   description: 'Files and the media library: signed direct uploads, inspection and malware scanning, versions, image variants, folders and labels.',
   schema: { filesSchema, uploadsSchema, foldersSchema, recordFilesSchema },
   ids: [fileId, fileFolderId, fileUploadId, fileVariantId, teamLabelId],
-  services: (services) => ({ fileStorage: createObjectStorage(services.config), malwareScanner: createMalwareScanner(services.config) }),
+  services: async (services) => ({ fileStorage: await createObjectStorage(services.config), malwareScanner: createMalwareScanner(services.config) }),
   jobs: (services) => fileJobs(services),
   httpEndpoints: (services) => localStorageEndpoints(services.fileStorage),
   onListening: (services, baseUrl) => setStorageBaseUrl(services.fileStorage, baseUrl),

@@ -7,9 +7,14 @@ import { createReadStream } from 'node:fs';
 import type { Services } from '../../app/context.ts';
 import type { FileUpload } from '../../generated/prisma/client.ts';
 import { allowedType } from './files.allowlist.ts';
-import { inspectFile } from './inspection/inspect-file.ts';
 import { ScanError } from './scanning/malware-scanner.ts';
 import type { RejectionReason } from './upload-outcomes.ts';
+
+/**
+ * Inspection needs file-type, sharp and jsdom (~100 MiB resident together): an instance loads them
+ * with its first promotion, not at start (API servers that run no jobs never do).
+ */
+const loadInspection = () => import('./inspection/inspect-file.ts');
 
 /** the longest the content inspection of one upload may take */
 const INSPECTION_TIMEOUT_MS = 120_000;
@@ -81,6 +86,7 @@ export async function checkUpload(services: Services, upload: FileUpload): Promi
   const copy = await fileStorage.localCopy(upload.storageKey);
   try {
     if ((await sha256Base64(copy.path)) !== upload.checksumSha256) return refuse('CHECKSUM_MISMATCH', 'The bytes do not match checksumSha256');
+    const { inspectFile } = await loadInspection();
     const inspected = await withTimeout(inspectFile({ path: copy.path, contentType: upload.contentType, sizeBytes: object.sizeBytes }), INSPECTION_TIMEOUT_MS);
     if (inspected === 'timeout') return refuse('TIMED_OUT', 'Inspecting the content took too long');
     if (!inspected.ok) return refuse('UNSUPPORTED_TYPE', inspected.message);

@@ -6,7 +6,6 @@ import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import { fileVariantId } from './files.ids.ts';
-import { renderImageVariants } from './variants/image-variants.ts';
 import { UnreadableImageError } from './variants/unreadable-image-error.ts';
 import type { RenderedVariant } from './variants/image-variant-types.ts';
 
@@ -36,6 +35,8 @@ async function renderOne(services: Services, fileId: bigint, versionNumber: numb
   const copy = await fileStorage.localCopy(version.storageKey);
   let rendered;
   try {
+    // sharp (~20 MiB resident) is loaded by the first rendering, not at start
+    const { renderImageVariants } = await import('./variants/image-variants.ts');
     rendered = await renderImageVariants(copy.path);
   } catch (error) {
     // undecodable here for good (no HEVC decoder for HEIC, a damaged JPEG, an SVG too slow to

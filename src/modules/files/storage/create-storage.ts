@@ -4,16 +4,18 @@ import type { Config } from '../../../app/config.ts';
 import { loadOrCreateSecretsKey } from '../../../app/secrets-key.ts';
 import { LocalObjectStorage } from './local-storage.ts';
 import type { ObjectStorage } from './object-storage.ts';
-import { S3ObjectStorage } from './s3-storage.ts';
+import type { S3ObjectStorage } from './s3-storage.ts';
 
 export interface CreateStorageOptions {
   /** the local driver's public URL when PUBLIC_BASE_URL is unset and it is already known; else setStorageBaseUrl once the server listens */
   publicBaseUrl?: string;
 }
 
-export function createObjectStorage(config: Config, options: CreateStorageOptions = {}): LocalObjectStorage | S3ObjectStorage {
+export async function createObjectStorage(config: Config, options: CreateStorageOptions = {}): Promise<LocalObjectStorage | S3ObjectStorage> {
   if (config.FILE_STORAGE_DRIVER === 's3') {
     if (!config.S3_BUCKET) throw new Error('FILE_STORAGE_DRIVER=s3 needs S3_BUCKET');
+    // the AWS SDK is ~35 MiB resident: loaded only by instances that use it
+    const { S3ObjectStorage } = await import('./s3-storage.ts');
     return new S3ObjectStorage({
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
