@@ -4,7 +4,7 @@
 // filters and batch items are the service's to validate, for both faces alike.
 import { z } from 'zod';
 import { operation } from '../../src/app/graphql/fragments.ts';
-import { FILE } from '../../src/modules/files/files.fragments.ts';
+import { FILE_BRIEF } from '../../src/modules/files/files.fragments.ts';
 import { DATA_RECORD, DATA_RECORD_BATCH_RESULT, DATA_RECORD_EXPANSION, DATA_RECORD_PAGE, DATA_RECORD_WRITE_RESULT } from '../../src/modules/records/records.fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
 import { actOn } from '../route-shapes.ts';
@@ -231,7 +231,7 @@ export const dataRecordRoutes = defineRoutes([
     path: ONE,
     summary: 'One record; fields (projection), expand=collection,fieldDefinitions,files (under meta.expanded)',
     operation: operation`query DataRecord($id: String!, $fields: [String!], $expandCollection: Boolean!, $expandFields: Boolean!, $expandFiles: Boolean!) {
-      dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD} ${DATA_RECORD_EXPANSION} files @include(if: $expandFiles) { ${FILE} } } }`,
+      dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD} ${DATA_RECORD_EXPANSION} files @include(if: $expandFiles) { ${FILE_BRIEF} } } }`,
     query: getQuery,
     variables: ({ params, query }) => ({
       id: params.dataRecordSimplyId,

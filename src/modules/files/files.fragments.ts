@@ -6,6 +6,9 @@ const FILE_FIELDS = `id fileSimplyId filename fileType mimeType fileSizeBytes wi
 
 /** a file in lists: no presigned URLs */
 export const FILE = fragment('FileFields', 'File', FILE_FIELDS);
+/** what a record read expands (expand=files): enough to show and fetch each file */
+export const FILE_BRIEF = fragment('FileBriefFields', 'File', 'fileSimplyId filename fileType mimeType fileSizeBytes width height altText isDeleted');
+
 /** one file: with its presigned URLs */
 export const FILE_DETAIL = fragment('FileDetailFields', 'File', `${FILE_FIELDS} originalUrl thumbnailUrl`);
 
