@@ -185,6 +185,23 @@ describe('storage limit at intent creation', () => {
   });
 });
 
+describe("a team's own storage limit", () => {
+  it('system administrators set and clear it; nobody else may', async () => {
+    const admin = await createTeam(server, { isSystemAdmin: true });
+    const target = await createTeam(server);
+    const set = 'mutation ($t: String!, $q: Float) { setTeamStorageQuota(teamSimplyId: $t, quotaBytes: $q) }';
+    const denied = await server.graphql(set, { t: target.teamSimplyId, q: 5 }, { token: target.userToken });
+    expect(denied.errors?.[0]?.extensions?.code).toBe('PERMISSION_DENIED');
+    expect((await server.graphql(set, { t: target.teamSimplyId, q: 5 }, { token: admin.userToken })).data?.setTeamStorageQuota).toBe(true);
+    expect(expectOk(await server.request('GET', '/v1/files/storage-usage', { token: target.apiKey }))).toMatchObject({ quotaBytes: 5, isTeamQuota: true });
+    expectError(await createIntent(server, target.apiKey, Buffer.from('more than five')), 409, 'STORAGE_LIMIT_EXCEEDED');
+    expect((await server.graphql(set, { t: target.teamSimplyId, q: null }, { token: admin.userToken })).data?.setTeamStorageQuota).toBe(true);
+    expect(expectOk(await server.request('GET', '/v1/files/storage-usage', { token: target.apiKey }))).toMatchObject({ quotaBytes: 10 * 1024 ** 3, isTeamQuota: false });
+    const bad = await server.graphql(set, { t: target.teamSimplyId, q: -1 }, { token: admin.userToken });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+  });
+});
+
 describe('realtime', () => {
   it('fileUploadStatus pushes the status until it is final', async () => {
     const bytes = Buffer.from('pushed, not polled');
