@@ -70,8 +70,7 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
     if (storage.usedBytes + sizeBytes > storage.quotaBytes) {
       return { ok: false as const, reason: 'STORAGE_LIMIT_EXCEEDED' as const, message: `The team stores ${storage.usedBytes} of ${storage.quotaBytes} bytes; this file would exceed its storage limit` };
     }
-    const version = {
-      teamId: upload.teamId,
+    const stored = {
       filename: upload.filename,
       mimeType: upload.contentType,
       fileSizeBytes: sizeBytes,
@@ -79,21 +78,10 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
       storageKey,
       width: checked.width,
       height: checked.height,
-      createdByKind: upload.credentialKind,
-      createdById: upload.credentialId,
     };
+    const version = { ...stored, teamId: upload.teamId, createdByKind: upload.credentialKind, createdById: upload.credentialId };
     // what the file row mirrors of its current version
-    const mirrored = {
-      filename: upload.filename,
-      nameKey: upload.filename.toLowerCase(),
-      fileType: checked.kind,
-      mimeType: upload.contentType,
-      fileSizeBytes: sizeBytes,
-      checksumSha256: checksum,
-      storageKey,
-      width: checked.width,
-      height: checked.height,
-    };
+    const mirrored = { ...stored, nameKey: upload.filename.toLowerCase(), fileType: checked.kind };
     let file: { id: bigint; versionNumber: number };
     if (upload.replacesFileId) {
       const rows = await tx.$queryRaw<{ currentVersionNumber: number; deletedAt: Date | null }[]>`
