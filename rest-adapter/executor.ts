@@ -25,7 +25,11 @@ export class OperationExecutor {
 
   async run(route: RestRoute, variables: Record<string, unknown>, context: RequestContext): Promise<{ result: ExecutionResult; field: string }> {
     const op = this.prepared.get(route)!;
-    const result = await traceOperation(context.services, op.document, op.compiled, context, variables);
+    // a variable given as undefined would reach the resolver as null (graphql-js coerces it so);
+    // a route leaving an optional input out means absent, which an argument may tell from null
+    const given: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(variables)) if (value !== undefined) given[name] = value;
+    const result = await traceOperation(context.services, op.document, op.compiled, context, given);
     return { result, field: op.field };
   }
 }

@@ -71,11 +71,11 @@ export const fileRoutes = defineRoutes([
       files(page: $page, pageSize: $pageSize, fileType: $fileType, fileFolderSimplyId: $fileFolderSimplyId, search: $search, labelSimplyIds: $labelSimplyIds, sortBy: $sortBy, sortOrder: $sortOrder, includeDeleted: $includeDeleted) {
         nodes { ${FILE} } pagination { total page pageSize totalPages hasMore } } }`,
     query: listQuery,
-    // a declared variable given as undefined arrives as null, and null means "the root only": leave it out
-    variables: ({ query: { fileFolderSimplyId, labelSimplyIds, ...rest } }) => ({
-      ...rest,
-      ...(labelSimplyIds.length ? { labelSimplyIds } : {}),
-      ...(fileFolderSimplyId === undefined ? {} : { fileFolderSimplyId: fileFolderSimplyId === 'null' ? null : fileFolderSimplyId }),
+    variables: ({ query }) => ({
+      ...query,
+      labelSimplyIds: query.labelSimplyIds.length ? query.labelSimplyIds : undefined,
+      // null: the root only; absent (undefined): every folder
+      fileFolderSimplyId: query.fileFolderSimplyId === 'null' ? null : query.fileFolderSimplyId,
     }),
     respond: filePage,
   }),

@@ -12,7 +12,8 @@ import type { FileUpload } from '../../generated/prisma/client.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import { fileId } from './files.ids.ts';
 import { checkUpload } from './upload-checks.ts';
-import { publishUploadStatus, rejectUpload, type RejectionReason } from './upload-outcomes.ts';
+import { publishUploadStatus, rejectUpload, teamSimplyIdOf, type RejectionReason } from './upload-outcomes.ts';
+import { sanitizedObjectKey } from './storage/storage-keys.ts';
 import { teamStorage } from './files.sql.ts';
 import { queueVariants } from './variant-jobs.ts';
 
@@ -55,7 +56,7 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
   let checksum = upload.checksumSha256;
   if (checked.replacement) {
     // the sanitized SVG is what is stored; the original bytes are removed once it is
-    storageKey = `${upload.storageKey}-sanitized`;
+    storageKey = sanitizedObjectKey(upload.storageKey);
     await fileStorage.write(storageKey, checked.replacement, { contentType: upload.contentType });
     sizeBytes = BigInt(checked.replacement.length);
     checksum = createHash('sha256').update(checked.replacement).digest('base64');
@@ -115,8 +116,7 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
 
   if (committed.ok === true) {
     if (storageKey !== upload.storageKey) await fileStorage.delete([upload.storageKey]).catch(() => {});
-    const team = await prisma.team.findUniqueOrThrow({ where: { id: upload.teamId }, select: { simplyId: true } });
-    publishUploadStatus(services, { ...upload, status: 'COMPLETED' }, team.simplyId);
+    publishUploadStatus(services, { ...upload, status: 'COMPLETED' }, await teamSimplyIdOf(services, upload.teamId));
     if (committed.isImage) await queueVariants(services, committed.fileId, committed.versionNumber);
     return;
   }

@@ -2,7 +2,6 @@
 // to the credential and team that created it: anyone else gets 404. `complete` moves CREATED to
 // PENDING once (concurrent and repeated completes answer the same status) and queues the
 // promotion job (file-promotion.ts); GET answers the status and never the storage coordinates.
-import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
@@ -16,6 +15,7 @@ import { createUploadInput } from './file-uploads.input.ts';
 import { PROMOTE_UPLOAD, type PromoteUploadJob } from './file-promotion.ts';
 import { expireUpload, publishUploadStatus } from './upload-outcomes.ts';
 import type { SignedPost } from './storage/object-storage.ts';
+import { uploadObjectKey } from './storage/storage-keys.ts';
 
 /** the signed post's lifetime (Document 1 §8) */
 export const UPLOAD_POST_SECONDS = 10 * 60;
@@ -25,11 +25,6 @@ export const COMPLETE_GRACE_SECONDS = 5 * 60;
 export interface CreatedUpload {
   row: FileUpload;
   upload: SignedPost & { expiresAt: Date };
-}
-
-/** Where an upload's bytes go: a key the platform chooses, never the caller. */
-export function newObjectKey(teamSimplyId: string): string {
-  return `teams/${teamSimplyId}/objects/${randomUUID()}`;
 }
 
 /** The intent, if the caller's credential created it in the caller's team; else 404. */
@@ -70,7 +65,7 @@ export async function createFileUpload(ctx: RequestContext, raw: unknown): Promi
 
   const simplyId = fileUploadId.create();
   const expiresAt = new Date(Date.now() + UPLOAD_POST_SECONDS * 1000);
-  const storageKey = newObjectKey(team.simplyId);
+  const storageKey = uploadObjectKey(team.simplyId);
   const row = await prisma.fileUpload.create({
     data: {
       simplyId,

@@ -8,7 +8,7 @@ import type { Services } from '../../app/context.ts';
 import type { FileUpload } from '../../generated/prisma/client.ts';
 import { allowedType } from './files.allowlist.ts';
 import { ScanError } from './scanning/malware-scanner.ts';
-import type { RejectionReason } from './upload-outcomes.ts';
+import { teamSimplyIdOf, type RejectionReason } from './upload-outcomes.ts';
 
 /**
  * Inspection needs file-type, sharp and jsdom (~100 MiB resident together): an instance loads them
@@ -75,8 +75,7 @@ export async function checkUpload(services: Services, upload: FileUpload): Promi
 
   const object = await fileStorage.stat(upload.storageKey);
   if (!object) return refuse('FAILED', 'The uploaded object is missing from storage');
-  const team = await prisma.team.findUniqueOrThrow({ where: { id: upload.teamId }, select: { simplyId: true } });
-  if (object.metadata.uploadSimplyId !== upload.simplyId || object.metadata.teamSimplyId !== team.simplyId) {
+  if (object.metadata.uploadSimplyId !== upload.simplyId || object.metadata.teamSimplyId !== (await teamSimplyIdOf(services, upload.teamId))) {
     return refuse('SIGNATURE_MISMATCH', 'The stored object does not carry this upload\'s signed binding');
   }
   if (BigInt(object.sizeBytes) !== upload.fileSizeBytes) {

@@ -30,7 +30,8 @@ export function publishUploadStatus(services: Services, upload: FileUpload, team
   services.events.publish('fileUploadStatus', upload.simplyId, event);
 }
 
-async function teamSimplyIdOf(services: Services, teamId: bigint): Promise<string> {
+/** The public id of the team an upload or file belongs to (events, storage keys, the object's binding). */
+export async function teamSimplyIdOf(services: Services, teamId: bigint): Promise<string> {
   const team = await services.prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { simplyId: true } });
   return team.simplyId;
 }

@@ -1,11 +1,12 @@
 // Image variants are rendered after promotion, off the upload's path (variants/image-variants.ts):
 // one job per image version; regenerate queues it again. The new set replaces the old in one
 // transaction, and the old objects are removed after it commits.
-import { randomUUID } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import { fileVariantId } from './files.ids.ts';
+import { variantObjectKey } from './storage/storage-keys.ts';
+import { teamSimplyIdOf } from './upload-outcomes.ts';
 import { UnreadableImageError } from './variants/unreadable-image-error.ts';
 import type { RenderedVariant } from './variants/image-variant-types.ts';
 
@@ -31,7 +32,7 @@ async function renderOne(services: Services, fileId: bigint, versionNumber: numb
   const version = file?.versions[0];
   // a destroyed file or a version that is no longer current needs no variants
   if (!file || !version || file.fileType !== 'IMAGE' || file.currentVersionNumber !== versionNumber) return;
-  const team = await prisma.team.findUniqueOrThrow({ where: { id: file.teamId }, select: { simplyId: true } });
+  const teamSimplyId = await teamSimplyIdOf(services, file.teamId);
   const copy = await fileStorage.localCopy(version.storageKey);
   let rendered;
   try {
@@ -51,7 +52,7 @@ async function renderOne(services: Services, fileId: bigint, versionNumber: numb
   }
   const written: (RenderedVariant & { storageKey: string })[] = [];
   for (const variant of rendered.variants) {
-    const storageKey = `teams/${team.simplyId}/variants/${randomUUID()}.${variant.format}`;
+    const storageKey = variantObjectKey(teamSimplyId, variant.format);
     await fileStorage.write(storageKey, variant.bytes, { contentType: `image/${variant.format}` });
     written.push({ ...variant, storageKey });
   }
