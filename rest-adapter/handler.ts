@@ -47,6 +47,7 @@ export class RestAdapter {
         authorization: req.headers.authorization,
         teamSelector: headerValue(req.headers['x-team-id']) ?? url.searchParams.get('teamSimplyId'),
         clientIp: clientAddress(req, this.services.config.TRUST_PROXY),
+        userAgent: req.headers['user-agent'] ?? null,
       });
       context.source = 'REST';
       const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);

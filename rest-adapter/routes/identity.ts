@@ -10,7 +10,8 @@ export const authRoutes = defineRoutes([
     method: 'POST',
     path: '/v1/auth/login',
     summary: 'Sign in with email and password: a 1-hour access token (JWT) and a refresh token',
-    operation: operation`mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { ${AUTH_SESSION} } }`,
+    operation: operation`mutation Login($email: String!, $password: String!, $platform: String, $deviceName: String) {
+      login(email: $email, password: $password, platform: $platform, deviceName: $deviceName) { ${AUTH_SESSION} } }`,
     // other fields of the body are ignored
     body: z.object(loginFields),
     variables: ({ body }) => body,

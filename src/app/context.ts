@@ -40,6 +40,7 @@ export interface RequestContext {
   requestId: string;
   principal: Principal;
   clientIp: string;
+  userAgent?: string | null;
   services: Services;
   logger: Logger;
   source?: RequestSource;

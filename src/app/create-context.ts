@@ -8,6 +8,8 @@ export interface CallerFacts {
   authorization: string | null | undefined;
   teamSelector: string | null | undefined;
   clientIp: string;
+  /** the User-Agent header (shown in a person's sign-in session list) */
+  userAgent?: string | null;
 }
 
 export async function createContext(services: Services, caller: CallerFacts): Promise<RequestContext> {
@@ -18,6 +20,7 @@ export async function createContext(services: Services, caller: CallerFacts): Pr
     requestId: caller.requestId,
     principal,
     clientIp: caller.clientIp,
+    userAgent: caller.userAgent?.slice(0, 300) ?? null,
     services,
     logger: services.logger,
     // long-lived contexts (subscriptions) re-check the credential as it is now: revoked keys and

@@ -8,7 +8,8 @@
 // heartbeat that the worker refreshes while its handler runs; the supervisor fails a job whose
 // heartbeat went stale (its worker died) and pg-boss retries it, so a dead worker's job runs
 // again after about heartbeat + supervise interval + retry delay, not after its expiry.
-import { PgBoss, type Job } from 'pg-boss';
+import { PgBoss, type Job, type SendOptions } from 'pg-boss';
+import type { Tx } from '../db/transaction.ts';
 import type { Logger } from 'pino';
 import type { Services } from './context.ts';
 import { traceJobs } from './telemetry/tracing.ts';
@@ -165,6 +166,15 @@ export class Jobs {
 
   async send(name: string, data: object, options: { singletonKey?: string; startAfter?: number } = {}): Promise<string | null> {
     return this.boss.send(name, data, options);
+  }
+
+  /**
+   * Sends the job inside the caller's Prisma transaction: it exists only if the transaction commits,
+   * and nothing is lost if the process dies right after the commit.
+   */
+  async sendInTransaction(tx: Tx, name: string, data: object, options: Omit<SendOptions, 'db'> = {}): Promise<string | null> {
+    const db = { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) };
+    return this.boss.send(name, data, { ...options, db });
   }
 
   get isWorking(): boolean {

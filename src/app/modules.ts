@@ -17,6 +17,7 @@ import { dataViewRoutes } from '../../rest-adapter/routes/views.ts';
 import { fileRoutes } from '../../rest-adapter/routes/files.ts';
 import { webhookRoutes } from '../../rest-adapter/routes/webhooks.ts';
 import { dataWizardRoutes } from '../../rest-adapter/routes/wizards.ts';
+import { notificationRoutes } from '../../rest-adapter/routes/notifications.ts';
 import { auditLogModule } from '../modules/audit-log/index.ts';
 import { automationsModule } from '../modules/automations/index.ts';
 import { collectionsModule } from '../modules/collections/index.ts';
@@ -32,6 +33,7 @@ import { usersModule } from '../modules/users/index.ts';
 import { viewsModule } from '../modules/views/index.ts';
 import { webhooksModule } from '../modules/webhooks/index.ts';
 import { wizardsModule } from '../modules/wizards/index.ts';
+import { notificationsModule } from '../modules/notifications/index.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -53,6 +55,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(webhooksModule, webhookRoutes),
   entry(automationsModule, automationRoutes),
   entry(wizardsModule, dataWizardRoutes),
+  entry(notificationsModule, notificationRoutes),
 ];
 
 /** Every REST route, in module order. */

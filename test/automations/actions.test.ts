@@ -79,7 +79,7 @@ describe('SEND_USER_NOTIFICATION', () => {
       ['New ticket: Printer', `Record ${id}`],
       ['Assigned: Printer', null],
     ]);
-    expect(notes[0]).toMatchObject({ source: 'AUTOMATION', data: { automationSimplyId: automation.id, executionSimplyId: run.id, dataRecordSimplyId: id } });
+    expect(notes[0]).toMatchObject({ source: 'AUTOMATION', notificationType: 'WORKFLOW', referenceEntityType: 'DATA_RECORD', referenceEntityId: id, actionUrl: `/data-records/${id}` });
 
     await createRecord(c.id, { [c.fields.title!]: 'Stapler', [c.fields.assignee!]: 'stranger@example.test' });
     const runs = await finished(automation.id, 2);

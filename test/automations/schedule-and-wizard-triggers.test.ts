@@ -114,7 +114,7 @@ describe('SCHEDULE', () => {
     const [digest] = await finished(lonely.id);
     expect(digest).toMatchObject({ status: 'SUCCEEDED', recordsProcessed: 1 });
     const user = await services().prisma.user.findUniqueOrThrow({ where: { simplyId: member.userSimplyId } });
-    expect(await services().prisma.userNotification.count({ where: { userId: user.id, title: 'Digest' } })).toBe(1);
+    expect(await services().prisma.userNotification.count({ where: { userId: user.id, title: { equals: 'Digest' } } })).toBe(1);
     const [skipped] = await finished(empty.id);
     expect(skipped).toMatchObject({ status: 'SKIPPED', recordsProcessed: 0, errorDetails: { code: 'NO_MATCHING_RECORDS' } });
     await disable(lonely.id, empty.id);

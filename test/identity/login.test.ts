@@ -1,6 +1,7 @@
 // The first-party identity provider: POST /v1/auth/login, /refresh, /logout and their GraphQL
 // twins (login, refreshAccessToken, logout), and how user JWTs are checked on every request.
 import { randomUUID } from 'node:crypto';
+import { userSessionId } from '../../src/modules/identity/identity.ids.ts';
 import { SignJWT, generateKeyPair } from 'jose';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +33,10 @@ describe('first-party sign-in', () => {
   async function storedRefreshToken(userSimplyId: string, expiresAt = new Date(Date.now() + 86_400_000)) {
     const user = await server.app.services.prisma.user.findUniqueOrThrow({ where: { simplyId: userSimplyId } });
     const token = newRefreshToken();
-    await server.app.services.prisma.refreshToken.create({ data: { userId: user.id, tokenHash: hashToken(token), familyId: randomUUID(), expiresAt } });
+    const familyId = randomUUID();
+    // a sign-in session as login starts one: its refresh-token family
+    await server.app.services.prisma.userSession.create({ data: { simplyId: userSessionId.create(), userId: user.id, familyId } });
+    await server.app.services.prisma.refreshToken.create({ data: { userId: user.id, tokenHash: hashToken(token), familyId, expiresAt } });
     return token;
   }
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOrCreateSecretsKey } from '../../src/app/secrets-key.ts';
-import { SecretBox } from '../../src/modules/webhooks/secret-box.ts';
+import { SecretBox } from '../../src/app/secret-box.ts';
 import { signWebhookBody, verifyWebhookSignature } from '../../src/modules/webhooks/verify-signature.ts';
 
 describe('verifyWebhookSignature', () => {

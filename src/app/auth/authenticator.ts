@@ -134,7 +134,7 @@ export class Authenticator {
 
   private async user(token: string, teamSelector: string | null): Promise<Principal> {
     const verified = await this.jwt.verify(token);
-    const cacheKey = `u:${verified.subject}|${teamSelector ?? ''}`;
+    const cacheKey = `u:${verified.subject}|${verified.sessionSimplyId ?? ''}|${teamSelector ?? ''}`;
     const cached = this.cache.get(cacheKey) as CachedUser | undefined;
     if (cached) return cached.principal;
 
@@ -142,6 +142,11 @@ export class Authenticator {
     this.loads++;
     const user = await this.findUser(verified);
     if (!user || !user.isActive) throw new UnauthenticatedError('The user does not exist or is deactivated');
+    // a revoked sign-in session refuses its access tokens at once (revoking invalidates the user's cache entries)
+    if (verified.sessionSimplyId) {
+      const session = await this.prisma.userSession.findUnique({ where: { simplyId: verified.sessionSimplyId }, select: { userId: true, revokedAt: true } });
+      if (!session || session.userId !== user.id || session.revokedAt) throw new UnauthenticatedError('The sign-in session has ended');
+    }
 
     const base: Principal = {
       ...ANONYMOUS,
@@ -151,6 +156,7 @@ export class Authenticator {
       userSimplyId: user.simplyId,
       isSystemAdmin: user.isSystemAdmin,
       teamError: teamContextRequired(),
+      sessionSimplyId: verified.sessionSimplyId,
     };
     let principal = base;
     let teamId: bigint | null = null;

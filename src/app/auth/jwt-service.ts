@@ -13,6 +13,8 @@ export interface VerifiedUserToken {
   subject: string;
   email: string | null;
   emailVerified: boolean;
+  /** the built-in provider's sign-in session (`sid`); null for tokens without one (external providers) */
+  sessionSimplyId: string | null;
 }
 
 type JwtConfig = Pick<
@@ -38,10 +40,11 @@ export class JwtService {
     return { keys: [this.key.publicJwk] };
   }
 
-  async issueAccessToken(userSimplyId: string): Promise<{ token: string; expiresAt: Date }> {
+  /** `sessionSimplyId` (claim `sid`): the sign-in session the token belongs to; revoking it refuses the token */
+  async issueAccessToken(userSimplyId: string, sessionSimplyId?: string): Promise<{ token: string; expiresAt: Date }> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + this.config.JWT_ACCESS_TTL_SECONDS;
-    const token = await new SignJWT({})
+    const token = await new SignJWT(sessionSimplyId ? { sid: sessionSimplyId } : {})
       .setProtectedHeader({ alg: 'EdDSA', kid: this.key.kid, typ: 'JWT' })
       .setSubject(userSimplyId)
       .setIssuer(this.config.JWT_ISSUER)
@@ -79,7 +82,13 @@ export class JwtService {
           algorithms: ['EdDSA'],
         });
         return {
-          result: { source: 'first-party', subject: requireSub(payload), email: null, emailVerified: false },
+          result: {
+            source: 'first-party',
+            subject: requireSub(payload),
+            email: null,
+            emailVerified: false,
+            sessionSimplyId: typeof payload.sid === 'string' ? payload.sid : null,
+          },
           expiresAt: expiryOf(payload),
         };
       }
@@ -94,6 +103,7 @@ export class JwtService {
             subject: `${payload.iss ?? ''}|${requireSub(payload)}`,
             email: typeof payload.email === 'string' ? payload.email.toLowerCase() : null,
             emailVerified: payload.email_verified === true,
+            sessionSimplyId: null,
           },
           expiresAt: expiryOf(payload),
         };

@@ -44,6 +44,8 @@ export interface Principal {
   data: DataGrants | null;
   teamRoleSimplyId: string | null;
   expiresAt: Date | null;
+  /** USER principals of the built-in identity provider: the sign-in session of the access token */
+  sessionSimplyId?: string | null;
   /** AUTOMATION principals: which automation acts, and the loop-guard depth its writes carry */
   automation?: { automationSimplyId: string; executionSimplyId: string; depth: number };
 }

@@ -65,6 +65,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Node
         authorization: request.headers.get('authorization'),
         teamSelector: request.headers.get('x-team-id') ?? new URL(request.url).searchParams.get('teamSimplyId'),
         clientIp: ctx.req ? clientAddress(ctx.req, config.TRUST_PROXY) : '',
+        userAgent: request.headers.get('user-agent'),
       });
     },
   });

@@ -5,5 +5,3 @@ export const automationId = idKind('aut', 'automation');
 export const automationActionId = idKind('act', 'automation action');
 export const automationExecutionId = idKind('exe', 'automation execution');
 export const paymentChargeId = idKind('pay', 'payment charge');
-// the in-app notifications SEND_USER_NOTIFICATION writes; the notifications area takes this kind over when it lands
-export const notificationId = idKind('ntf', 'notification');

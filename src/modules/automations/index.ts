@@ -3,13 +3,13 @@ import { defineModule } from '../../app/module.ts';
 import * as schema from './automations.schema.ts';
 import { automationJobs } from './automations.jobs.ts';
 import { automationTriggerConsumer } from './automation-triggers.ts';
-import { automationActionId, automationExecutionId, automationId, notificationId, paymentChargeId } from './automations.ids.ts';
+import { automationActionId, automationExecutionId, automationId, paymentChargeId } from './automations.ids.ts';
 
 export const automationsModule = defineModule({
   name: 'automations',
   description: 'Automations: a trigger (record created or updated, a field value changed, a wizard completed, a schedule), filter conditions and ordered actions; their executions and logs.',
   schema,
-  ids: [automationId, automationActionId, automationExecutionId, paymentChargeId, notificationId],
+  ids: [automationId, automationActionId, automationExecutionId, paymentChargeId],
   jobs: () => automationJobs,
   outboxConsumers: (services) => ({ automations: automationTriggerConsumer(services) }),
   topics: ['automationExecutions'],

@@ -5,6 +5,9 @@ import { z } from 'zod';
 export const loginFields = {
   email: z.string().trim().toLowerCase().email().max(320),
   password: z.string().min(1).max(200),
+  /** what the sign-in session list shows for this sign-in */
+  platform: z.enum(['ios', 'android', 'web']).nullish(),
+  deviceName: z.string().trim().min(1).max(100).nullish(),
 };
 
 export const loginInput = z.object(loginFields).strict();

@@ -25,7 +25,12 @@ builder.mutationFields((t) => ({
   login: t.field({
     type: AuthSessionRef,
     authScopes: tier.publicLink,
-    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    args: {
+      email: t.arg.string({ required: true }),
+      password: t.arg.string({ required: true }),
+      platform: t.arg.string({ description: 'ios, android or web: shown in the sign-in session list' }),
+      deviceName: t.arg.string({ description: 'shown in the sign-in session list (at most 100 characters)' }),
+    },
     resolve: withArgs(login),
   }),
   refreshAccessToken: t.field({

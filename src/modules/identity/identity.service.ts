@@ -2,6 +2,7 @@
 // rotating refresh tokens. Presenting an already-used refresh token revokes its whole family
 // (a stolen token is detected the first time both parties use it).
 import { randomUUID } from 'node:crypto';
+import { publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
 import { REFRESH_TOKEN_PREFIX, hashToken, newRefreshToken } from '../../app/auth/tokens.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { RateLimitError, UnauthenticatedError } from '../../app/errors.ts';
@@ -10,6 +11,7 @@ import { parseInput } from '../../app/validate.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../app/auth/passwords.ts';
 import { runTransaction, type Tx } from '../../db/transaction.ts';
 import { loginInput } from './identity.input.ts';
+import { userSessionId } from './identity.ids.ts';
 
 // Guessing passwords is slowed per address and per account, whatever the general API limit.
 const attemptsPerAddress = new RateLimiter(20, 20);
@@ -32,13 +34,35 @@ export async function login(ctx: RequestContext, raw: unknown): Promise<IssuedSe
   if (!user || !ok || !user.passwordHash || !user.isActive) {
     throw new UnauthenticatedError('The email or password is wrong, or the user is deactivated');
   }
-  await ctx.services.prisma.user.update({ where: { id: user.id }, data: { lastLoggedIn: new Date() } });
-  return issueSession(ctx, user.id, user.simplyId, randomUUID());
+  return startSession(ctx, user.id, user.simplyId, { platform: input.platform ?? null, deviceName: input.deviceName ?? null });
 }
 
-async function issueSession(ctx: RequestContext, userId: bigint, userSimplyId: string, familyId: string, db: Tx = ctx.services.prisma): Promise<IssuedSession> {
+/** A new sign-in session (a refresh-token family) for a user who has proven who they are. */
+export async function startSession(
+  ctx: RequestContext,
+  userId: bigint,
+  userSimplyId: string,
+  about: { platform: string | null; deviceName: string | null },
+): Promise<IssuedSession> {
+  return runTransaction(ctx.services.prisma, async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { lastLoggedIn: new Date() } });
+    const session = await tx.userSession.create({
+      data: { simplyId: userSessionId.create(), userId, familyId: randomUUID(), platform: about.platform, deviceName: about.deviceName, userAgent: ctx.userAgent ?? null },
+    });
+    return issueSession(ctx, userId, userSimplyId, session, tx);
+  });
+}
+
+async function issueSession(
+  ctx: RequestContext,
+  userId: bigint,
+  userSimplyId: string,
+  session: { simplyId: string; familyId: string },
+  db: Tx,
+): Promise<IssuedSession> {
   const { config, jwt } = ctx.services;
-  const access = await jwt.issueAccessToken(userSimplyId);
+  const { familyId } = session;
+  const access = await jwt.issueAccessToken(userSimplyId, session.simplyId);
   const refreshToken = newRefreshToken();
   const refreshTokenExpiresAt = new Date(Date.now() + config.REFRESH_TOKEN_TTL_DAYS * 86_400_000);
   await db.refreshToken.create({ data: { userId, tokenHash: hashToken(refreshToken), familyId, expiresAt: refreshTokenExpiresAt } });
@@ -49,26 +73,46 @@ export async function refresh(ctx: RequestContext, refreshToken: string): Promis
   if (!refreshToken.startsWith(REFRESH_TOKEN_PREFIX)) throw new UnauthenticatedError('The refresh token is not valid');
   const { prisma } = ctx.services;
   const row = await prisma.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken) }, include: { user: true } });
-  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now() || !row.user.isActive) {
+  const session = row ? await prisma.userSession.findUnique({ where: { familyId: row.familyId } }) : null;
+  if (!row || !session || session.revokedAt || row.revokedAt || row.expiresAt.getTime() <= Date.now() || !row.user.isActive) {
     throw new UnauthenticatedError('The refresh token is not valid or has expired');
   }
   // claim it atomically: of two concurrent uses only one wins; the other is treated as reuse. Claim and
   // successor commit together, so the loser (waiting on the claim's row lock) revokes the successor too.
   const issued = await runTransaction(prisma, async (tx) => {
     const claimed = await tx.refreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
-    return claimed.count === 0 ? null : issueSession(ctx, row.userId, row.user.simplyId, row.familyId, tx);
+    if (claimed.count === 0) return null;
+    await tx.userSession.update({ where: { id: session.id }, data: { lastActiveAt: new Date() } });
+    return issueSession(ctx, row.userId, row.user.simplyId, session, tx);
   });
   if (!issued) {
-    await prisma.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+    await endSession(ctx, row.familyId);
     throw new UnauthenticatedError('The refresh token was already used; its session has been ended');
   }
   return issued;
+}
+
+/**
+ * Ends a sign-in session: its refresh tokens stop working and, through the credential cache
+ * invalidation every instance hears, so do its access tokens. Returns false when it was already ended.
+ */
+export async function endSession(ctx: RequestContext, familyId: string): Promise<boolean> {
+  const { prisma, notifier, authenticator } = ctx.services;
+  const now = new Date();
+  const ended = await runTransaction(prisma, async (tx) => {
+    await tx.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: now } });
+    const sessions = await tx.userSession.updateManyAndReturn({ where: { familyId, revokedAt: null }, data: { revokedAt: now }, select: { userId: true } });
+    return sessions[0] ?? null;
+  });
+  if (!ended) return false;
+  await publishCredentialInvalidation(notifier, authenticator, { userId: ended.userId });
+  return true;
 }
 
 export async function logout(ctx: RequestContext, refreshToken: string): Promise<boolean> {
   if (!refreshToken.startsWith(REFRESH_TOKEN_PREFIX)) return true;
   const { prisma } = ctx.services;
   const row = await prisma.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken) }, select: { familyId: true } });
-  if (row) await prisma.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (row) await endSession(ctx, row.familyId);
   return true;
 }

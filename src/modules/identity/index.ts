@@ -1,9 +1,11 @@
 // The first-party identity provider: password login, refresh and logout.
 import { defineModule } from '../../app/module.ts';
 import * as schema from './identity.schema.ts';
+import { userSessionId } from './identity.ids.ts';
 
 export const identityModule = defineModule({
   name: 'identity',
   description: 'Sign-in with the first-party identity provider: password login, token refresh and logout.',
   schema,
+  ids: [userSessionId],
 });

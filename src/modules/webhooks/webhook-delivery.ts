@@ -11,7 +11,7 @@ import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/context.ts';
 import { traceWebhookAttempt, type TraceHeaders } from '../../app/telemetry/tracing.ts';
-import { secretBoxFor } from './secret-box.ts';
+import { secretBoxFor } from '../../app/secret-box.ts';
 import { sendWebhook, type AttemptOutcome } from './webhook-sender.ts';
 import { signWebhookBody } from './verify-signature.ts';
 import { AttemptRecorder, type Settlement } from './attempt-recorder.ts';

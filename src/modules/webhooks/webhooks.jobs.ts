@@ -4,7 +4,7 @@ import type { Services } from '../../app/context.ts';
 import type { JobDefinition } from '../../app/jobs.ts';
 import { DELIVER_WEBHOOK, DELIVER_WEBHOOK_SLOW, type DeliveryJobData } from './delivery-job.ts';
 import { deliverBatch } from './webhook-delivery.ts';
-import { secretBoxFor } from './secret-box.ts';
+import { secretBoxFor } from '../../app/secret-box.ts';
 
 /**
  * Handler calls one instance runs at once (JOB_CONCURRENCY overrides). A call holds its slot until

@@ -16,7 +16,7 @@ import { randomSecret } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
 import { runTransaction } from '../../db/transaction.ts';
-import { secretBoxFor } from './secret-box.ts';
+import { secretBoxFor } from '../../app/secret-box.ts';
 import { checkTargetAtCreation, parseTargetUrl, TargetRefused } from './target-guard.ts';
 import { secretContext } from './webhook-delivery.ts';
 import { webhookId } from './webhooks.ids.ts';

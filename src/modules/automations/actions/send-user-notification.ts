@@ -1,12 +1,13 @@
-// SEND_USER_NOTIFICATION: a UserNotification row for one active member of the team (the feed that
-// shows it comes with notifications). The recipient is fixed (userSimplyId) or read from the
+// SEND_USER_NOTIFICATION: a WORKFLOW notification for one active member of the team, through the
+// notify service (feed, realtime event and push). The recipient is fixed (userSimplyId) or read from the
 // record (a field holding a user simplyId or a member's email address).
 import { decodeValue } from '../../collections/values/index.ts';
 
 import { renderTags } from '../merge-tags.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError, NotAMemberError } from '../automations.errors.ts';
-import { notificationId } from '../automations.ids.ts';
+import { notify } from '../../notifications/notify.service.ts';
+import { runTransaction } from '../../../db/transaction.ts';
 
 export const sendUserNotification: ActionHandler = async (run) => {
   const config = run.config as { userSimplyId?: string; toUserFieldSimplyId?: string; title: string; body?: string };
@@ -24,18 +25,19 @@ export const sendUserNotification: ActionHandler = async (run) => {
     select: { userId: true },
   });
   if (!member) throw new NotAMemberError(String(who));
-  const already = await prisma.userNotification.findFirst({ where: { teamId: run.team.id, source: 'AUTOMATION', sourceId: run.idempotencyKey }, select: { id: true } });
-  if (already) return;
-  await prisma.userNotification.create({
-    data: {
-      simplyId: notificationId.create(),
+  await runTransaction(prisma, (tx) =>
+    notify(run.services, tx, {
       teamId: run.team.id,
       userId: member.userId,
+      notificationType: 'WORKFLOW',
       title: renderTags(config.title, fields, run.record),
       body: config.body ? renderTags(config.body, fields, run.record) : null,
-      data: { automationSimplyId: run.automationSimplyId, executionSimplyId: run.executionSimplyId, dataRecordSimplyId: run.record?.simplyId ?? null },
+      actionUrl: run.record ? `/data-records/${run.record.simplyId}` : `/automations/${run.automationSimplyId}`,
+      referenceEntityType: run.record ? 'DATA_RECORD' : 'AUTOMATION',
+      referenceEntityId: run.record?.simplyId ?? run.automationSimplyId,
       source: 'AUTOMATION',
+      // one notification per execution, action and record, however often the action is retried
       sourceId: run.idempotencyKey,
-    },
-  });
+    }),
+  );
 };

@@ -1,10 +1,10 @@
-// Secrets the platform must read back (a webhook's signing secret: signing needs the secret itself,
+// Secrets the platform must read back (a webhook's signing secret, a user's TOTP secret: using them needs the secret itself,
 // so it cannot be stored as a hash) are sealed with AES-256-GCM under one instance key: 32 random
 // bytes in SECRETS_KEY_FILE (mode 0600), created on first start. Every instance that delivers
 // webhooks must share the file. A box is bound to its row by the additional authenticated data, so
 // a ciphertext copied onto another row does not open there.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { loadOrCreateSecretsKey, SECRETS_KEY_BYTES as KEY_BYTES } from '../../app/secrets-key.ts';
+import { loadOrCreateSecretsKey, SECRETS_KEY_BYTES as KEY_BYTES } from './secrets-key.ts';
 
 const VERSION = 1;
 const IV_BYTES = 12;

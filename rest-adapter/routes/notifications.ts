@@ -1,0 +1,4 @@
+// /v1/notifications → src/modules/notifications/*.schema.ts
+import { defineRoutes } from '../route.ts';
+
+export const notificationRoutes = defineRoutes([]);
