@@ -18,6 +18,7 @@ import { fileRoutes } from '../../rest-adapter/routes/files.ts';
 import { webhookRoutes } from '../../rest-adapter/routes/webhooks.ts';
 import { dataWizardRoutes } from '../../rest-adapter/routes/wizards.ts';
 import { notificationRoutes } from '../../rest-adapter/routes/notifications.ts';
+import { mfaRoutes } from '../../rest-adapter/routes/mfa.ts';
 import { auditLogModule } from '../modules/audit-log/index.ts';
 import { automationsModule } from '../modules/automations/index.ts';
 import { collectionsModule } from '../modules/collections/index.ts';
@@ -34,6 +35,7 @@ import { viewsModule } from '../modules/views/index.ts';
 import { webhooksModule } from '../modules/webhooks/index.ts';
 import { wizardsModule } from '../modules/wizards/index.ts';
 import { notificationsModule } from '../modules/notifications/index.ts';
+import { mfaModule } from '../modules/mfa/index.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -44,6 +46,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(credentialsModule, credentialRoutes),
   entry(teamRolesModule, teamRoleRoutes),
   entry(usersModule, userRoutes),
+  entry(mfaModule, mfaRoutes),
   entry(teamsModule),
   entry(collectionsModule, dataCollectionRoutes),
   entry(recordsModule, dataRecordRoutes),
