@@ -16,6 +16,7 @@ const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
 
 export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
   'POST /v1/auth/login': { reason: FIRST_PARTY_SIGN_IN, public: true },
+  'POST /v1/auth/login/mfa': { reason: `second step (TOTP code or recovery code) of ${FIRST_PARTY_SIGN_IN}`, public: true },
   'POST /v1/auth/refresh': { reason: `refresh of ${FIRST_PARTY_SIGN_IN}`, public: true },
   'POST /v1/auth/logout': { reason: `sign-out of ${FIRST_PARTY_SIGN_IN}`, public: true },
   'GET /v1/api-keys': { reason: API_KEY_ADMIN },

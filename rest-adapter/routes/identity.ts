@@ -1,6 +1,6 @@
 // /v1/auth → src/modules/identity/identity.schema.ts (the built-in first-party identity provider)
 import { z } from 'zod';
-import { loginFields, refreshTokenBody } from '../../src/modules/identity/identity.input.ts';
+import { loginFields, loginMfaInput, refreshTokenBody } from '../../src/modules/identity/identity.input.ts';
 import { AUTH_SESSION } from '../../src/modules/identity/identity.fragments.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, respond, route } from '../route.ts';
@@ -9,12 +9,21 @@ export const authRoutes = defineRoutes([
   route({
     method: 'POST',
     path: '/v1/auth/login',
-    summary: 'Sign in with email and password: a 1-hour access token (JWT) and a refresh token',
+    summary: 'Sign in with email and password: a 1-hour access token (JWT) and a refresh token, or (multi-factor sign-in enabled) mfaRequired and a challenge for /v1/auth/login/mfa',
     operation: operation`mutation Login($email: String!, $password: String!, $platform: String, $deviceName: String) {
       login(email: $email, password: $password, platform: $platform, deviceName: $deviceName) { ${AUTH_SESSION} } }`,
     // other fields of the body are ignored
     body: z.object(loginFields),
     variables: ({ body }) => body,
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/auth/login/mfa',
+    summary: 'Second sign-in step: { mfaChallengeToken, code } or { mfaChallengeToken, recoveryCode } → the access token and refresh token',
+    operation: operation`mutation CompleteMfaLogin($mfaChallengeToken: String!, $code: String, $recoveryCode: String) {
+      completeMfaLogin(mfaChallengeToken: $mfaChallengeToken, code: $code, recoveryCode: $recoveryCode) { ${AUTH_SESSION} } }`,
+    body: loginMfaInput,
+    variables: ({ body }) => body as Record<string, unknown>,
   }),
   route({
     method: 'POST',

@@ -212,6 +212,44 @@ describe('users', () => {
     });
   });
 
+  describe('PATCH /v1/users/me teamOpened', () => {
+    it("teamOpened: true stamps the selected team's membership; expand=teams shows lastOpened; lastLoggedIn shows the last sign-in", async () => {
+      const self = await addMember(server, team);
+      const user = await server.app.services.prisma.user.findUniqueOrThrow({ where: { simplyId: self.userSimplyId } });
+      await server.app.services.prisma.teamMembership.create({ data: { simplyId: membershipId.create(), teamId: other.teamId, userId: user.id } });
+      const before = Date.now();
+
+      const patched = expectOk(await server.request('PATCH', '/v1/users/me?expand=teams', { token: self.token, teamId: other.teamSimplyId, body: { teamOpened: true } }));
+      const opened = (data: { teams: { teamSimplyId: string; lastOpened: string | null }[] }) => Object.fromEntries(data.teams.map((t) => [t.teamSimplyId, t.lastOpened]));
+      expect(opened(patched)[team.teamSimplyId]).toBeNull();
+      expect(Date.parse(opened(patched)[other.teamSimplyId]!)).toBeGreaterThanOrEqual(before - 1000);
+
+      // together with profile fields, through GraphQL
+      const gql = gqlData(
+        await server.graphql(`mutation { updateMe(input: { teamOpened: true, firstName: "Opal" }) { firstName teams { teamSimplyId lastOpened } } }`, {}, { token: self.token, teamId: team.teamSimplyId }),
+      );
+      expect(gql.updateMe.firstName).toBe('Opal');
+      expect(gql.updateMe.teams.every((t: { lastOpened: string | null }) => t.lastOpened !== null)).toBe(true);
+
+      // needs a team; only `true`
+      const noTeam = expectError(await server.request('PATCH', '/v1/users/me', { token: self.token, body: { teamOpened: true } }), 400, 'VALIDATION_ERROR');
+      expect(noTeam.details?.[0]?.field).toBe('X-Team-Id');
+      expectError(await server.request('PATCH', '/v1/users/me', { token: self.token, teamId: team.teamSimplyId, body: { teamOpened: false } }), 400, 'VALIDATION_ERROR');
+      expectError(await server.request('PATCH', '/v1/users/me', { token: team.apiKey, body: { teamOpened: true } }), 400, 'VALIDATION_ERROR');
+
+      // lastLoggedIn moves when the user signs in
+      expect(expectOk(await me(self.token)).lastLoggedIn).toBeNull();
+      expectOk(await server.request('POST', '/v1/auth/login', { body: { email: self.email, password: 'correct horse battery staple' } }));
+      expect(Date.parse(expectOk(await me(self.token)).lastLoggedIn)).toBeGreaterThanOrEqual(before - 1000);
+    });
+
+    it('a system administrator looking at a team they do not belong to has nothing to stamp', async () => {
+      const data = expectOk(await server.request('PATCH', '/v1/users/me?expand=teams', { token: sysadmin.userToken, teamId: other.teamSimplyId, body: { teamOpened: true } }));
+      expect(data.teams.map((t: { teamSimplyId: string }) => t.teamSimplyId)).toEqual([sysadmin.teamSimplyId]);
+      expect(data.teams[0].lastOpened).toBeNull();
+    });
+  });
+
   describe('GET /v1/users and /v1/users/{id}', () => {
     it('needs TEAM_ADMIN_USERS: a member without it is 403; a team admin, a key with it, and a session token with it may list', async () => {
       expectError(await server.request('GET', '/v1/users', { token: member.token, teamId: team.teamSimplyId }), 403, 'PERMISSION_DENIED');

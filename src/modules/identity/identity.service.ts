@@ -10,7 +10,8 @@ import { RateLimiter } from '../../app/http/rate-limiter.ts';
 import { parseInput } from '../../app/validate.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../app/auth/passwords.ts';
 import { runTransaction, type Tx } from '../../db/transaction.ts';
-import { loginInput } from './identity.input.ts';
+import { issueMfaChallenge, mfaEnabledFor, passMfaChallenge, type IssuedMfaChallenge } from '../mfa/mfa-challenge.service.ts';
+import { loginInput, loginMfaInput } from './identity.input.ts';
 import { userSessionId } from './identity.ids.ts';
 
 // Guessing passwords is slowed per address and per account, whatever the general API limit.
@@ -25,7 +26,10 @@ export interface IssuedSession {
   userId: bigint;
 }
 
-export async function login(ctx: RequestContext, raw: unknown): Promise<IssuedSession> {
+/** What the password step gives: a session, or (multi-factor sign-in enabled) a challenge for the second step. */
+export type SignInOutcome = IssuedSession | IssuedMfaChallenge;
+
+export async function login(ctx: RequestContext, raw: unknown): Promise<SignInOutcome> {
   const input = parseInput(loginInput, raw, 'Invalid sign-in request');
   const wait = Math.max(attemptsPerAddress.take(ctx.clientIp), attemptsPerAccount.take(input.email));
   if (wait > 0) throw new RateLimitError(wait);
@@ -34,7 +38,16 @@ export async function login(ctx: RequestContext, raw: unknown): Promise<IssuedSe
   if (!user || !ok || !user.passwordHash || !user.isActive) {
     throw new UnauthenticatedError('The email or password is wrong, or the user is deactivated');
   }
-  return startSession(ctx, user.id, user.simplyId, { platform: input.platform ?? null, deviceName: input.deviceName ?? null });
+  const about = { platform: input.platform ?? null, deviceName: input.deviceName ?? null };
+  if (await mfaEnabledFor(ctx, user.id)) return issueMfaChallenge(ctx, user.id, about);
+  return startSession(ctx, user.id, user.simplyId, about);
+}
+
+/** The second step of a sign-in with multi-factor sign-in: the challenge and a code give the session. */
+export async function completeMfaLogin(ctx: RequestContext, raw: unknown): Promise<IssuedSession> {
+  const input = parseInput(loginMfaInput, raw, 'Invalid second sign-in step');
+  const passed = await passMfaChallenge(ctx, input);
+  return startSession(ctx, passed.userId, passed.userSimplyId, { platform: passed.platform, deviceName: passed.deviceName });
 }
 
 /** A new sign-in session (a refresh-token family) for a user who has proven who they are. */

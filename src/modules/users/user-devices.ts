@@ -1,19 +1,15 @@
 // A person's installations of the apps (UserDevice rows). Other areas find a device through here:
 // notification preferences and push registration are per installation.
-import { z } from 'zod';
 import type { RequestContext } from '../../app/context.ts';
 import { UnauthenticatedError } from '../../app/errors.ts';
 import type { Tx } from '../../db/transaction.ts';
 import type { UserDevice } from '../../generated/prisma/client.ts';
 import { DeviceNotFoundError } from './users.errors.ts';
 import { deviceId } from './users.ids.ts';
+import type { Platform } from './mobile-devices.input.ts';
 
-export const PLATFORMS = ['ios', 'android', 'web'] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-/** chosen by the app: letters, digits and - _ . : (a UUID fits) */
-export const installationIdSchema = z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and - _ . : only');
-export const platformSchema = z.enum(PLATFORMS);
+// the schemas live with the route bodies (the REST table may import those, not this file)
+export { PLATFORMS, installationIdSchema, platformSchema, type Platform } from './mobile-devices.input.ts';
 
 /** exactly one of the two (the caller has checked that) */
 export type DeviceSelector = { installationId: string; deviceSimplyId?: undefined } | { deviceSimplyId: string; installationId?: undefined };
@@ -61,4 +57,27 @@ export async function upsertCurrentDevice(ctx: RequestContext, facts: DeviceFact
   if (inserted) return { device: inserted, created: true };
   const device = await db.userDevice.update({ where: { userId_installationId: { userId, installationId: facts.installationId } }, data: described });
   return { device, created: false };
+}
+
+export interface DeviceSettingsChange {
+  pushEnabled?: boolean;
+  /** only the keys given change; absent keys keep their value */
+  preferences?: Partial<Record<string, boolean>>;
+}
+
+/**
+ * Changes a device's push switch and notification preferences in one statement, merging the given
+ * keys into the stored ones so that two apps changing different keys at once both win.
+ * The same store as /v1/notifications/preferences.
+ */
+export async function changeDeviceSettings(ctx: RequestContext, device: { id: bigint; simplyId: string }, change: DeviceSettingsChange, db: Tx = ctx.services.prisma): Promise<{ preferences: unknown; pushEnabled: boolean }> {
+  const [row] = await db.$queryRaw<{ preferences: unknown; pushEnabled: boolean }[]>`
+    UPDATE "UserDevice"
+       SET "preferences" = "preferences" || ${JSON.stringify(change.preferences ?? {})}::jsonb,
+           "pushEnabled" = COALESCE(${change.pushEnabled ?? null}::boolean, "pushEnabled"),
+           "updatedAt" = now()
+     WHERE "id" = ${device.id}
+ RETURNING "preferences", "pushEnabled"`;
+  if (!row) throw new DeviceNotFoundError(device.simplyId);
+  return row;
 }

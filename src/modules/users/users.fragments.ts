@@ -42,3 +42,21 @@ export const CURRENT_USER = fragment(
    rolePermissions @include(if: $rolePermissions) { ${ROLE_PERMISSIONS} }
    permissionSnapshot @include(if: $permissionSnapshot) { ${PERMISSION_SNAPSHOT} }`,
 );
+
+/** One of the current user's devices. */
+export const MOBILE_DEVICE = fragment(
+  'MobileDeviceFields',
+  'MobileDevice',
+  `id deviceSimplyId installationId platform deviceName appVersion osVersion pushEnabled activePushTokens lastActiveAt createdAt`,
+);
+
+/** A device's push switch and its six notification preference keys. */
+export const MOBILE_DEVICE_SETTINGS = fragment(
+  'MobileDeviceSettingsFields',
+  'MobileDeviceSettings',
+  `deviceSimplyId installationId pushEnabled preferences { newConversation newMessage assignment mention system workflow }`,
+);
+
+export const RECENT_VISIT = fragment('RecentVisitFields', 'RecentVisit', `id recentVisitSimplyId entityType entityId title url visitedAt`);
+
+export const SIGN_IN_SESSION = fragment('SignInSessionFields', 'SignInSession', `id sessionSimplyId platform deviceName userAgent createdAt lastActiveAt expiresAt isCurrent`);

@@ -11,6 +11,8 @@ export const updateMeInput = z
     firstName: name.optional(),
     lastName: name.optional(),
     defaultInterfaceLanguageId: z.string().refine(isLanguageTag, 'must be a language tag such as "en" or "pt-BR"').nullable().optional(),
+    /** stamps the selected team's membership as opened now (the team switcher orders by it) */
+    teamOpened: z.literal(true, { error: 'only true (stamps the selected team as opened now)' }).optional(),
   })
   .strict();
 

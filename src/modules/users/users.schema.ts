@@ -31,7 +31,11 @@ export const TeamUserRef = builder.prismaObject('TeamMembership', {
     firstName: t.string({ select: userSelect, resolve: (m) => m.user.firstName }),
     lastName: t.string({ select: userSelect, resolve: (m) => m.user.lastName }),
     isTeamAdmin: t.exposeBoolean('isTeamAdmin'),
-    isActive: t.exposeBoolean('isActive', { description: 'active member of this team' }),
+    isActive: t.boolean({
+      description: 'an active member of this team whose account is not deactivated',
+      select: { user: { select: { isActive: true } } },
+      resolve: (m) => m.isActive && m.user.isActive,
+    }),
     teamRoleSimplyId: t.string(roleSimplyIdField),
     lastLoggedIn: t.field({ type: 'DateTime', nullable: true, select: userSelect, resolve: (m) => m.user.lastLoggedIn }),
     createdAt: t.field({ type: 'DateTime', select: userSelect, resolve: (m) => m.user.createdAt }),
@@ -160,6 +164,7 @@ const UpdateMeInput = builder.inputType('UpdateMeInput', {
     firstName: t.string(),
     lastName: t.string(),
     defaultInterfaceLanguageId: t.string({ description: 'language tag; null clears' }),
+    teamOpened: t.boolean({ description: "true: stamps the selected team's lastOpened (needs a team)" }),
   }),
 });
 

@@ -65,8 +65,13 @@ export async function findTeamUser(ctx: RequestContext, userSimplyId: string, qu
 
 export async function updateMe(ctx: RequestContext, raw: unknown): Promise<bigint> {
   const userId = assertUserCredential(ctx.principal);
-  const input = parseInput(updateMeInput, raw, 'Invalid profile update');
-  await ctx.services.prisma.user.update({ where: { id: userId }, data: input });
+  const { teamOpened, ...profile } = parseInput(updateMeInput, raw, 'Invalid profile update');
+  const team = teamOpened ? requireTeam(ctx) : null;
+  await runTransaction(ctx.services.prisma, async (tx) => {
+    if (Object.keys(profile).length) await tx.user.update({ where: { id: userId }, data: profile });
+    // a system administrator looking at a team they do not belong to has no membership to stamp
+    if (team) await tx.teamMembership.updateMany({ where: { teamId: team.id, userId, isActive: true }, data: { lastOpened: new Date() } });
+  });
   return userId;
 }
 
