@@ -164,23 +164,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
     ],
   },
   {
-    area: 'notifications',
-    doc: 2,
-    section: '4.4',
-    routes: [
-      'GET /v1/notifications',
-      'GET /v1/notifications/unread-count',
-      'GET /v1/notifications/{notificationSimplyId}',
-      'DELETE /v1/notifications/{notificationSimplyId}',
-      'PUT /v1/notifications/{notificationSimplyId}/read',
-      'PUT /v1/notifications/read-all',
-      'GET /v1/notifications/preferences',
-      'PUT /v1/notifications/preferences',
-      'POST /v1/notifications/device-token',
-      'DELETE /v1/notifications/device-token',
-    ],
-  },
-  {
     area: 'content-templates',
     doc: 2,
     section: '4.6',

@@ -47,6 +47,7 @@ import { sampleMemory } from './bench/memory-sampler.ts';
 import { relaunchWithServerFlags } from '../src/cli/server-flags.ts';
 import { runEventsSection } from './bench/events/events-section.ts';
 import { FILE_SCENARIOS, isFileScenario, runFilesSection, type FileScenario } from './bench/files/files-section.ts';
+import { NOTIFICATION_SCENARIOS, isNotificationScenario, runNotificationsSection, type NotificationScenario } from './bench/notifications/notifications-section.ts';
 import { eventSettings, splitOnly } from './bench/events/settings.ts';
 import type { SeedColumn } from './seed-records.ts';
 import { coreScenarioRequests, postgraphileScenarioRequests, recordScenarioRequests, type ScenarioRequest } from './bench/scenario-requests.ts';
@@ -113,8 +114,11 @@ async function main(): Promise<number> {
   const only = listFromEnv('BENCH_ONLY', '');
   // the files section's ids (`files`, files-upload, …) are its own; the rest select the others
   const fileIds = only.filter(isFileScenario);
-  const otherIds = only.filter((id) => !isFileScenario(id));
+  const notificationIds = only.filter(isNotificationScenario);
+  const otherIds = only.filter((id) => !isFileScenario(id) && !isNotificationScenario(id));
   const files: FileScenario[] = only.length === 0 || fileIds.includes('files') ? [...FILE_SCENARIOS] : FILE_SCENARIOS.filter((id) => fileIds.includes(id));
+  const notifications: NotificationScenario[] =
+    only.length === 0 || notificationIds.includes('notifications') ? [...NOTIFICATION_SCENARIOS] : NOTIFICATION_SCENARIOS.filter((id) => notificationIds.includes(id));
   const sections = only.length > 0 && otherIds.length === 0 ? { http: [], events: [], runHttp: false } : splitOnly(otherIds);
   // the events section's knobs are checked before anything long runs
   const events = sections.events.length > 0 ? eventSettings(sections.events) : null;
@@ -132,15 +136,22 @@ async function main(): Promise<number> {
     for (const line of targetLines(filesSection.targets)) report(line);
     if (filesSection.failed) code = 1;
   }
+  const notificationsSection = notifications.length > 0 && !interrupted ? await runNotificationsSection(notifications, progress) : null;
+  if (notificationsSection) {
+    for (const line of notificationsSection.lines) report(line);
+    for (const line of targetLines(notificationsSection.targets)) report(line);
+    if (notificationsSection.failed) code = 1;
+  }
   if (jsonMode) {
     const httpTargets = (http?.summary.targets as unknown[] | undefined) ?? [];
     process.stdout.write(
       `${toJson({
         ...(http?.summary ?? { startedAt: new Date(startedAt).toISOString() }),
         totalSeconds: (Date.now() - startedAt) / 1000,
-        targets: [...httpTargets, ...(section?.targets ?? []), ...(filesSection?.targets ?? [])],
+        targets: [...httpTargets, ...(section?.targets ?? []), ...(filesSection?.targets ?? []), ...(notificationsSection?.targets ?? [])],
         events: section?.summary ?? null,
         files: filesSection?.summary ?? null,
+        notifications: notificationsSection?.summary ?? null,
       })}\n`,
     );
   }

@@ -61,6 +61,33 @@ const envSchema = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   // attempts to one webhook target (one team's target origin) in flight at once over every instance
   WEBHOOK_TARGET_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  // push (docs/api/notifications.md "Push delivery"). Web Push: the VAPID key pair (base64url, as
+  // web-push generates it); unset: one is created on first use in VAPID_KEY_FILE. Every instance
+  // must use the same pair: browsers' subscriptions are bound to its public key
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'a base64url P-256 public key (87 characters)').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url P-256 private key (43 characters)').optional(),
+  VAPID_KEY_FILE: z.string().optional(),
+  // who runs the application server (push services contact it about problems): mailto: or https:
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'a mailto: or https: URL').default('mailto:push@svc.invalid'),
+  // tests only: Web Push endpoints may be loopback addresses (private, link-local and reserved stay refused)
+  PUSH_ALLOW_LOOPBACK: bool.default(false),
+  // PEM certificate(s) push requests (Web Push, APNs, FCM and its token endpoint) trust besides the system roots
+  PUSH_CA_FILE: z.string().optional(),
+  // APNs (ios): token-based provider authentication; all four of key file, key id, team id and topic, or ios pushes are SKIPPED
+  APNS_BASE_URL: z.string().url().default('https://api.push.apple.com'),
+  APNS_KEY_FILE: z.string().optional(),
+  APNS_KEY_ID: z.string().min(1).optional(),
+  APNS_TEAM_ID: z.string().min(1).optional(),
+  // the app's bundle id
+  APNS_TOPIC: z.string().min(1).optional(),
+  // FCM HTTP v1 (android): a service account's JSON key file; unset: android pushes are SKIPPED
+  FCM_BASE_URL: z.string().url().default('https://fcm.googleapis.com'),
+  FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
+  // default: the service account's project_id
+  FCM_PROJECT_ID: z.string().min(1).optional(),
+  // sends to one push token: attempts in all, and the first retry's delay (doubling, at most 5 minutes; 0: retry at once)
+  PUSH_SEND_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  PUSH_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(2),
   // files: where objects live. local (default): on disk under FILE_STORAGE_DIR, served by the platform's
   // signed endpoints; s3: an S3-compatible bucket (every instance must see the same objects)
   FILE_STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -109,6 +136,8 @@ export interface Config extends Env {
   dataDir: string;
   jwtSigningKeyFile: string;
   secretsKeyFile: string;
+  /** VAPID_KEY_FILE, or <data folder>/vapid-keys.json */
+  vapidKeyFile: string;
   /** FILE_STORAGE_DIR, or <data folder>/files */
   fileStorageDir: string;
   graphiql: boolean;
@@ -128,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
   if (env.FILE_STORAGE_DRIVER === 's3' && !env.S3_BUCKET) throw new ConfigError('FILE_STORAGE_DRIVER=s3 needs S3_BUCKET');
   const dataDir = path.resolve(env.DATA_DIR);
   return {
@@ -135,6 +165,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     dataDir,
     jwtSigningKeyFile: path.resolve(env.JWT_SIGNING_KEY_FILE ?? path.join(dataDir, 'jwt-signing-key.json')),
     secretsKeyFile: path.resolve(env.SECRETS_KEY_FILE ?? path.join(dataDir, 'secrets-key')),
+    vapidKeyFile: path.resolve(env.VAPID_KEY_FILE ?? path.join(dataDir, 'vapid-keys.json')),
     fileStorageDir: path.resolve(env.FILE_STORAGE_DIR ?? path.join(dataDir, 'files')),
     graphiql: env.GRAPHIQL ?? env.NODE_ENV === 'development',
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? 5_000 : 0),

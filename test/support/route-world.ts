@@ -10,6 +10,7 @@ import { createWizard } from './wizard-fixtures.ts';
 import { uploadFile } from './file-uploads.ts';
 import { png } from './file-samples.ts';
 import { until } from './until.ts';
+import { notifyMember } from './notification-fixtures.ts';
 import { addMember, createApiKey, type TeamFixture } from './fixtures.ts';
 import type { StartOptions, TestServer } from './server.ts';
 
@@ -54,6 +55,7 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
   const name = (what: string) => `${label} ${what}`;
   // the media library waits on a promotion job: built alongside the rest
   const media = buildMediaLibrary(server, team, name);
+  const personal = await buildPersonalWorld(server, team, name);
 
   const collection = await ok(await call('POST', '/v1/data-collections', { name: name('Collection') }), 'create collection');
   const field = await ok(await call('POST', `/v1/data-collections/${collection.id}/fields`, { title: name('Field'), dataType: 'PLAIN_TEXT' }), 'create field');
@@ -92,10 +94,31 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     userSimplyId: member.userSimplyId,
     dataWizardSimplyId: wizard.dataWizardSimplyId,
     mailSimplyId: mail.simplyId,
+    ...personal,
     ...(await media),
   };
-  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text'];
+  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification'];
   return { team, ids, names: names.map(name) };
+}
+
+/**
+ * What belongs to the team's admin as a person (the signed-in-user routes): a registered device, a
+ * sign-in session, their membership, and a notification in the team (written by the platform's
+ * notify service: there is no create route).
+ */
+async function buildPersonalWorld(server: TestServer, team: TeamFixture, name: (what: string) => string): Promise<Record<string, string>> {
+  const token = team.userToken;
+  const device = await ok(
+    await server.request('POST', '/v1/users/me/mobile-devices/current', { token, body: { installationId: `world-${randomBytes(4).toString('hex')}`, platform: 'ios', deviceName: name('Device') } }),
+    'register a device',
+  );
+  const signedIn = await ok(await server.request('POST', '/v1/auth/login', { body: { email: team.email, password: team.password, deviceName: name('Session') } }), 'sign in');
+  const sessions = await ok(await server.request('GET', '/v1/users/me/sessions', { token: signedIn.accessToken }), 'list sessions');
+  const session = (sessions as { sessionSimplyId: string; isCurrent: boolean }[]).find((s) => s.isCurrent);
+  if (!session) throw new Error('route world: the new sign-in is not among the sessions');
+  const membership = await server.app.services.prisma.teamMembership.findFirstOrThrow({ where: { teamId: team.teamId, userId: team.userId }, select: { simplyId: true } });
+  const notificationSimplyId = await notifyMember(server, team, { userSimplyId: team.userSimplyId }, { title: name('Notification') });
+  return { deviceSimplyId: device.deviceSimplyId, sessionSimplyId: session.sessionSimplyId, teamUserLinkSimplyId: membership.simplyId, notificationSimplyId };
 }
 
 /**

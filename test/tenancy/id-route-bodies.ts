@@ -14,6 +14,7 @@ const fresh = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
 
 export const ID_ROUTE_BODIES: Record<string, BodyFor> = {
   'PATCH /v1/api-keys/{apiKeySimplyId}': () => ({ name: fresh('renamed key') }),
+  'PUT /v1/users/me/mobile-devices/{deviceSimplyId}': () => ({ deviceName: fresh('renamed device') }),
   'POST /v1/api-keys/{apiKeySimplyId}/rotate': () => NO_BODY,
   'PUT /v1/team-roles/{teamRoleSimplyId}': () => ({ name: fresh('replaced role') }),
   'PATCH /v1/data-collections/{dataCollectionSimplyId}': () => ({ archetype: 'PERSON' }),

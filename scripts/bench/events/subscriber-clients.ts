@@ -17,6 +17,10 @@ export interface ConnectOrder {
   variables: Record<string, unknown>;
   /** the field of `data` the subscription answers on */
   field: string;
+  /** the member of that field naming the write a receipt answers (its first element when a list); default dataRecordSimplyId */
+  idField?: string;
+  /** the member a receipt must carry (counted as a null record when missing); default record */
+  payloadField?: string;
   count: number;
   /** connection attempts in flight at once */
   concurrency: number;
@@ -72,6 +76,12 @@ async function runClients(): Promise<void> {
   };
   const status = (): ClientsStatus => ({ ...state, live: liveClients.size, receipts: receipts.length });
 
+  const idOf = (change: Record<string, unknown>, order: ConnectOrder): string | undefined => {
+    const value = change[order.idField ?? 'dataRecordSimplyId'];
+    const id = Array.isArray(value) ? value[0] : value;
+    return typeof id === 'string' ? id : undefined;
+  };
+
   const connectOne = (order: ConnectOrder, index: number, ca: string) =>
     new Promise<void>((resolve) => {
       let settled = false;
@@ -104,14 +114,16 @@ async function runClients(): Promise<void> {
         },
       });
       clients.push(client);
-      client.subscribe<Record<string, { dataRecordSimplyId?: string; record?: unknown } | null>>(
+      client.subscribe<Record<string, Record<string, unknown> | null>>(
         { query: order.query, variables: order.variables },
         {
           next: (result) => {
             const at = wallClockMs();
             const change = result.data?.[order.field];
-            if (result.errors || !change?.dataRecordSimplyId) return fail(JSON.stringify(result.errors ?? result).slice(0, 500));
-            receipts.push({ client: index, id: change.dataRecordSimplyId, at, nullRecord: change.record === null || change.record === undefined });
+            const id = change ? idOf(change, order) : undefined;
+            if (result.errors || !change || !id) return fail(JSON.stringify(result.errors ?? result).slice(0, 500));
+            const payload = change[order.payloadField ?? 'record'];
+            receipts.push({ client: index, id, at, nullRecord: payload === null || payload === undefined });
             liveClients.add(index);
           },
           error: (error) => fail(JSON.stringify(error instanceof Error ? error.message : error).slice(0, 500)),
@@ -124,9 +136,11 @@ async function runClients(): Promise<void> {
     try {
       if (message.kind === 'connect') {
         const { order } = message;
+        // client indexes stay unique across several connect orders (e.g. one per server instance)
         let next = 0;
+        const first = clients.length;
         const lane = async () => {
-          while (next < order.count) await connectOne(order, next++, order.ca);
+          while (next < order.count) await connectOne(order, first + next++, order.ca);
         };
         await Promise.all(Array.from({ length: Math.min(order.concurrency, order.count) }, lane));
         process.send!({ kind: 'status', status: status() } satisfies FromChild);

@@ -13,7 +13,7 @@ import {
   type CredentialKind,
   type DataLevel,
 } from './principal.ts';
-import { ApiError, IdpRequiredError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import { ApiError, IdpRequiredError, InvalidTeamSelectionError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import type { RequestContext } from '../context.ts';
 
 export interface AuthScopes {
@@ -50,6 +50,8 @@ export function authScopes(ctx: RequestContext) {
     signedInUser: () => {
       authenticated();
       if (p.kind !== 'USER') throw new IdpRequiredError();
+      // a team that was asked for but cannot be used is refused even where the team is optional
+      if (p.teamError instanceof PermissionDeniedError || p.teamError instanceof InvalidTeamSelectionError) throw p.teamError;
       return true;
     },
     credential: (kinds: readonly CredentialKind[]) => authenticated() && kinds.includes(p.kind as CredentialKind),

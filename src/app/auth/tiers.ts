@@ -20,7 +20,7 @@ const privileged = (name: string, level: FeatureLevel) => ({ $all: { team: true,
 const teamSettings = (level: FeatureLevel) =>
   ({ $all: { team: true, privileged: true, $any: { teamAdmin: true, feature: { name: 'TEAM_SETTINGS', level } } } }) as const;
 
-/** A signed-in first-party user (JWT); API keys and session tokens get IDP_REQUIRED. No team needed. */
+/** A signed-in first-party user (JWT); API keys and session tokens get IDP_REQUIRED. No team needed, but a selected team must be one of theirs (403). */
 const signedInUser = { signedInUser: true } as const;
 
 /** A signed-in user acting in a selected team where they are an active member. */

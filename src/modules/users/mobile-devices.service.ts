@@ -5,8 +5,7 @@ import { parseInput } from '../../app/validate.ts';
 import type { UserDevice } from '../../generated/prisma/client.ts';
 import { fullPreferences, type Preferences } from '../notifications/notification-categories.ts';
 import { deviceSettingsInput, registerDeviceInput, updateDeviceInput } from './mobile-devices.input.ts';
-import { selfServiceUserId } from './self-service.ts';
-import { changeDeviceSettings, deviceOfCurrentUser, upsertCurrentDevice } from './user-devices.ts';
+import { changeDeviceSettings, currentUserId, deviceOfCurrentUser, upsertCurrentDevice } from './user-devices.ts';
 import { deviceId } from './users.ids.ts';
 
 export interface MobileDeviceItem extends UserDevice {
@@ -39,21 +38,21 @@ function ownDevice(ctx: RequestContext, deviceSimplyId: string): Promise<UserDev
 
 /** The current user's devices, most recently active first. */
 export async function listMyDevices(ctx: RequestContext): Promise<MobileDeviceItem[]> {
-  const userId = selfServiceUserId(ctx);
+  const userId = currentUserId(ctx);
   const rows = await ctx.services.prisma.userDevice.findMany({ where: { userId }, include: withTokenCount, orderBy: [{ lastActiveAt: 'desc' }, { id: 'desc' }] });
   return rows.map(item);
 }
 
 /** Registers the installation the app runs as (or refreshes what it tells about itself). */
 export async function registerCurrentDevice(ctx: RequestContext, raw: unknown): Promise<{ created: boolean; device: MobileDeviceItem }> {
-  selfServiceUserId(ctx);
+  currentUserId(ctx);
   const input = parseInput(registerDeviceInput, raw, 'Invalid device');
   const { device, created } = await upsertCurrentDevice(ctx, input);
   return { created, device: await loadItem(ctx, device.id) };
 }
 
 export async function updateMyDevice(ctx: RequestContext, deviceSimplyId: string, raw: unknown): Promise<MobileDeviceItem> {
-  selfServiceUserId(ctx);
+  currentUserId(ctx);
   const input = parseInput(updateDeviceInput, raw, 'Invalid device update');
   const device = await ownDevice(ctx, deviceSimplyId);
   await ctx.services.prisma.userDevice.update({ where: { id: device.id }, data: input });
@@ -65,14 +64,14 @@ function settingsOf(device: Pick<UserDevice, 'simplyId' | 'installationId'>, sto
 }
 
 export async function deviceSettings(ctx: RequestContext, deviceSimplyId: string): Promise<DeviceSettings> {
-  selfServiceUserId(ctx);
+  currentUserId(ctx);
   const device = await ownDevice(ctx, deviceSimplyId);
   return settingsOf(device, device);
 }
 
 /** The settings of the installation the app runs as; it must have been registered (404 otherwise). */
 export async function changeCurrentDeviceSettings(ctx: RequestContext, raw: unknown): Promise<DeviceSettings> {
-  selfServiceUserId(ctx);
+  currentUserId(ctx);
   const input = parseInput(deviceSettingsInput, raw, 'Invalid device settings');
   const device = await deviceOfCurrentUser(ctx, { installationId: input.installationId });
   const stored = await changeDeviceSettings(ctx, device, { pushEnabled: input.pushEnabled, preferences: input.preferences });

@@ -6,11 +6,11 @@ import { parseInput } from '../../app/validate.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import type { RecentVisit } from '../../generated/prisma/client.ts';
 import { RECENT_VISITS_KEPT, recentVisitsQuery, recordVisitInput } from './recent-visits.input.ts';
-import { selfServiceUserId } from './self-service.ts';
 import { recentVisitId } from './users.ids.ts';
+import { currentUserId } from './user-devices.ts';
 
 function owner(ctx: RequestContext) {
-  return { userId: selfServiceUserId(ctx), teamId: requireTeam(ctx).id };
+  return { userId: currentUserId(ctx), teamId: requireTeam(ctx).id };
 }
 
 export function listRecentVisits(ctx: RequestContext, args: { limit?: number | null }): Promise<RecentVisit[]> {

@@ -7,8 +7,8 @@ import { parseInput } from '../../app/validate.ts';
 import type { UserSession } from '../../generated/prisma/client.ts';
 import { userSessionId } from '../identity/identity.ids.ts';
 import { endSession } from '../identity/identity.service.ts';
-import { selfServiceUserId } from './self-service.ts';
 import { describeSessionInput } from './user-sessions.input.ts';
+import { currentUserId } from './user-devices.ts';
 
 export interface SessionItem extends UserSession {
   /** when its refresh token lapses unless the app refreshes first */
@@ -34,7 +34,7 @@ async function live(ctx: RequestContext, sessions: UserSession[]): Promise<Sessi
 
 /** Active sessions, most recently active first. */
 export async function listMySessions(ctx: RequestContext): Promise<SessionItem[]> {
-  const userId = selfServiceUserId(ctx);
+  const userId = currentUserId(ctx);
   const sessions = await ctx.services.prisma.userSession.findMany({ where: { userId, revokedAt: null }, orderBy: [{ lastActiveAt: 'desc' }, { id: 'desc' }] });
   return live(ctx, sessions);
 }
@@ -44,7 +44,7 @@ export async function listMySessions(ctx: RequestContext): Promise<SessionItem[]
  * agent) and marks it active now. It never creates credentials: a session only starts by signing in.
  */
 export async function describeCurrentSession(ctx: RequestContext, raw: unknown): Promise<SessionItem> {
-  const userId = selfServiceUserId(ctx);
+  const userId = currentUserId(ctx);
   const input = parseInput(describeSessionInput, raw, 'Invalid session description');
   const sid = ctx.principal.sessionSimplyId;
   if (!sid) {
@@ -68,7 +68,7 @@ export async function describeCurrentSession(ctx: RequestContext, raw: unknown):
 
 /** Signs a session out (the current one too); another person's or an ended session is 404. */
 export async function revokeMySession(ctx: RequestContext, sessionSimplyId: string): Promise<boolean> {
-  const userId = selfServiceUserId(ctx);
+  const userId = currentUserId(ctx);
   userSessionId.assert(sessionSimplyId, 'sessionSimplyId');
   const session = await ctx.services.prisma.userSession.findUnique({ where: { simplyId: sessionSimplyId }, select: { userId: true, familyId: true, revokedAt: true } });
   if (!session || session.userId !== userId || session.revokedAt) throw new NotFoundError('Session', sessionSimplyId);

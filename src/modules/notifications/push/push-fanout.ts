@@ -30,7 +30,7 @@ async function fanOut(job: Job<PushFanoutJob>, { services }: JobContext): Promis
     });
     for (const delivery of created) {
       const send: PushSendJob = { teamId: job.data.teamId, deliveryId: String(delivery.id) };
-      await jobs.sendInTransaction(tx, PUSH_SEND, send, { ...pushSendOptions, singletonKey: String(delivery.id) });
+      await jobs.sendInTransaction(tx, PUSH_SEND, send, { ...pushSendOptions(services.config), singletonKey: String(delivery.id) });
     }
   });
 }

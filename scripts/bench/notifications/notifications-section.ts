@@ -1,0 +1,255 @@
+// The notifications section of `npm run bench` (docs/benchmark.md "Notifications"), judged against
+// issue 15's targets, on platform servers of their own (`svc start`) over a fresh database:
+//   notifications-feed      GET /v1/notifications (limit 50) and /unread-count for a person with
+//                           10,000 notifications, 10 connections (p95 < 15 ms each)
+//   notifications-realtime  1,000 graphql-ws subscribers of that person's feed, split over two
+//                           server instances; a read on the first instance reaches every
+//                           subscriber (p99 < 200 ms from sending the write)
+//   notifications-push      a notification to a person with three devices (web, ios, android)
+//                           handed to the local push endpoints (p95 < 1 s from its creation)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { TargetOutcome } from '../report.ts';
+import { ApiClient } from '../events/api-client.ts';
+import { queryDatabase, startEventDatabases, type ScenarioDatabase } from '../events/databases.ts';
+import { runSvc, startPlatform, svcEnvironment, type PlatformProcess } from '../events/platform-process.ts';
+import { judged } from '../events/results.ts';
+import { summarizeLatencies } from '../events/stats.ts';
+import { SubscriberClients } from '../events/subscriber-clients.ts';
+import { runPushScenario } from './push-scenario.ts';
+
+export const NOTIFICATION_SCENARIOS = ['notifications-feed', 'notifications-realtime', 'notifications-push'] as const;
+export type NotificationScenario = (typeof NOTIFICATION_SCENARIOS)[number];
+
+export function isNotificationScenario(id: string): boolean {
+  return id === 'notifications' || (NOTIFICATION_SCENARIOS as readonly string[]).includes(id);
+}
+
+const FEED_SIZE = 10_000;
+const FEED_CONNECTIONS = 10;
+const FEED_REQUESTS_PER_CONNECTION = 100;
+const SUBSCRIBERS = 1_000;
+const CLIENT_PROCESSES = 4;
+const READS = 100;
+const READ_INTERVAL_MS = 50;
+
+export interface NotificationsSection {
+  lines: string[];
+  targets: TargetOutcome[];
+  summary: Record<string, unknown>;
+  failed: boolean;
+}
+
+/** What the bench signs in as: the bootstrap user (a team admin) with a password. */
+export interface BenchPerson {
+  teamSimplyId: string;
+  userSimplyId: string;
+  email: string;
+  password: string;
+  /** the team's API key (collections and automations) */
+  apiKey: string;
+}
+
+export interface NotificationsBed {
+  root: string;
+  dataDir: string;
+  database: ScenarioDatabase;
+  person: BenchPerson;
+  env: Record<string, string>;
+  progress: (line: string) => void;
+}
+
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
+
+/** A 1-hour access token of the person (the built-in identity provider). */
+export async function signIn(platform: PlatformProcess, person: BenchPerson): Promise<string> {
+  const anonymous = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: 'none', sockets: 1 });
+  const answer = await anonymous.request('POST', '/v1/auth/login', { email: person.email, password: person.password });
+  if (answer.status !== 200) throw new Error(`login answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
+  return answer.body.data.accessToken as string;
+}
+
+/** `count` notifications for the person (every fourth unread), oldest first, as the platform writes them. */
+export async function seedNotifications(database: ScenarioDatabase, person: BenchPerson, count: number): Promise<void> {
+  await queryDatabase(
+    database.url,
+    `INSERT INTO "UserNotification" ("simplyId", "teamId", "userId", "notificationType", category, title, body, "actionUrl",
+                                     "referenceEntityType", "referenceEntityId", source, "sourceId", "readAt", "createdAt", "updatedAt")
+     -- ids in the platform's alphabet (no 0 or 1): md5 hex with those two swapped for G and H
+     SELECT 'ntf-' || regexp_replace(translate(upper(substr(md5('seed' || g), 1, 12)), '01', 'GH'), '(.{4})(.{4})(.{4})', '\\1-\\2-\\3'),
+            t.id, u.id, (ARRAY['NEW_MESSAGE','ASSIGNMENT','MENTION','SYSTEM','WORKFLOW'])[1 + g % 5],
+            (ARRAY['newMessage','assignment','mention','system','workflow'])[1 + g % 5],
+            jsonb_build_object('en', 'Notification ' || g), to_jsonb('Body of notification ' || g), '/data-records/' || g,
+            'DATA_RECORD', 'rec-' || g, 'BENCH', 'seed-' || g,
+            CASE WHEN g % 4 = 0 THEN NULL ELSE now() END, now() - ((${count} - g) || ' seconds')::interval, now()
+       FROM "Team" t, "User" u, generate_series(1, $3::int) AS g
+      WHERE t."simplyId" = $1 AND u."simplyId" = $2`,
+    [person.teamSimplyId, person.userSimplyId, count],
+  );
+  // the steady state autovacuum reaches: statistics, and a visibility map for index-only counts
+  await queryDatabase(database.url, 'VACUUM ANALYZE "UserNotification"');
+}
+
+async function feedScenario(bed: NotificationsBed, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+  const platform = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0' }));
+  try {
+    const token = await signIn(platform, bed.person);
+    const api = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: token, sockets: FEED_CONNECTIONS });
+    const team = `teamSimplyId=${bed.person.teamSimplyId}`;
+    const list = `/v1/notifications?${team}`;
+    const count = `/v1/notifications/unread-count?${team}`;
+    for (let i = 0; i < 50; i++) await api.request('GET', i % 2 ? list : count);
+    const measured = { list: [] as number[], count: [] as number[] };
+    const lane = async (laneIndex: number) => {
+      for (let i = 0; i < FEED_REQUESTS_PER_CONNECTION; i++) {
+        const which = (i + laneIndex) % 2 === 0 ? 'list' : 'count';
+        // later pages too: offsets up to 2,000 of the 10,000
+        const url = which === 'list' ? `${list}&limit=50&offset=${(i % 40) * 50}` : count;
+        const response = await api.request('GET', url);
+        if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
+        measured[which].push(response.doneAt - response.sentAt);
+      }
+    };
+    await Promise.all(Array.from({ length: FEED_CONNECTIONS }, (_, i) => lane(i)));
+    const listP95 = p95(measured.list);
+    const countP95 = p95(measured.count);
+    summary.feed = { notifications: FEED_SIZE, connections: FEED_CONNECTIONS, list: { ...summarizeLatencies(measured.list), p95: listP95 }, count: { ...summarizeLatencies(measured.count), p95: countP95 } };
+    lines.push(
+      '',
+      `notifications-feed: one person with ${FEED_SIZE.toLocaleString('en')} notifications, ${FEED_CONNECTIONS} connections, ${FEED_CONNECTIONS * FEED_REQUESTS_PER_CONNECTION} requests (half list, half count)`,
+      `  list (limit 50, offsets 0-1,950): p50 ${summarizeLatencies(measured.list).p50.toFixed(1)} ms, p95 ${listP95.toFixed(1)} ms`,
+      `  unread-count: p50 ${summarizeLatencies(measured.count).p50.toFixed(1)} ms, p95 ${countP95.toFixed(1)} ms`,
+    );
+    targets.push(judged('notification list at 10,000, 10 connections, p95 < 15 ms', `${listP95.toFixed(1)} ms`, listP95 < 15));
+    targets.push(judged('unread count at 10,000, 10 connections, p95 < 15 ms', `${countP95.toFixed(1)} ms`, countP95 < 15));
+  } finally {
+    await platform.stop();
+  }
+}
+
+const SUBSCRIPTION = `subscription Feed { notificationEvents { type notificationSimplyIds unreadCount occurredAt } }`;
+
+async function realtimeScenario(bed: NotificationsBed, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+  const first = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0' }));
+  const second = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0' })).catch(async (error: unknown) => {
+    await first.stop();
+    throw error;
+  });
+  const clients = new SubscriberClients(CLIENT_PROCESSES);
+  try {
+    await clients.ready;
+    const token = await signIn(first, bed.person);
+    const api = new ApiClient({ baseUrl: first.baseUrl, ca: first.ca, apiKey: token, sockets: 2 });
+    const connectionParams = { authorization: `Bearer ${token}`, 'X-Team-Id': bed.person.teamSimplyId };
+    const order = (platform: PlatformProcess) => ({
+      url: platform.baseUrl.replace(/^https/, 'wss') + '/graphql',
+      ca: platform.ca,
+      connectionParams,
+      query: SUBSCRIPTION,
+      variables: {},
+      field: 'notificationEvents',
+      idField: 'notificationSimplyIds',
+      payloadField: 'unreadCount',
+      count: SUBSCRIBERS / 2,
+      concurrency: 25,
+    });
+    bed.progress(`notifications: connecting ${SUBSCRIBERS} subscribers over two instances`);
+    const onFirst = await clients.connect({ ...order(first), ca: first.ca });
+    const onBoth = await clients.connect({ ...order(second), ca: second.ca });
+    if (onBoth.failed > 0) throw new Error(`${onBoth.failed} subscribers failed to connect: ${onBoth.firstError}`);
+    const unread = await queryDatabase<{ simplyId: string }>(
+      bed.database.url,
+      `SELECT n."simplyId" FROM "UserNotification" n JOIN "User" u ON u.id = n."userId"
+        WHERE u."simplyId" = $1 AND n."readAt" IS NULL AND n."deletedAt" IS NULL ORDER BY n.id DESC LIMIT $2`,
+      [bed.person.userSimplyId, READS + 40],
+    );
+    const read = async (simplyId: string) => {
+      const response = await api.request('PUT', `/v1/notifications/${simplyId}/read?teamSimplyId=${bed.person.teamSimplyId}`);
+      if (response.status !== 200) throw new Error(`read answered ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
+      return response;
+    };
+    // the protocol does not say when a subscription is live: read until every client has heard one
+    let warm = READS;
+    const liveBy = Date.now() + 60_000;
+    for (;;) {
+      await read(unread[warm++]!.simplyId);
+      await new Promise((r) => setTimeout(r, 100));
+      const status = await clients.status();
+      if (status.live >= SUBSCRIBERS) break;
+      if (Date.now() > liveBy || warm >= unread.length) throw new Error(`only ${status.live} of ${SUBSCRIBERS} subscribers heard a read (${status.firstError ?? 'no error'})`);
+    }
+    await clients.reset();
+    const sentAt: Record<string, number> = {};
+    const writeMs: number[] = [];
+    for (let i = 0; i < READS; i++) {
+      const started = Date.now();
+      const response = await read(unread[i]!.simplyId);
+      sentAt[unread[i]!.simplyId] = response.sentAt;
+      writeMs.push(response.doneAt - response.sentAt);
+      const wait = started + READ_INTERVAL_MS - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+    await new Promise((r) => setTimeout(r, 3_000));
+    const collected = await clients.collect(sentAt);
+    const s = summarizeLatencies(collected.latencies, collected.missing);
+    summary.realtime = { subscribers: SUBSCRIBERS, instances: 2, reads: READS, firstInstanceConnected: onFirst.connected, ...s, duplicates: collected.duplicates, writeP50: summarizeLatencies(writeMs).p50 };
+    lines.push(
+      '',
+      `notifications-realtime: ${SUBSCRIBERS} graphql-ws subscribers of one person's feed, half on each of two instances; ${READS} reads on the first, ${READ_INTERVAL_MS} ms apart`,
+      `  receipt after the read was sent: p50 ${s.p50.toFixed(0)} ms, p90 ${s.p90.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, max ${s.max.toFixed(0)} ms; missing ${collected.missing}, duplicates ${collected.duplicates}`,
+      `  the read itself: p50 ${summarizeLatencies(writeMs).p50.toFixed(1)} ms`,
+    );
+    targets.push(judged('read-state change to 1,000 subscribers on two instances, p99 < 200 ms', `${s.p99.toFixed(0)} ms`, s.p99 < 200));
+  } finally {
+    await clients.disconnect().catch(() => {});
+    await clients.close();
+    await Promise.all([first.stop(), second.stop()]);
+  }
+}
+
+export async function runNotificationsSection(scenarios: readonly NotificationScenario[], progress: (line: string) => void): Promise<NotificationsSection> {
+  const lines: string[] = [];
+  const targets: TargetOutcome[] = [];
+  const summary: Record<string, unknown> = {};
+  let failed = false;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-notifications-'));
+  // as root the embedded cluster runs as the postgres user, which must traverse this folder
+  fs.chmodSync(root, 0o755);
+  const dataDir = path.join(root, 'platform');
+  fs.mkdirSync(dataDir);
+  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
+  const database = await databases.create('notifications');
+  try {
+    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const password = `bench-${randomBytes(12).toString('hex')}`;
+    const email = `bench-notifications-${randomBytes(4).toString('hex')}@example.test`;
+    const boot = JSON.parse((await runSvc(['bootstrap', '--team', 'Bench notifications', '--email', email, '--password', password], svcEnvironment(env))).trim().split('\n').at(-1)!) as {
+      teamSimplyId: string;
+      userSimplyId: string;
+      apiKey: string;
+    };
+    const bed: NotificationsBed = { root, dataDir, database, person: { ...boot, email, password }, env, progress };
+    progress(`notifications: seeding ${FEED_SIZE.toLocaleString('en')} notifications`);
+    await seedNotifications(database, bed.person, FEED_SIZE);
+    const wanted = new Set(scenarios);
+    const run = async (id: NotificationScenario, scenario: () => Promise<void>) => {
+      if (!wanted.has(id)) return;
+      try {
+        await scenario();
+      } catch (error) {
+        failed = true;
+        lines.push(`${id} FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      }
+    };
+    await run('notifications-feed', () => feedScenario(bed, lines, targets, summary));
+    await run('notifications-realtime', () => realtimeScenario(bed, lines, targets, summary));
+    await run('notifications-push', () => runPushScenario(bed, lines, targets, summary));
+  } finally {
+    await database.drop().catch(() => {});
+    await databases.stop().catch(() => {});
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  return { lines, targets, summary, failed };
+}
