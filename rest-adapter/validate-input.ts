@@ -14,10 +14,13 @@ function parsePart<T>(schema: z.ZodType<T>, value: unknown): T {
   throw new ValidationError(first.field ? `${first.field} ${first.message}` : first.message, details);
 }
 
+/** the team selection (the X-Team-Id header's twin): read with the credential, never a route's input */
+const CREDENTIAL_PARAMETERS = new Set(['teamSimplyId']);
+
 /** The first value of each query parameter (repeated names are not part of this API). */
 function queryObject(searchParams: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of searchParams) if (!(key in out)) out[key] = value;
+  for (const [key, value] of searchParams) if (!(key in out) && !CREDENTIAL_PARAMETERS.has(key)) out[key] = value;
   return out;
 }
 

@@ -72,6 +72,13 @@ describe('who may call the feed', () => {
 });
 
 describe('list, get and count', () => {
+  it('takes the team from the teamSimplyId query parameter as from X-Team-Id, on routes with strict queries too', async () => {
+    await notifyMember(server, team, alice, { title: 'By query' });
+    const byQuery = (path: string) => server.request('GET', `${path}${path.includes('?') ? '&' : '?'}teamSimplyId=${alice.teamSimplyId}`, { token: alice.token });
+    expect(expectOk(await byQuery('/v1/notifications?limit=5')).notifications.length).toBeGreaterThan(0);
+    expect(expectOk(await byQuery('/v1/notifications/unread-count')).unreadCount).toBeGreaterThan(0);
+  });
+
   it('lists only the caller’s notifications in the selected team, newest first, with paging', async () => {
     const person = await newMember(server, team);
     const ids = await notifyMany(server, team, person, [

@@ -18,6 +18,7 @@ export class ApiClient {
   private readonly baseUrl: string;
   private readonly apiKey: string;
 
+  /** `apiKey`: the bearer credential (an API key or an access token); empty: none (sign-in) */
   constructor(options: { baseUrl: string; ca: string; apiKey: string; sockets?: number }) {
     this.baseUrl = options.baseUrl;
     this.apiKey = options.apiKey;
@@ -33,7 +34,7 @@ export class ApiClient {
         {
           method,
           agent: this.agent,
-          headers: { authorization: `Bearer ${this.apiKey}`, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
         },
         (res) => {
           const chunks: Buffer[] = [];

@@ -65,7 +65,7 @@ const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.
 
 /** A 1-hour access token of the person (the built-in identity provider). */
 export async function signIn(platform: PlatformProcess, person: BenchPerson): Promise<string> {
-  const anonymous = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: 'none', sockets: 1 });
+  const anonymous = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: '', sockets: 1 });
   const answer = await anonymous.request('POST', '/v1/auth/login', { email: person.email, password: person.password });
   if (answer.status !== 200) throw new Error(`login answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
   return answer.body.data.accessToken as string;
