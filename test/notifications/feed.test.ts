@@ -177,9 +177,9 @@ describe('list, get and count', () => {
     const sql = countSql(server.app.services.pool);
     const measure = async (path: string) => {
       const statements = await sql.measure(async () => expectOk(await as(person)('GET', path)));
-      return statements.filter((s) => s.includes('"UserNotification"') || s.includes('"UserDevice"')).length;
+      return statements.filter((s) => /"UserNotification(Count)?"|"UserDevice"/.test(s)).length;
     };
-    // the page and its total (counted alongside); with a device, its lookup as well
+    // the page and its total (from the counters, alongside); with a device, its lookup as well
     expect(await measure('/v1/notifications?limit=10')).toBe(2);
     expect(await measure('/v1/notifications?limit=100')).toBe(2);
     expect(await measure(`/v1/notifications?limit=10&installationId=${installationId}`)).toBe(3);
@@ -246,6 +246,33 @@ describe('read, read-all and delete', () => {
     expect(gqlData(await gql(person, 'mutation($id: String!) { deleteNotification(notificationSimplyId: $id) }', { id: viaGraphql })).deleteNotification).toBe(true);
     expectGqlError(await gql(person, 'query($id: String!) { notification(notificationSimplyId: $id) { simplyId } }', { id: viaGraphql }), 'NOT_FOUND', 404);
     expect(expectOk(await call('GET', '/v1/notifications')).notifications.map((n: { simplyId: string }) => n.simplyId)).toEqual([keep]);
+  });
+
+  it('the counters behind totals and unread counts follow every kind of change, bulk ones included', async () => {
+    const person = await newMember(server, team);
+    const call = as(person);
+    const ids = await notifyMany(server, team, person, [{ type: 'MENTION' }, { type: 'MENTION' }, { type: 'ASSIGNMENT' }, { type: 'SYSTEM' }, { type: 'WORKFLOW' }]);
+    await call('PUT', `/v1/notifications/${ids[0]}/read`);
+    await call('DELETE', `/v1/notifications/${ids[1]}`);
+    await call('DELETE', `/v1/notifications/${ids[0]}`);
+    const { prisma } = server.app.services;
+    const user = await prisma.user.findUniqueOrThrow({ where: { simplyId: person.userSimplyId } });
+    // a bulk write outside the API (and a hard delete) is counted too: the triggers see every statement
+    await prisma.userNotification.updateMany({ where: { userId: user.id, notificationType: 'SYSTEM' }, data: { readAt: new Date() } });
+    await prisma.userNotification.deleteMany({ where: { userId: user.id, notificationType: 'WORKFLOW' } });
+    const counted = async () => {
+      const rows = await prisma.userNotification.findMany({ where: { teamId: team.teamId, userId: user.id, deletedAt: null } });
+      return { live: rows.length, unread: rows.filter((r) => r.readAt === null).length };
+    };
+    const counters = await prisma.userNotificationCount.findMany({ where: { teamId: team.teamId, userId: user.id } });
+    const sum = (k: 'live' | 'unread') => counters.reduce((n, c) => n + c[k], 0);
+    expect({ live: sum('live'), unread: sum('unread') }).toEqual(await counted());
+    expect({ live: sum('live'), unread: sum('unread') }).toEqual({ live: 2, unread: 1 });
+    expect(expectOk(await call('GET', '/v1/notifications/unread-count')).unreadCount).toBe(1);
+    expect((await call('GET', '/v1/notifications?isRead=true')).body.meta.pagination.total).toBe(1);
+    expect((await call('GET', '/v1/notifications?notificationType=ASSIGNMENT')).body.meta.pagination.total).toBe(1);
+    expect(expectOk(await call('PUT', '/v1/notifications/read-all')).updatedCount).toBe(1);
+    expect(expectOk(await call('GET', '/v1/notifications/unread-count')).unreadCount).toBe(0);
   });
 
   it('the team admin has a feed of their own like anyone else', async () => {

@@ -41,8 +41,7 @@ export async function listNotifications(ctx: RequestContext, raw: unknown): Prom
     return { nodes: [], pagination: pagination(0, paging) };
   }
   const filter = { teamId, userId, hiddenCategories: hidden, isRead: input.isRead, notificationType: input.notificationType };
-  // the total is needed whenever the page is full, which for a busy feed is nearly always: counting
-  // alongside the page costs one connection for a moment and saves waiting for one after the other
+  // the total comes from the per-type counters (a few rows), read alongside the page
   const [nodes, total] = await Promise.all([feedPage(ctx.services.pool, filter, paging), feedCount(ctx.services.pool, filter)]);
   return { nodes, pagination: pagination(total, paging) };
 }

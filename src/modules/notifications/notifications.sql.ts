@@ -45,24 +45,37 @@ function where(filter: FeedFilter): { text: string; values: unknown[] } {
   return { text: parts.join(' AND '), values };
 }
 
-/** One page, newest first; the (teamId, userId, createdAt, id) index gives the order without a sort. */
+/** One page, newest first; the partial feed index (teamId, userId, createdAt DESC, id DESC) gives the order without a sort. */
 export async function feedPage(pool: pg.Pool, filter: FeedFilter, paging: { limit: number; offset: number }): Promise<NotificationView[]> {
   const w = where(filter);
+  // the offset is skipped in the index alone (an index-only scan when no filter needs the row), and
+  // only the page's rows are read from the table
   const { rows } = await pool.query<NotificationView>(
-    `SELECT ${COLUMNS} FROM "UserNotification" WHERE ${w.text}
-      ORDER BY "teamId" DESC, "userId" DESC, "createdAt" DESC, id DESC LIMIT $${w.values.length + 1} OFFSET $${w.values.length + 2}`,
+    `SELECT ${COLUMNS} FROM "UserNotification"
+      WHERE "teamId" = $1 AND id IN (
+        SELECT id FROM "UserNotification" WHERE ${w.text}
+         ORDER BY "createdAt" DESC, id DESC LIMIT $${w.values.length + 1} OFFSET $${w.values.length + 2})
+      ORDER BY "createdAt" DESC, id DESC`,
     [...w.values, paging.limit, paging.offset],
   );
   return rows;
 }
 
-export async function feedCount(pool: pg.Pool, filter: FeedFilter): Promise<number> {
-  const w = where(filter);
-  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "UserNotification" WHERE ${w.text}`, w.values);
+/**
+ * How many notifications the filter selects, from the per-type counters the database keeps
+ * (UserNotificationCount, kept by triggers): a few rows, however long the feed.
+ */
+export async function feedCount(db: pg.Pool | pg.PoolClient, filter: FeedFilter): Promise<number> {
+  const values: unknown[] = [filter.teamId, filter.userId];
+  const parts = ['"teamId" = $1', '"userId" = $2'];
+  if (filter.notificationType) parts.push(`"notificationType" = $${values.push(filter.notificationType)}`);
+  if (filter.hiddenCategories.length > 0) parts.push(`category <> ALL($${values.push(filter.hiddenCategories)}::text[])`);
+  const measure = filter.isRead === false ? 'unread' : filter.isRead === true ? 'live - unread' : 'live';
+  const { rows } = await db.query<{ n: number }>(`SELECT coalesce(sum(${measure}), 0)::int AS n FROM "UserNotificationCount" WHERE ${parts.join(' AND ')}`, values);
   return rows[0]!.n;
 }
 
-/** Unread, not deleted, not hidden: served by the (teamId, userId, readAt) index. */
+/** Unread, not deleted, not hidden. */
 export function unreadCount(pool: pg.Pool, teamId: bigint, userId: bigint, hiddenCategories: readonly string[]): Promise<number> {
   return feedCount(pool, { teamId, userId, hiddenCategories, isRead: false });
 }

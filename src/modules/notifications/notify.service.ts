@@ -78,8 +78,7 @@ export async function publishFeedChange(
   const [who] = await tx.$queryRaw<{ team: string; user: string; unread: bigint }[]>`
     SELECT (SELECT "simplyId" FROM "Team" WHERE id = ${teamId}) AS team,
            (SELECT "simplyId" FROM "User" WHERE id = ${userId}) AS user,
-           (SELECT count(*) FROM "UserNotification"
-             WHERE "teamId" = ${teamId} AND "userId" = ${userId} AND "readAt" IS NULL AND "deletedAt" IS NULL) AS unread`;
+           (SELECT coalesce(sum(unread), 0) FROM "UserNotificationCount" WHERE "teamId" = ${teamId} AND "userId" = ${userId}) AS unread`;
   const event: NotificationEvent = { ...change, unreadCount: Number(who!.unread), occurredAt: new Date().toISOString() };
   let message = services.events.notification('notificationEvents', feedTopicId(who!.team, who!.user), event);
   if (Buffer.byteLength(message.payload) > NOTIFY_PAYLOAD_BUDGET) {
