@@ -4,8 +4,11 @@ import { automationRaces } from './cases/automation-races.ts';
 import { collectionRaces } from './cases/collection-races.ts';
 import { credentialRaces } from './cases/credential-races.ts';
 import { fileRaces } from './cases/file-races.ts';
+import { mfaRaces } from './cases/mfa-races.ts';
+import { notificationRaces } from './cases/notification-races.ts';
 import { recordRaces } from './cases/record-races.ts';
 import { teamRoleRaces } from './cases/team-role-races.ts';
+import { userSelfServiceRaces } from './cases/user-self-service-races.ts';
 import { viewRaces } from './cases/view-races.ts';
 import { webhookRaces } from './cases/webhook-races.ts';
 import { wizardRaces } from './cases/wizard-races.ts';
@@ -21,4 +24,7 @@ export const WRITE_RACES: RaceTable = {
   ...automationRaces,
   ...wizardRaces,
   ...fileRaces,
+  ...notificationRaces,
+  ...userSelfServiceRaces,
+  ...mfaRaces,
 };

@@ -72,6 +72,7 @@ export async function revokeMySession(ctx: RequestContext, sessionSimplyId: stri
   userSessionId.assert(sessionSimplyId, 'sessionSimplyId');
   const session = await ctx.services.prisma.userSession.findUnique({ where: { simplyId: sessionSimplyId }, select: { userId: true, familyId: true, revokedAt: true } });
   if (!session || session.userId !== userId || session.revokedAt) throw new NotFoundError('Session', sessionSimplyId);
-  await endSession(ctx, session.familyId);
+  // of concurrent revocations only the one that ended it succeeds; the others find it gone, as a repeat would
+  if (!(await endSession(ctx, session.familyId))) throw new NotFoundError('Session', sessionSimplyId);
   return true;
 }
