@@ -15,6 +15,8 @@ export const LOCK_NAMESPACES = {
   teamFileStorage: 73_025,
   /** one team's folder tree: creates and moves take turns checking it for cycles and depth (files) */
   teamFileFolders: 73_026,
+  /** one person's recent visits in one team: records take turns adding and trimming to the bound (users) */
+  recentVisits: 73_027,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;

@@ -3,6 +3,7 @@
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
+import { advisoryLock } from '../../db/advisory-locks.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import type { RecentVisit } from '../../generated/prisma/client.ts';
 import { RECENT_VISITS_KEPT, recentVisitsQuery, recordVisitInput } from './recent-visits.input.ts';
@@ -25,6 +26,9 @@ export async function recordVisit(ctx: RequestContext, raw: unknown): Promise<Re
   const input = parseInput(recordVisitInput, raw, 'Invalid visit');
   const described = { title: input.title ?? null, url: input.url ?? null, visitedAt: new Date() };
   return runTransaction(ctx.services.prisma, async (tx) => {
+    // concurrent visits would each see at most the bound and trim nothing: they take turns
+    const lock = advisoryLock('recentVisits', `${userId}:${teamId}`);
+    await tx.$executeRawUnsafe(lock.text, ...lock.values);
     const visit = await tx.recentVisit.upsert({
       where: { userId_teamId_entityType_entityId: { userId, teamId, entityType: input.entityType, entityId: input.entityId } },
       create: { simplyId: recentVisitId.create(), userId, teamId, entityType: input.entityType, entityId: input.entityId, ...described },
