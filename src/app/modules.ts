@@ -19,6 +19,7 @@ import { webhookRoutes } from '../../rest-adapter/routes/webhooks.ts';
 import { dataWizardRoutes } from '../../rest-adapter/routes/wizards.ts';
 import { notificationRoutes } from '../../rest-adapter/routes/notifications.ts';
 import { mfaRoutes } from '../../rest-adapter/routes/mfa.ts';
+import { messageRoutes } from '../../rest-adapter/routes/messages.ts';
 import { auditLogModule } from '../modules/audit-log/index.ts';
 import { automationsModule } from '../modules/automations/index.ts';
 import { collectionsModule } from '../modules/collections/index.ts';
@@ -36,6 +37,7 @@ import { webhooksModule } from '../modules/webhooks/index.ts';
 import { wizardsModule } from '../modules/wizards/index.ts';
 import { notificationsModule } from '../modules/notifications/index.ts';
 import { mfaModule } from '../modules/mfa/index.ts';
+import { messagesModule } from '../modules/messages/index.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -59,6 +61,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(automationsModule, automationRoutes),
   entry(wizardsModule, dataWizardRoutes),
   entry(notificationsModule, notificationRoutes),
+  entry(messagesModule, messageRoutes),
 ];
 
 /** Every REST route, in module order. */

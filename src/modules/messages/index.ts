@@ -1,0 +1,8 @@
+// Messages: what a team sends to constituents. So far its simple message templates; composition,
+// sending, delivery tracking and senders follow (issue 16).
+import { defineModule } from '../../app/module.ts';
+
+export const messagesModule = defineModule({
+  name: 'messages',
+  description: 'Messages to constituents: simple message templates (composition, sending and delivery tracking follow).',
+});
