@@ -38,6 +38,7 @@ import { wizardsModule } from '../modules/wizards/index.ts';
 import { notificationsModule } from '../modules/notifications/index.ts';
 import { mfaModule } from '../modules/mfa/index.ts';
 import { messagesModule } from '../modules/messages/index.ts';
+import { mergeTagsModule } from '../modules/merge-tags/index.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -56,6 +57,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(teamSchemaModule, teamSchemaRoutes),
   entry(auditLogModule, auditLogRoutes),
   entry(mailModule, mailRoutes),
+  entry(mergeTagsModule),
   entry(filesModule, fileRoutes),
   entry(webhooksModule, webhookRoutes),
   entry(automationsModule, automationRoutes),

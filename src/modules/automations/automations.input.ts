@@ -13,7 +13,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { type ErrorDetail, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern, userId } from '../../app/ids.ts';
 import { dataWizardId, dataWizardStepId } from '../wizards/wizards.ids.ts';
-import { unknownTags } from './merge-tags.ts';
+import { unknownTags } from '../merge-tags/render.ts';
 import { type Tx } from '../../db/transaction.ts';
 
 export const TRIGGER_TYPES = ['SCHEDULE', 'RECORD_CREATED', 'RECORD_UPDATED', 'FIELD_VALUE_CHANGED', 'WIZARD_COMPLETED', 'WIZARD_COMPLETION_FAILED'] as const;

@@ -2,7 +2,7 @@
 // per idempotency key (payments/charges.ts). A decline fails the action.
 import { decodeValue } from '../../collections/values/index.ts';
 import { amountProblem, isCurrency } from '../automations.input.ts';
-import { renderTags } from '../merge-tags.ts';
+import { renderTemplate } from '../../merge-tags/render.ts';
 import { chargeOnce } from '../payments/charges.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { InvalidPaymentError, NoAmountError, PaymentDeclinedError } from '../automations.errors.ts';
@@ -26,7 +26,7 @@ export const chargePayment: ActionHandler = async (run) => {
     teamId: run.team.id,
     amount: text as string,
     currency,
-    description: config.description ? renderTags(config.description, fields, run.record) : null,
+    description: config.description ? renderTemplate(config.description, { fields, record: run.record }) : null,
     idempotencyKey: run.idempotencyKey,
     recordSimplyId: run.record?.simplyId ?? null,
   });

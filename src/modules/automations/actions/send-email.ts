@@ -2,7 +2,7 @@
 // to the mailer (src/modules/mail), which stores the message and sends it. The mail's sourceId is the
 // action's idempotency key: a repeated run finds the message and does not send it again.
 import { decodeValue } from '../../collections/values/index.ts';
-import { renderTags } from '../merge-tags.ts';
+import { renderTemplate } from '../../merge-tags/render.ts';
 
 /** the mailer's subject limit (src/modules/mail/mail.input.ts): a long merged value is cut, not refused */
 const MAX_SUBJECT = 255;
@@ -26,9 +26,9 @@ export const sendEmail: ActionHandler = async (run) => {
   await run.services.mail.enqueue({
     teamId: run.team.id,
     to,
-    subject: [...renderTags(config.subject, fields, run.record).replace(/[\r\n]+/g, ' ')].slice(0, MAX_SUBJECT).join(''),
-    text: renderTags(config.text, fields, run.record),
-    ...(config.html ? { html: renderTags(config.html, fields, run.record, { html: true }) } : {}),
+    subject: [...renderTemplate(config.subject, { fields, record: run.record }).replace(/[\r\n]+/g, ' ')].slice(0, MAX_SUBJECT).join(''),
+    text: renderTemplate(config.text, { fields, record: run.record }),
+    ...(config.html ? { html: renderTemplate(config.html, { fields, record: run.record }, { html: true }) } : {}),
     source: 'AUTOMATION',
     sourceId: run.idempotencyKey,
   });

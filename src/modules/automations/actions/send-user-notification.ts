@@ -3,7 +3,7 @@
 // record (a field holding a user simplyId or a member's email address).
 import { decodeValue } from '../../collections/values/index.ts';
 
-import { renderTags } from '../merge-tags.ts';
+import { renderTemplate } from '../../merge-tags/render.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError, NotAMemberError } from '../automations.errors.ts';
 import { notify } from '../../notifications/notify.service.ts';
@@ -30,8 +30,8 @@ export const sendUserNotification: ActionHandler = async (run) => {
       teamId: run.team.id,
       userId: member.userId,
       notificationType: 'WORKFLOW',
-      title: renderTags(config.title, fields, run.record),
-      body: config.body ? renderTags(config.body, fields, run.record) : null,
+      title: renderTemplate(config.title, { fields, record: run.record }),
+      body: config.body ? renderTemplate(config.body, { fields, record: run.record }) : null,
       actionUrl: run.record ? `/data-records/${run.record.simplyId}` : `/automations/${run.automationSimplyId}`,
       referenceEntityType: run.record ? 'DATA_RECORD' : 'AUTOMATION',
       referenceEntityId: run.record?.simplyId ?? run.automationSimplyId,
