@@ -4,6 +4,7 @@ import { automationRaces } from './cases/automation-races.ts';
 import { collectionRaces } from './cases/collection-races.ts';
 import { credentialRaces } from './cases/credential-races.ts';
 import { fileRaces } from './cases/file-races.ts';
+import { messageTemplateRaces } from './cases/message-template-races.ts';
 import { mfaRaces } from './cases/mfa-races.ts';
 import { notificationRaces } from './cases/notification-races.ts';
 import { recordRaces } from './cases/record-races.ts';
@@ -27,4 +28,5 @@ export const WRITE_RACES: RaceTable = {
   ...notificationRaces,
   ...userSelfServiceRaces,
   ...mfaRaces,
+  ...messageTemplateRaces,
 };

@@ -77,6 +77,10 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
   const apiKey = await createApiKey(server, team, { name: name('Key') });
   const member = await addMember(server, team);
   const wizard = await createWizard(server, token, { name: name('Wizard'), dataCollectionSimplyId: collection.id, steps: [{ title: name('Step') }] });
+  const messageTemplate = await ok(
+    await call('POST', '/v1/message-templates', { name: name('Message template'), deliveryMethod: 'EMAIL', subjectLine: 'world subject' }),
+    'create message template',
+  );
   const mail = await server.app.services.mail.enqueue({ teamId: team.teamId, to: ['world@example.test'], subject: name('Mail'), text: 'body', source: 'SYSTEM' });
 
   const ids: Record<string, string> = {
@@ -94,10 +98,11 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     userSimplyId: member.userSimplyId,
     dataWizardSimplyId: wizard.dataWizardSimplyId,
     mailSimplyId: mail.simplyId,
+    outgoingMessageTemplateSimplyId: messageTemplate.id,
     ...personal,
     ...(await media),
   };
-  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification'];
+  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification', 'Message template'];
   return { team, ids, names: names.map(name) };
 }
 
