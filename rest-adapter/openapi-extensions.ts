@@ -8,6 +8,7 @@ export interface RouteExtension {
   public?: boolean;
 }
 
+const SENDERS = 'sender management and mail-domain verification (docs/api/messages.md "Senders and mail domains"): the route checklist names them privileged without routes';
 const FIRST_PARTY_SIGN_IN = 'the first-party sign-in (email and password, JWT + refresh token), which the route checklist leaves open (docs/api/authentication.md)';
 const API_KEY_ADMIN = 'API key administration beyond create and rotate (the only API key routes of the route checklist): list, inspect, change, revoke';
 const TEAM_ROLES = 'team roles over REST (docs/api/team-roles.md): the route checklist has no team-role route';
@@ -16,6 +17,13 @@ const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
 
 export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
   'POST /v1/auth/login': { reason: FIRST_PARTY_SIGN_IN, public: true },
+  'POST /v1/message-senders': { reason: SENDERS },
+  'PUT /v1/message-senders/{messageSenderSimplyId}': { reason: SENDERS },
+  'DELETE /v1/message-senders/{messageSenderSimplyId}': { reason: SENDERS },
+  'GET /v1/message-senders/domains': { reason: SENDERS },
+  'POST /v1/message-senders/domains': { reason: SENDERS },
+  'POST /v1/message-senders/domains/{mailDomainSimplyId}/verify': { reason: SENDERS },
+  'DELETE /v1/message-senders/domains/{mailDomainSimplyId}': { reason: SENDERS },
   'POST /v1/auth/login/mfa': { reason: `second step (TOTP code or recovery code) of ${FIRST_PARTY_SIGN_IN}`, public: true },
   'POST /v1/auth/refresh': { reason: `refresh of ${FIRST_PARTY_SIGN_IN}`, public: true },
   'POST /v1/auth/logout': { reason: `sign-out of ${FIRST_PARTY_SIGN_IN}`, public: true },

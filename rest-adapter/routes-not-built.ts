@@ -87,7 +87,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
       'GET /v1/messages',
       'GET /v1/messages/{messageSimplyId}',
       'GET /v1/messages/{messageSimplyId}/status',
-      'GET /v1/message-senders',
       'GET /v1/outgoing-messages',
       'GET /v1/outgoing-messages/sent',
       'GET /v1/outgoing-messages/{outgoingMessageSimplyId}',

@@ -1,12 +1,20 @@
-// /v1/message-templates → src/modules/messages/message-templates.schema.ts (docs/api/messages.md)
+// /v1/message-templates → src/modules/messages/message-templates.schema.ts; /v1/message-senders →
+// message-senders.schema.ts and mail-domains.schema.ts (docs/api/messages.md)
 import { z } from 'zod';
 import { createMessageTemplateInput, DELIVERY_METHODS, updateMessageTemplateInput } from '../../src/modules/messages/message-templates.input.ts';
-import { MESSAGE_TEMPLATE } from '../../src/modules/messages/messages.fragments.ts';
+import { createMailDomainInput } from '../../src/modules/messages/mail-domains.input.ts';
+import { createMessageSenderInput, updateMessageSenderInput } from '../../src/modules/messages/message-senders.input.ts';
+import { MAIL_DOMAIN, MESSAGE_SENDER, MESSAGE_TEMPLATE } from '../../src/modules/messages/messages.fragments.ts';
 import { defineRoutes } from '../route.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 import { queryBool } from '../schemas.ts';
 
 const ONE = '/v1/message-templates/{outgoingMessageTemplateSimplyId}';
+const SENDERS = '/v1/message-senders';
+const SENDER = `${SENDERS}/{messageSenderSimplyId}`;
+const DOMAINS = `${SENDERS}/domains`;
+const DOMAIN = `${DOMAINS}/{mailDomainSimplyId}`;
+const MANAGE = 'privileged: OUTGOING_MESSAGES_SEND edit';
 
 export const messageRoutes = defineRoutes([
   listPage({
@@ -38,4 +46,47 @@ export const messageRoutes = defineRoutes([
     select: MESSAGE_TEMPLATE,
   }),
   actOn({ method: 'DELETE', path: ONE, summary: 'Archive a template (OUTGOING_MESSAGES_TEMPLATES edit); again: 404', name: 'DeleteMessageTemplate', field: 'deleteMessageTemplate' }),
+  listPage({
+    path: SENDERS,
+    summary: "The team's active senders, oldest first (OUTGOING_MESSAGES_VIEW or OUTGOING_MESSAGES_SEND): limit, offset, deliveryMethod",
+    name: 'MessageSenders',
+    select: MESSAGE_SENDER,
+    filters: { deliveryMethod: { type: 'String', schema: z.string().optional().describe(`only senders of this channel: ${DELIVERY_METHODS.join(', ')}`) } },
+  }),
+  createOne({
+    path: SENDERS,
+    summary: `Create an EMAIL sender (${MANAGE}): { name, emailAddress (of a VERIFIED domain of the team), deliveryMethod? (EMAIL), isDefault? }`,
+    name: 'CreateMessageSender',
+    inputType: 'CreateMessageSenderInput',
+    body: createMessageSenderInput,
+    select: MESSAGE_SENDER,
+  }),
+  updateOne({
+    method: 'PUT',
+    path: SENDER,
+    summary: `Update a sender (${MANAGE}): name?, isDefault? (true only: becomes its channel's default, the previous one is cleared)`,
+    name: 'UpdateMessageSender',
+    inputType: 'UpdateMessageSenderInput',
+    body: updateMessageSenderInput,
+    select: MESSAGE_SENDER,
+  }),
+  actOn({ method: 'DELETE', path: SENDER, summary: `Archive a sender (${MANAGE}); a default hands over to the oldest remaining one; again: 404`, name: 'DeleteMessageSender', field: 'deleteMessageSender' }),
+  listPage({ path: DOMAINS, summary: `The team's mail domains, oldest first (${MANAGE}): limit, offset`, name: 'MailDomains', select: MAIL_DOMAIN }),
+  createOne({
+    path: DOMAINS,
+    summary: `Add a mail domain (${MANAGE}): { domain }; answers it PENDING with the TXT record to publish; the same domain twice: 409`,
+    name: 'CreateMailDomain',
+    inputType: 'CreateMailDomainInput',
+    body: createMailDomainInput,
+    select: MAIL_DOMAIN,
+  }),
+  actOn({
+    method: 'POST',
+    path: `${DOMAIN}/verify`,
+    summary: `Look the TXT record up now (${MANAGE}): 200 with status VERIFIED, or PENDING and lastCheckError saying why`,
+    name: 'VerifyMailDomain',
+    field: 'verifyMailDomain',
+    select: MAIL_DOMAIN,
+  }),
+  actOn({ method: 'DELETE', path: DOMAIN, summary: `Remove a mail domain (${MANAGE}); 409 while active senders use it`, name: 'DeleteMailDomain', field: 'deleteMailDomain' }),
 ]);

@@ -102,6 +102,11 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(false),
   // the storage limit of a team without its own (bytes; default 10 GiB)
   FILE_STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).default(10 * 1024 ** 3),
+  // mail-domain verification: the DNS servers asked for the TXT records (ip or ip:port, comma-separated; IPv6 as [addr]:port); unset: the system's resolvers
+  MAIL_DOMAIN_DNS_SERVERS: z
+    .string()
+    .regex(/^\s*((\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]+)(:\d{1,5})?\s*(,\s*|$))+$/, 'a comma-separated list of ip or ip:port')
+    .optional(),
   // malware scanning: clamd's address (tcp://host:3310 or unix:///run/clamav/clamd.ctl); unset: the built-in scanner
   CLAMD_URL: z.string().regex(/^(tcp:\/\/[^/]+:\d+|unix:\/\/\/.+)$/, 'tcp://host:port or unix:///path').optional(),
   // how long one scan may take before the upload is rejected (TIMED_OUT)

@@ -17,6 +17,8 @@ export const LOCK_NAMESPACES = {
   teamFileFolders: 73_026,
   /** one person's recent visits in one team: records take turns adding and trimming to the bound (users) */
   recentVisits: 73_027,
+  /** one team's message senders and mail domains: default moves and domain deletes take turns (messages) */
+  messageSenders: 73_028,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;

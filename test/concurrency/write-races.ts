@@ -4,6 +4,7 @@ import { automationRaces } from './cases/automation-races.ts';
 import { collectionRaces } from './cases/collection-races.ts';
 import { credentialRaces } from './cases/credential-races.ts';
 import { fileRaces } from './cases/file-races.ts';
+import { messageSenderRaces } from './cases/message-sender-races.ts';
 import { messageTemplateRaces } from './cases/message-template-races.ts';
 import { mfaRaces } from './cases/mfa-races.ts';
 import { notificationRaces } from './cases/notification-races.ts';
@@ -29,4 +30,5 @@ export const WRITE_RACES: RaceTable = {
   ...userSelfServiceRaces,
   ...mfaRaces,
   ...messageTemplateRaces,
+  ...messageSenderRaces,
 };

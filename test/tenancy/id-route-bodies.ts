@@ -37,6 +37,7 @@ export const ID_ROUTE_BODIES: Record<string, BodyFor> = {
   'PATCH /v1/files/{fileSimplyId}': () => ({ altText: fresh('alt text') }),
   'PUT /v1/files/{fileSimplyId}/folder': () => ({ fileFolderSimplyId: null }),
   'PUT /v1/message-templates/{outgoingMessageTemplateSimplyId}': () => ({ name: fresh('renamed message template') }),
+  'PUT /v1/message-senders/{messageSenderSimplyId}': () => ({ name: fresh('renamed sender'), isDefault: true }),
   // a soft delete; { force: true } is the same lookup
   'DELETE /v1/files/{fileSimplyId}': () => NO_BODY,
 };

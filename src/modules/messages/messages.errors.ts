@@ -7,3 +7,17 @@ export class TemplateArchivedError extends ConflictError {
     super(`Message template ${simplyId} is archived and can no longer be changed`);
   }
 }
+
+/** A team proves each of its mail domains once. */
+export class MailDomainExistsError extends ConflictError {
+  constructor(domain: string) {
+    super(`The team already has the mail domain ${domain}`);
+  }
+}
+
+/** Deleting a domain would leave its senders with an address nobody proved the team controls. */
+export class MailDomainInUseError extends ConflictError {
+  constructor(simplyId: string, senders: number) {
+    super(`Mail domain ${simplyId} is used by ${senders} active sender${senders === 1 ? '' : 's'}; delete (archive) them first`);
+  }
+}
