@@ -2,12 +2,13 @@
 // holds the person's UserMfa row lock, so that concurrent requests on any instance take turns: a
 // code's time step is recorded before the next request can present it again (replay), and the
 // shared failure count (MfaFailure) is read and written under the same lock.
+import { hashToken } from '../../app/auth/tokens.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { RateLimitError, type ApiError } from '../../app/errors.ts';
 import { secretBoxFor } from '../../app/secret-box.ts';
 import type { Tx } from '../../db/transaction.ts';
 import type { UserMfa } from '../../generated/prisma/client.ts';
-import { findHash, hashRecoveryCode, matchTotpStep, normalizeRecoveryCode } from './mfa.codes.ts';
+import { findHash, matchTotpStep, normalizeRecoveryCode } from './mfa.codes.ts';
 import { InvalidMfaCodeError } from './mfa.errors.ts';
 import type { SecondFactor } from './mfa.input.ts';
 
@@ -77,7 +78,7 @@ export async function checkSecondFactor(tx: Tx, ctx: RequestContext, mfa: UserMf
     const normalized = normalizeRecoveryCode(factor.code);
     if (normalized) {
       const unused = await tx.mfaRecoveryCode.findMany({ where: { userId: mfa.userId, usedAt: null }, select: { id: true, codeHash: true } });
-      const match = findHash(unused, hashRecoveryCode(normalized));
+      const match = findHash(unused, hashToken(normalized));
       if (match) {
         if (consume) await tx.mfaRecoveryCode.update({ where: { id: match.id }, data: { usedAt: now } });
         return { ok: true };

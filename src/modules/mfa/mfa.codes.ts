@@ -1,6 +1,7 @@
 // The secret material of the second factor: TOTP secrets and codes (RFC 6238 through otplib, the
 // settings every authenticator app understands) and one-time recovery codes.
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { constantTimeEqual } from '../../app/auth/tokens.ts';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 
@@ -67,17 +68,9 @@ export function normalizeRecoveryCode(code: string): string | null {
   return plain;
 }
 
-export function hashRecoveryCode(normalized: string): string {
-  return createHash('sha256').update(normalized).digest('hex');
-}
-
 /** The row whose stored hash equals `hash`; every row is compared, each in constant time. */
 export function findHash<T extends { codeHash: string }>(rows: readonly T[], hash: string): T | null {
-  const wanted = Buffer.from(hash, 'hex');
   let found: T | null = null;
-  for (const row of rows) {
-    const stored = Buffer.from(row.codeHash, 'hex');
-    if (stored.length === wanted.length && timingSafeEqual(stored, wanted) && !found) found = row;
-  }
+  for (const row of rows) if (constantTimeEqual(row.codeHash, hash) && !found) found = row;
   return found;
 }

@@ -1,12 +1,13 @@
 // A person's own second factor (docs/api/authentication.md "Second factor (TOTP)"): status, setup,
 // checking a code, confirming the setup (which hands out the recovery codes) and disabling. Every
 // operation is the signed-in user's own (tier.signedInUser: first-party and external JWTs).
+import { hashToken } from '../../app/auth/tokens.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { ConflictError, IdpRequiredError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { runTransaction } from '../../db/transaction.ts';
 import { checkSecondFactor, lockedMfa, MFA_ENABLED, MFA_PENDING, sealContext, secretBox, type Verdict } from './mfa-check.ts';
-import { hashRecoveryCode, newRecoveryCode, newTotpSecret, normalizeRecoveryCode, otpauthUri, qrCodeDataUrl, RECOVERY_CODE_COUNT } from './mfa.codes.ts';
+import { newRecoveryCode, newTotpSecret, normalizeRecoveryCode, otpauthUri, qrCodeDataUrl, RECOVERY_CODE_COUNT } from './mfa.codes.ts';
 import { codeInput, disableInput, secondFactorOf } from './mfa.input.ts';
 
 export interface MfaStatus {
@@ -97,7 +98,7 @@ export async function completeMfaSetup(ctx: RequestContext, raw: unknown): Promi
     if (!check.ok) return check;
     await tx.userMfa.update({ where: { userId }, data: { status: MFA_ENABLED, enabledAt } });
     await tx.mfaRecoveryCode.deleteMany({ where: { userId } });
-    await tx.mfaRecoveryCode.createMany({ data: recoveryCodes.map((c) => ({ userId, codeHash: hashRecoveryCode(normalizeRecoveryCode(c)!) })) });
+    await tx.mfaRecoveryCode.createMany({ data: recoveryCodes.map((c) => ({ userId, codeHash: hashToken(normalizeRecoveryCode(c)!) })) });
     return check;
   });
   if (!verdict.ok) throw verdict.error;

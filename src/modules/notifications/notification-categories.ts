@@ -37,6 +37,11 @@ export function fullPreferences(stored: unknown): Preferences {
   return Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, given[key] !== false])) as Preferences;
 }
 
+/** Whether stored preferences let a notification of `category` through (absent keys are on). */
+export function allowsCategory(stored: unknown, category: string): boolean {
+  return fullPreferences(stored)[category as PreferenceKey] !== false;
+}
+
 /** The categories a device has turned off. */
 export function disabledCategories(stored: unknown): PreferenceKey[] {
   const prefs = fullPreferences(stored);

@@ -3,8 +3,7 @@
 // realtime channel honour when a call names the installation.
 import type { RequestContext } from '../../app/context.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction } from '../../db/transaction.ts';
-import { deviceOfCurrentUser, type DeviceSelector } from '../users/user-devices.ts';
+import { changeDeviceSettings, deviceOfCurrentUser, type DeviceSelector } from '../users/user-devices.ts';
 import { disabledCategories, fullPreferences, PREFERENCE_KEYS, type PreferenceKey, type Preferences } from './notification-categories.ts';
 import { InvalidDeviceError } from './notifications.errors.ts';
 import { preferencesQueryInput, updatePreferencesInput } from './notifications.input.ts';
@@ -25,20 +24,13 @@ export async function getPreferences(ctx: RequestContext, raw: unknown): Promise
   return fullPreferences(device.preferences);
 }
 
-/** Changes the keys given, keeps the others; answers all six. */
+/** Changes the keys given, keeps the others (one atomic merge, shared with the device settings); answers all six. */
 export async function updatePreferences(ctx: RequestContext, raw: unknown): Promise<Preferences> {
   const input = parseInput(updatePreferencesInput, raw, 'Invalid notification preferences');
-  const selector = selectorOf(input);
-  const changes = Object.fromEntries(PREFERENCE_KEYS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]])) as Partial<Record<PreferenceKey, boolean>>;
-  return runTransaction(ctx.services.prisma, async (tx) => {
-    const device = await deviceOfCurrentUser(ctx, selector, tx);
-    // lock the row so two concurrent changes of different keys both survive
-    await tx.$executeRaw`SELECT 1 FROM "UserDevice" WHERE id = ${device.id} FOR UPDATE`;
-    const current = await tx.userDevice.findUniqueOrThrow({ where: { id: device.id }, select: { preferences: true } });
-    const next = { ...fullPreferences(current.preferences), ...changes };
-    await tx.userDevice.update({ where: { id: device.id }, data: { preferences: next } });
-    return next;
-  });
+  const device = await deviceOfCurrentUser(ctx, selectorOf(input));
+  const preferences = Object.fromEntries(PREFERENCE_KEYS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
+  const changed = await changeDeviceSettings(ctx, device, { preferences });
+  return fullPreferences(changed.preferences);
 }
 
 /**

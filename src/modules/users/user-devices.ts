@@ -8,9 +8,6 @@ import { DeviceNotFoundError } from './users.errors.ts';
 import { deviceId } from './users.ids.ts';
 import type { Platform } from './mobile-devices.input.ts';
 
-// the schemas live with the route bodies (the REST table may import those, not this file)
-export { PLATFORMS, installationIdSchema, platformSchema, type Platform } from './mobile-devices.input.ts';
-
 /** exactly one of the two (the caller has checked that) */
 export type DeviceSelector = { installationId: string; deviceSimplyId?: undefined } | { deviceSimplyId: string; installationId?: undefined };
 

@@ -4,7 +4,7 @@
 import type { Job } from 'pg-boss';
 import type { JobContext, JobDefinition } from '../../../app/jobs.ts';
 import { runTransaction } from '../../../db/transaction.ts';
-import { fullPreferences, type PreferenceKey } from '../notification-categories.ts';
+import { allowsCategory } from '../notification-categories.ts';
 import { PUSH_FANOUT, PUSH_SEND, type PushFanoutJob, type PushSendJob } from './push-jobs.names.ts';
 import { pushSendOptions } from './push-retry.ts';
 
@@ -20,7 +20,7 @@ async function fanOut(job: Job<PushFanoutJob>, { services }: JobContext): Promis
     where: { userId: notification.userId, isActive: true },
     select: { id: true, device: { select: { pushEnabled: true, preferences: true } } },
   });
-  const allowed = tokens.filter((t) => !t.device || (t.device.pushEnabled && fullPreferences(t.device.preferences)[notification.category as PreferenceKey] !== false));
+  const allowed = tokens.filter((t) => !t.device || (t.device.pushEnabled && allowsCategory(t.device.preferences, notification.category)));
   if (allowed.length === 0) return;
   await runTransaction(prisma, async (tx) => {
     const created = await tx.pushDelivery.createManyAndReturn({

@@ -6,7 +6,7 @@
 import type { Job } from 'pg-boss';
 import type { JobContext, JobDefinition } from '../../../app/jobs.ts';
 import { runTransaction } from '../../../db/transaction.ts';
-import { fullPreferences, type PreferenceKey } from '../notification-categories.ts';
+import { allowsCategory } from '../notification-categories.ts';
 import { PUSH_SEND, type PushSendJob } from './push-jobs.names.ts';
 import { textIn } from './push-message.ts';
 import { isLastAttempt } from './push-retry.ts';
@@ -43,7 +43,7 @@ async function sendOne(job: Job<PushSendJob>, { services, logger }: JobContext):
         ? 'the notification was deleted'
         : token.device && !token.device.pushEnabled
           ? 'push is turned off on the device'
-          : token.device && fullPreferences(token.device.preferences)[notification.category as PreferenceKey] === false
+          : token.device && !allowsCategory(token.device.preferences, notification.category)
             ? `the category ${notification.category} is turned off on the device`
             : null;
   if (skipped) {

@@ -3,7 +3,8 @@
 // PushSubscription.toJSON() gives it, { endpoint, keys: { p256dh, auth } } (expirationTime may
 // come along and is ignored). A subscription is identified by its endpoint, so a browser that
 // re-subscribes with new keys refreshes the same token.
-import { createECDH, createHash } from 'node:crypto';
+import { createECDH } from 'node:crypto';
+import { hashToken } from '../../../app/auth/tokens.ts';
 import { z } from 'zod';
 import type { Platform } from '../../users/mobile-devices.input.ts';
 
@@ -106,5 +107,5 @@ export function tokenHash(raw: string): string {
       // not JSON after all: hashed as given (and so not found)
     }
   } else if (APNS_TOKEN.test(key)) key = key.toLowerCase();
-  return createHash('sha256').update(key).digest('hex');
+  return hashToken(key);
 }
