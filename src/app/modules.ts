@@ -20,6 +20,9 @@ import { dataWizardRoutes } from '../../rest-adapter/routes/wizards.ts';
 import { notificationRoutes } from '../../rest-adapter/routes/notifications.ts';
 import { mfaRoutes } from '../../rest-adapter/routes/mfa.ts';
 import { messageRoutes } from '../../rest-adapter/routes/messages.ts';
+import { outgoingMessageRoutes } from '../../rest-adapter/routes/outgoing-messages.ts';
+import { communicationRoutes } from '../../rest-adapter/routes/communications.ts';
+import { contentTemplateRoutes } from '../../rest-adapter/routes/content-templates.ts';
 import { auditLogModule } from '../modules/audit-log/index.ts';
 import { automationsModule } from '../modules/automations/index.ts';
 import { collectionsModule } from '../modules/collections/index.ts';
@@ -39,6 +42,10 @@ import { notificationsModule } from '../modules/notifications/index.ts';
 import { mfaModule } from '../modules/mfa/index.ts';
 import { messagesModule } from '../modules/messages/index.ts';
 import { mergeTagsModule } from '../modules/merge-tags/index.ts';
+import { communicationsModule } from '../modules/communications/index.ts';
+import { mailFeedbackModule } from '../modules/mail-feedback/index.ts';
+import { outgoingMessagesModule } from '../modules/outgoing-messages/index.ts';
+import { contentTemplatesModule } from '../modules/content-templates/index.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -64,6 +71,10 @@ export const modules: readonly RegisteredModule[] = [
   entry(wizardsModule, dataWizardRoutes),
   entry(notificationsModule, notificationRoutes),
   entry(messagesModule, messageRoutes),
+  entry(communicationsModule, communicationRoutes),
+  entry(mailFeedbackModule),
+  entry(contentTemplatesModule, contentTemplateRoutes),
+  entry(outgoingMessagesModule, outgoingMessageRoutes),
 ];
 
 /** Every REST route, in module order. */

@@ -22,8 +22,8 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
   const sender = parseMailbox(services.config.MAIL_FROM);
   if (!sender.ok) throw new ConfigError(`MAIL_FROM ${sender.message}`);
 
-  const store = async (db: pg.PoolClient, mail: ValidMail, simplyId: string): Promise<void> => {
-    await insertMailMessage(db, {
+  const store = async (db: pg.PoolClient, mail: ValidMail, simplyId: string): Promise<string> => {
+    const id = await insertMailMessage(db, {
       simplyId,
       teamId: mail.teamId.toString(),
       from: mail.from ?? services.config.MAIL_FROM,
@@ -40,15 +40,15 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
       sourceId: mail.sourceId ?? null,
     });
     if (smtp) await queueDelivery(services.jobs, db, { teamId: mail.teamId.toString(), mailSimplyId: simplyId, attempts: retry.attempts }, retry);
+    return id;
   };
 
   return {
     async enqueue(raw: OutgoingMail, db?: pg.PoolClient) {
       const mail = parseInput(outgoingMailInput, raw, 'Invalid mail message');
       const simplyId = mailId.create();
-      if (db) await store(db, mail, simplyId);
-      else await inTransaction(services.pool, (client) => store(client, mail, simplyId));
-      return { simplyId };
+      const id = db ? await store(db, mail, simplyId) : await inTransaction(services.pool, (client) => store(client, mail, simplyId));
+      return { id, simplyId };
     },
   };
 }

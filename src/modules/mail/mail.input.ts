@@ -94,9 +94,13 @@ export const outgoingMailInput = z
       .max(MAX_SOURCE_ID)
       .refine((v) => textProblem(v, { singleLine: true }) === null, { message: 'must be one line without control characters' })
       .optional(),
+    unsubscribe: z.boolean().default(false),
   })
   .strict()
   .superRefine((mail, ctx) => {
+    if (mail.unsubscribe && mail.to.length + mail.cc.length + mail.bcc.length !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['unsubscribe'], message: 'an unsubscribable message has exactly one recipient' });
+    }
     const total = mail.to.length + mail.cc.length + mail.bcc.length;
     if (total > MAX_RECIPIENTS) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: `to, cc and bcc together hold at most ${MAX_RECIPIENTS} addresses (got ${total})` });

@@ -19,13 +19,16 @@ export interface StoredMail {
   sourceId: string | null;
 }
 
-export async function insertMailMessage(db: pg.PoolClient, mail: StoredMail): Promise<void> {
-  await db.query(
+/** Answers the new row's id. */
+export async function insertMailMessage(db: pg.PoolClient, mail: StoredMail): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
     `INSERT INTO "MailMessage" ("simplyId", "teamId", "fromAddress", "toAddresses", "ccAddresses", "bccAddresses", "replyTo",
        subject, "textBody", "htmlBody", transport, status, source, "sourceId")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::"MailStatus", $13, $14)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::"MailStatus", $13, $14)
+     RETURNING id::text`,
     [mail.simplyId, mail.teamId, mail.from, mail.to, mail.cc, mail.bcc, mail.replyTo, mail.subject, mail.text, mail.html, mail.transport, mail.status, mail.source, mail.sourceId],
   );
+  return rows[0]!.id;
 }
 
 export interface QueuedRow {

@@ -16,6 +16,11 @@ export interface OutgoingMail {
   /** what sends it: AUTOMATION, WIZARD, SYSTEM, ... */
   source: string;
   sourceId?: string;
+  /**
+   * A one-recipient message the recipient may opt out of: it carries List-Unsubscribe with
+   * one-click unsubscribe, and the address is suppressed for the team when used.
+   */
+  unsubscribe?: boolean;
 }
 
 export interface Mailer {
@@ -23,5 +28,5 @@ export interface Mailer {
    * Stores the message and queues its delivery. With `db`, both happen in the caller's
    * transaction: the mail exists only if the caller commits.
    */
-  enqueue(mail: OutgoingMail, db?: pg.PoolClient): Promise<{ simplyId: string }>;
+  enqueue(mail: OutgoingMail, db?: pg.PoolClient): Promise<{ id: string; simplyId: string }>;
 }

@@ -1,0 +1,10 @@
+// Communication history: the canonical, safe record of every delivery the platform made to a
+// constituent, whatever sent it, and the reads of it (integration-safe list, protected snapshot).
+import { defineModule } from '../../app/module.ts';
+import { deliveryId } from './communications.ids.ts';
+
+export const communicationsModule = defineModule({
+  name: 'communications',
+  description: 'The communication history of constituents: one safe row per delivery, from any source.',
+  ids: [deliveryId],
+});
