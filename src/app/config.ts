@@ -53,6 +53,16 @@ const envSchema = z.object({
   // outgoing mail: smtp:// or smtps:// URL (credentials in it); unset keeps mail in the outbox table
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('svc platform <no-reply@svc.invalid>'),
+  // composed messages (docs/api/outgoing-messages.md "Sending"): recipients handed to the mail
+  // transport per second, over every instance together
+  MESSAGE_SEND_RATE: z.coerce.number().int().min(1).max(10_000).default(200),
+  // the domain of per-recipient return paths (VERP, `bounces+<token>@<domain>`); default: MAIL_FROM's domain.
+  // Its MX must reach the inbound listener for bounces and complaints to be counted
+  MAIL_BOUNCE_DOMAIN: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'a domain name such as bounces.example.org').optional(),
+  // the inbound SMTP listener for delivery status notifications and complaint reports (docs/api/mail-feedback.md):
+  // off unless a port is given (0 picks a free port: tests)
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
   // AES-256-GCM key for secrets that must be read back (webhook signing secrets); created on first start
   SECRETS_KEY_FILE: z.string().optional(),
   // tests only: let webhooks target loopback addresses (everything else stays refused)

@@ -18,7 +18,7 @@ import type { ThrowawayDatabase } from '../db/helpers.ts';
 import { uniqueEmail } from '../support/fixtures.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
 import { untilWith } from '../support/until.ts';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink.ts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../support/smtp-sink.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 50 });
 /** three attempts, one second apart, then doubling: fast enough for a test, still a backoff */

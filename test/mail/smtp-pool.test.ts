@@ -20,7 +20,7 @@ import type { ThrowawayDatabase } from '../db/helpers.ts';
 import { uniqueEmail } from '../support/fixtures.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
 import { untilWith } from '../support/until.ts';
-import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 
 const until = untilWith({ timeoutMs: 30_000, everyMs: 50 });
 const FAST: MailRetryPolicy = { attempts: 3, delaySeconds: 1, backoff: true, maxDelaySeconds: 10 };
