@@ -46,8 +46,7 @@ import { judgeTargets, mib, resultTables, targetLines, type ScenarioResult } fro
 import { sampleMemory } from './bench/memory-sampler.ts';
 import { relaunchWithServerFlags } from '../src/cli/server-flags.ts';
 import { runEventsSection } from './bench/events/events-section.ts';
-import { FILE_SCENARIOS, isFileScenario, runFilesSection, type FileScenario } from './bench/files/files-section.ts';
-import { NOTIFICATION_SCENARIOS, isNotificationScenario, runNotificationsSection, type NotificationScenario } from './bench/notifications/notifications-section.ts';
+import { chosenScenarios, isSectionId, SECTIONS, type SectionResult } from './bench/sections.ts';
 import { eventSettings, splitOnly } from './bench/events/settings.ts';
 import type { SeedColumn } from './seed-records.ts';
 import { coreScenarioRequests, postgraphileScenarioRequests, recordScenarioRequests, type ScenarioRequest } from './bench/scenario-requests.ts';
@@ -112,13 +111,8 @@ const toJson = (value: unknown) => JSON.stringify(value, (_key, v) => (typeof v 
 async function main(): Promise<number> {
   const startedAt = Date.now();
   const only = listFromEnv('BENCH_ONLY', '');
-  // the files section's ids (`files`, files-upload, …) are its own; the rest select the others
-  const fileIds = only.filter(isFileScenario);
-  const notificationIds = only.filter(isNotificationScenario);
-  const otherIds = only.filter((id) => !isFileScenario(id) && !isNotificationScenario(id));
-  const files: FileScenario[] = only.length === 0 || fileIds.includes('files') ? [...FILE_SCENARIOS] : FILE_SCENARIOS.filter((id) => fileIds.includes(id));
-  const notifications: NotificationScenario[] =
-    only.length === 0 || notificationIds.includes('notifications') ? [...NOTIFICATION_SCENARIOS] : NOTIFICATION_SCENARIOS.filter((id) => notificationIds.includes(id));
+  // the self-contained sections' ids (`files`, files-upload, `notifications`, …) are their own; the rest select the others
+  const otherIds = only.filter((id) => !isSectionId(id));
   const sections = only.length > 0 && otherIds.length === 0 ? { http: [], events: [], runHttp: false } : splitOnly(otherIds);
   // the events section's knobs are checked before anything long runs
   const events = sections.events.length > 0 ? eventSettings(sections.events) : null;
@@ -130,17 +124,15 @@ async function main(): Promise<number> {
     for (const line of targetLines(section.targets)) report(line);
     if (section.failed) code = 1;
   }
-  const filesSection = files.length > 0 && !interrupted ? await runFilesSection(files, progress) : null;
-  if (filesSection) {
-    for (const line of filesSection.lines) report(line);
-    for (const line of targetLines(filesSection.targets)) report(line);
-    if (filesSection.failed) code = 1;
-  }
-  const notificationsSection = notifications.length > 0 && !interrupted ? await runNotificationsSection(notifications, progress) : null;
-  if (notificationsSection) {
-    for (const line of notificationsSection.lines) report(line);
-    for (const line of targetLines(notificationsSection.targets)) report(line);
-    if (notificationsSection.failed) code = 1;
+  const sectionResults: Record<string, SectionResult | null> = {};
+  for (const bench of SECTIONS) {
+    const chosen = chosenScenarios(bench, only);
+    const result = chosen.length > 0 && !interrupted ? await bench.run(chosen, progress) : null;
+    sectionResults[bench.group] = result;
+    if (!result) continue;
+    for (const line of result.lines) report(line);
+    for (const line of targetLines(result.targets)) report(line);
+    if (result.failed) code = 1;
   }
   if (jsonMode) {
     const httpTargets = (http?.summary.targets as unknown[] | undefined) ?? [];
@@ -148,10 +140,9 @@ async function main(): Promise<number> {
       `${toJson({
         ...(http?.summary ?? { startedAt: new Date(startedAt).toISOString() }),
         totalSeconds: (Date.now() - startedAt) / 1000,
-        targets: [...httpTargets, ...(section?.targets ?? []), ...(filesSection?.targets ?? []), ...(notificationsSection?.targets ?? [])],
+        targets: [...httpTargets, ...(section?.targets ?? []), ...Object.values(sectionResults).flatMap((r) => r?.targets ?? [])],
         events: section?.summary ?? null,
-        files: filesSection?.summary ?? null,
-        notifications: notificationsSection?.summary ?? null,
+        ...Object.fromEntries(Object.entries(sectionResults).map(([group, r]) => [group, r?.summary ?? null])),
       })}\n`,
     );
   }

@@ -86,7 +86,7 @@ export interface Plan {
  */
 export function planRuns(only: readonly string[], transports: readonly Transport[], connections: readonly number[], options: { external: boolean }): Plan {
   const unknown = only.filter((id) => id !== 'records' && !SCENARIO_IDS.includes(id));
-  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_IDS.join(', ')}, records, and events (docs/benchmark.md "Events")`);
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_IDS.join(', ')}, records, events (docs/benchmark.md "Events"), and the section groups and scenarios of scripts/bench/sections.ts`);
   if (transports.length === 0 || connections.length === 0) throw new Error('at least one transport and one connection count are needed');
   const available = SCENARIOS.filter((s) => options.external || s.target !== 'external');
   const named = new Set(only.filter((id) => id !== 'records'));

@@ -26,9 +26,6 @@ import { postFormFromFile } from './multipart-post.ts';
 export const FILE_SCENARIOS = ['files-upload', 'files-promotion', 'files-variants', 'files-list'] as const;
 export type FileScenario = (typeof FILE_SCENARIOS)[number];
 
-export function isFileScenario(id: string): boolean {
-  return id === 'files' || (FILE_SCENARIOS as readonly string[]).includes(id);
-}
 
 const MIB = 1024 * 1024;
 const UPLOAD_BYTES = 100 * MIB;

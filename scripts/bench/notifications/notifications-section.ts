@@ -23,9 +23,6 @@ import { runPushScenario } from './push-scenario.ts';
 export const NOTIFICATION_SCENARIOS = ['notifications-feed', 'notifications-realtime', 'notifications-push'] as const;
 export type NotificationScenario = (typeof NOTIFICATION_SCENARIOS)[number];
 
-export function isNotificationScenario(id: string): boolean {
-  return id === 'notifications' || (NOTIFICATION_SCENARIOS as readonly string[]).includes(id);
-}
 
 const FEED_SIZE = 10_000;
 const FEED_CONNECTIONS = 10;

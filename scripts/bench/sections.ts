@@ -1,0 +1,39 @@
+// The self-contained sections of `npm run bench` after the HTTP and events sections: each starts
+// its own platform processes and database, and is selected by BENCH_ONLY with its group name (all
+// its scenarios) or single scenario ids. Adding one: a folder under scripts/bench/ exporting a
+// section of this shape, and one line in SECTIONS.
+import type { TargetOutcome } from './report.ts';
+import { FILE_SCENARIOS, runFilesSection } from './files/files-section.ts';
+import { NOTIFICATION_SCENARIOS, runNotificationsSection } from './notifications/notifications-section.ts';
+
+export interface SectionResult {
+  lines: string[];
+  targets: TargetOutcome[];
+  summary: Record<string, unknown>;
+  failed: boolean;
+}
+
+export interface BenchSection {
+  /** the BENCH_ONLY id of all its scenarios, and its key in the JSON summary */
+  group: string;
+  scenarios: readonly string[];
+  run(scenarios: readonly string[], progress: (line: string) => void): Promise<SectionResult>;
+}
+
+const section = <S extends string>(group: string, scenarios: readonly S[], run: (scenarios: readonly S[], progress: (line: string) => void) => Promise<SectionResult>): BenchSection => ({
+  group,
+  scenarios,
+  run: (chosen, progress) => run(chosen as readonly S[], progress),
+});
+
+export const SECTIONS: readonly BenchSection[] = [
+  section('files', FILE_SCENARIOS, runFilesSection),
+  section('notifications', NOTIFICATION_SCENARIOS, runNotificationsSection),
+];
+
+/** Whether a BENCH_ONLY id names a section or one of its scenarios. */
+export const isSectionId = (id: string): boolean => SECTIONS.some((s) => s.group === id || s.scenarios.includes(id));
+
+/** The scenarios of `s` that BENCH_ONLY (`only`, empty: everything) selects. */
+export const chosenScenarios = (s: BenchSection, only: readonly string[]): string[] =>
+  only.length === 0 || only.includes(s.group) ? [...s.scenarios] : s.scenarios.filter((id) => only.includes(id));
