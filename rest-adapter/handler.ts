@@ -10,7 +10,7 @@ import { sendData, sendError } from '../src/app/http/envelope.ts';
 import { ApiError, NotFoundError } from '../src/app/errors.ts';
 import { readJsonBody } from '../src/app/http/read-body.ts';
 import { OperationExecutor } from './executor.ts';
-import { respond, type RestRoute } from './route.ts';
+import { deprecationHeaders, respond, type RestRoute } from './route.ts';
 import { validateInput } from './validate-input.ts';
 import { Router, type RouteMatch } from './router.ts';
 
@@ -41,6 +41,8 @@ export class RestAdapter {
       if (match.kind === 'not-found') throw new NotFoundError('Route', `${req.method} ${url.pathname}`);
       if (match.kind === 'method-not-allowed') throw new MethodNotAllowedError(match.allowed);
       const { route, params } = match;
+      // set before anything can fail, so that every answer of a deprecated route says so
+      if (route.deprecation) for (const [name, value] of Object.entries(deprecationHeaders(route.deprecation, params))) res.setHeader(name, value);
       // the credential is checked first: an unauthenticated caller learns nothing about a route's input
       const context = await createContext(this.services, {
         requestId,

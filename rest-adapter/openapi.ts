@@ -141,6 +141,7 @@ function routeOperation(schema: GraphQLSchema, tag: string, route: RestRoute, sh
     parameters: [...requestParameters(route, operationId, shared), { $ref: '#/components/parameters/TeamId' }],
   };
   if (route.description) operation.description = route.description;
+  if (route.deprecation) operation.deprecated = true;
   const body = requestBody(route, operationId, shared);
   if (body) operation.requestBody = body;
   operation.responses = {

@@ -48,6 +48,25 @@ export interface RestRoute<P = any, Q = any, B = any> {
   respond?: Responder<any, RouteInput<P, Q, B>>;
   /** success status; default 200 */
   status?: number;
+  /** a compatibility alias kept for old clients: every answer (errors too) announces its successor */
+  deprecation?: Deprecation;
+}
+
+export interface Deprecation {
+  /** the successor's path template; the route's `{params}` are filled in (`Link: <…>; rel="successor-version"`) */
+  successor: string;
+  /** when the route stops answering (`Sunset`, an HTTP date); none: no date is set yet */
+  sunset?: Date;
+}
+
+/** The headers a deprecated route sends: `Deprecation: true`, the successor `Link`, and `Sunset` when dated. */
+export function deprecationHeaders(deprecation: Deprecation, params: Record<string, string>): Record<string, string> {
+  const successor = deprecation.successor.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+  return {
+    Deprecation: 'true',
+    Link: `<${successor}>; rel="successor-version"`,
+    ...(deprecation.sunset ? { Sunset: deprecation.sunset.toUTCString() } : {}),
+  };
 }
 
 /** Keeps each route's own input types while collecting them in one table. */

@@ -1,4 +1,118 @@
-// (routes of this area follow)
+// /v1/messages and /v1/outgoing-messages → src/modules/outgoing-messages/outgoing-messages.schema.ts;
+// /v1/message-settings → message-settings.schema.ts (docs/api/outgoing-messages.md).
+import { z } from 'zod';
+import {
+  MESSAGE,
+  MESSAGE_SETTINGS,
+  MESSAGE_STATUS,
+  OUTGOING_MESSAGE,
+  OUTGOING_MESSAGE_STATS,
+  OUTGOING_MESSAGE_SUMMARY,
+  SEND_READINESS,
+  TEST_SEND_RESULT,
+} from '../../src/modules/outgoing-messages/outgoing-messages.fragments.ts';
+import {
+  createOutgoingMessageInput,
+  DELIVERY_METHODS,
+  MESSAGE_STATUSES,
+  messageSettingsInput,
+  setOutgoingMessageStatusInput,
+  testSendInput,
+  updateOutgoingMessageInput,
+} from '../../src/modules/outgoing-messages/outgoing-messages.input.ts';
 import { defineRoutes } from '../route.ts';
+import { createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
-export const outgoingMessageRoutes = defineRoutes([]);
+const READ = 'OUTGOING_MESSAGES_VIEW or OUTGOING_MESSAGES_SEND';
+const COMPOSE = 'privileged: OUTGOING_MESSAGES_SEND edit';
+const MESSAGES = '/v1/messages';
+const MESSAGE_ID = `${MESSAGES}/{messageSimplyId}`;
+const OUTGOING = '/v1/outgoing-messages';
+const ONE = `${OUTGOING}/{outgoingMessageSimplyId}`;
+
+const statusFilter = { type: 'String', schema: z.string().optional().describe(`only messages in this status: ${MESSAGE_STATUSES.join(', ')}`) };
+const channelFilter = { type: 'String', schema: z.string().optional().describe(`only messages of this channel: ${DELIVERY_METHODS.join(', ')}`) };
+
+export const outgoingMessageRoutes = defineRoutes([
+  listPage({
+    path: MESSAGES,
+    summary: `The team's messages, newest first (${READ}): status, deliveryMethod, limit, offset`,
+    name: 'Messages',
+    select: MESSAGE,
+    filters: { status: statusFilter, deliveryMethod: channelFilter },
+  }),
+  getOne({ path: MESSAGE_ID, summary: `One message (${READ})`, name: 'Message', select: MESSAGE }),
+  getOne({
+    path: `${MESSAGE_ID}/status`,
+    summary: `Status and delivery counts (totalRecipients, delivered, bounced, complained), counted now: they keep changing after sending (${READ})`,
+    name: 'MessageStatus',
+    select: MESSAGE_STATUS,
+  }),
+  listPage({
+    path: OUTGOING,
+    summary: `The team's outgoing messages, newest first (${READ}): status, deliveryMethod, limit, offset`,
+    name: 'OutgoingMessages',
+    select: OUTGOING_MESSAGE_SUMMARY,
+    filters: { status: statusFilter, deliveryMethod: channelFilter },
+  }),
+  listPage({
+    path: `${OUTGOING}/sent`,
+    summary: `The team's SENT messages, most recently sent first (${READ}): deliveryMethod, limit, offset`,
+    name: 'SentOutgoingMessages',
+    select: OUTGOING_MESSAGE_SUMMARY,
+    filters: { deliveryMethod: channelFilter },
+  }),
+  createOne({
+    path: OUTGOING,
+    summary: `Compose a DRAFT (${COMPOSE}): { internalName, subjectLine?, deliveryMethod?, contentType?, textContent?, htmlContent?, messageSenderSimplyId?, recipients?, scheduledAt? }`,
+    name: 'CreateOutgoingMessage',
+    inputType: 'CreateOutgoingMessageInput',
+    body: createOutgoingMessageInput,
+    select: OUTGOING_MESSAGE,
+  }),
+  getOne({ path: ONE, summary: `One message with its content, sender and recipients (${READ})`, name: 'OutgoingMessage', select: OUTGOING_MESSAGE }),
+  updateOne({
+    method: 'PUT',
+    path: ONE,
+    summary: `Change a DRAFT (${COMPOSE}): any create field; left out stays, null clears; not a DRAFT: 409 MESSAGE_NOT_EDITABLE`,
+    name: 'UpdateOutgoingMessage',
+    inputType: 'UpdateOutgoingMessageInput',
+    body: updateOutgoingMessageInput,
+    select: OUTGOING_MESSAGE,
+  }),
+  updateOne({
+    method: 'PUT',
+    path: `${ONE}/status`,
+    summary: `Move the message (${COMPOSE}): { status, scheduledAt? }; a move the transition table lacks: 409 INVALID_STATUS_TRANSITION`,
+    name: 'SetOutgoingMessageStatus',
+    inputType: 'SetOutgoingMessageStatusInput',
+    body: setOutgoingMessageStatusInput,
+    select: OUTGOING_MESSAGE,
+  }),
+  getOne({ path: `${ONE}/stats`, summary: `Recipients per delivery state, and rates (${READ})`, name: 'OutgoingMessageStats', select: OUTGOING_MESSAGE_STATS }),
+  getOne({
+    path: `${ONE}/send-readiness`,
+    summary: `Whether it can be scheduled or sent: { ready, blockers[], warnings[], estimatedRecipients } (${COMPOSE})`,
+    name: 'OutgoingMessageSendReadiness',
+    select: SEND_READINESS,
+  }),
+  updateOne({
+    method: 'POST',
+    path: `${ONE}/test-send`,
+    summary: `Mail a rendered copy marked as a test now (${COMPOSE}): { to: [1-5 addresses], dataRecordSimplyId? }; answers the mail ids`,
+    name: 'TestSendOutgoingMessage',
+    inputType: 'TestSendOutgoingMessageInput',
+    body: testSendInput,
+    select: TEST_SEND_RESULT,
+  }),
+  getOne({ path: '/v1/message-settings', summary: "The team's messaging settings: { approvalRequired } (team admin or TEAM_SETTINGS view)", name: 'MessageSettings', select: MESSAGE_SETTINGS }),
+  updateOne({
+    method: 'PUT',
+    path: '/v1/message-settings',
+    summary: 'Change the messaging settings (team admin or TEAM_SETTINGS edit): { approvalRequired }',
+    name: 'UpdateMessageSettings',
+    inputType: 'MessageSettingsInput',
+    body: messageSettingsInput,
+    select: MESSAGE_SETTINGS,
+  }),
+]);

@@ -33,6 +33,12 @@ export interface AppModule {
   httpEndpoints?: (services: Services) => HttpEndpoint[];
   /** called once the server listens, with its public base URL (signed URLs the area hands out point there) */
   onListening?: (services: Services, baseUrl: string) => void;
+  /**
+   * A listener of the area's own besides HTTP (e.g. inbound SMTP), opened by the server once it
+   * listens (never by workers or the CLI) and closed on shutdown, before the services. Null: not
+   * configured.
+   */
+  listen?: (services: Services) => Promise<ModuleListener | null>;
   /** realtime topics the area publishes on (documentation and the topic registry of the event bus) */
   topics?: readonly string[];
 }
@@ -44,6 +50,12 @@ export interface HttpEndpoint {
   /** the route template of the access log and metrics */
   route: string;
   handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void>;
+}
+
+/** What AppModule.listen opened. */
+export interface ModuleListener {
+  /** stops accepting; sessions still open may finish until `deadline` (epoch ms) and are cut then */
+  close(deadline: number): Promise<void>;
 }
 
 /** A module and its REST table: one entry of the module list. */

@@ -23,6 +23,7 @@ import { RestAdapter } from '../../rest-adapter/handler.ts';
 import { cachedOpenApiDocument } from '../../rest-adapter/openapi.ts';
 import { serveDocs } from '../../rest-adapter/docs-page.ts';
 import { modules, routes } from './modules.ts';
+import type { ModuleListener } from './module.ts';
 import { outboxJobs } from './outbox.jobs.ts';
 import { clientAddress } from './http/client-address.ts';
 import { sendData, sendError, sendJson } from './http/envelope.ts';
@@ -275,6 +276,11 @@ export async function startApp(options: StartOptions): Promise<App> {
   for (const module of modules) module.onListening?.(services, baseUrl);
   const metricsListener =
     config.METRICS_PORT === undefined ? null : await startMetricsListener({ host: config.METRICS_HOST, port: config.METRICS_PORT, token: config.METRICS_TOKEN, metrics });
+  const moduleListeners: ModuleListener[] = [];
+  for (const module of modules) {
+    const listener = await module.listen?.(services);
+    if (listener) moduleListeners.push(listener);
+  }
 
   let closing: Promise<void> | null = null;
   // One deadline for the whole shutdown: requests, WebSockets, jobs and database connections share
@@ -287,7 +293,11 @@ export async function startApp(options: StartOptions): Promise<App> {
       void metricsListener?.close();
       for (const client of wsServer.clients) client.close(1001, 'server shutting down');
       // a subscriber that does not answer its close frame is cut at the deadline with its socket
-      await Promise.all([frontDoor.close(Math.max(0, deadline - Date.now())), settlesBy(Promise.resolve(subscriptions.dispose()), deadline)]);
+      await Promise.all([
+        frontDoor.close(Math.max(0, deadline - Date.now())),
+        settlesBy(Promise.resolve(subscriptions.dispose()), deadline),
+        ...moduleListeners.map((listener) => settlesBy(listener.close(deadline), deadline + SHUTDOWN_MARGIN_MS)),
+      ]);
       for (const client of wsServer.clients) client.terminate();
       wsServer.close();
       await closeServices(services, deadline);

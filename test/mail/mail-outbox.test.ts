@@ -14,7 +14,7 @@ import type { TestServer } from '../support/server.ts';
 import { countSql } from '../support/sql-counter.ts';
 
 const MAIL_ID = /^mail-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/;
-const SUMMARY_KEYS = ['attempts', 'bcc', 'cc', 'createdAt', 'errorMessage', 'from', 'id', 'messageId', 'replyTo', 'sentAt', 'source', 'sourceId', 'status', 'subject', 'to', 'transport'];
+const SUMMARY_KEYS = ['attempts', 'bcc', 'cc', 'createdAt', 'errorMessage', 'feedbackAt', 'feedbackDetail', 'feedbackState', 'from', 'id', 'messageId', 'replyTo', 'sentAt', 'source', 'sourceId', 'status', 'subject', 'to', 'transport'];
 
 let server: TestServer;
 let team: TeamFixture;
@@ -59,6 +59,9 @@ describe('outbox transport (no SMTP_URL)', () => {
       attempts: 0,
       messageId: null,
       errorMessage: null,
+      feedbackState: null,
+      feedbackAt: null,
+      feedbackDetail: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       sentAt: null,
     });

@@ -78,9 +78,9 @@ describe('delivery', () => {
     const sent = await settled(simplyId);
     const got = receivedWith(subject)!;
     expect(got).toBeDefined();
-    // SMTP AUTH with the credentials of SMTP_URL; bounces go to the platform's sender
+    // SMTP AUTH with the credentials of SMTP_URL; bounces go to the message's own return path at the sender's domain
     expect(got.user).toBe('mailer');
-    expect(got.mailFrom).toBe('no-reply@svc.invalid');
+    expect(got.mailFrom).toMatch(/^bounces\+[0-9a-f]{52}@svc\.invalid$/);
     expect(got.rcptTo.sort()).toEqual(['ada@example.test', 'alan@example.test', 'audit@example.test', 'grace@example.test']);
     expect(got.headers.get('from')).toBe('svc platform <no-reply@svc.invalid>');
     expect(got.headers.get('to')).toBe('Ada Lovelace <ada@example.test>, grace@example.test');
@@ -98,13 +98,13 @@ describe('delivery', () => {
     expect(sent.sentAt!.getTime()).toBeGreaterThanOrEqual(sent.createdAt.getTime());
   });
 
-  it("puts a caller's sender in From and keeps the envelope sender the platform's", async () => {
+  it("puts a caller's sender in From and keeps the envelope sender the platform's return path", async () => {
     const subject = 'From the team';
     const { simplyId } = await services.mail.enqueue(mail({ from: 'Team A <news@example.test>', subject }));
     await settled(simplyId);
     const got = receivedWith(subject)!;
     expect(got.headers.get('from')).toBe('Team A <news@example.test>');
-    expect(got.mailFrom).toBe('no-reply@svc.invalid');
+    expect(got.mailFrom).toMatch(/^bounces\+[0-9a-f]{52}@svc\.invalid$/);
   });
 
   it('retries a message the server refuses (550 on RCPT) with backoff, then records FAILED with the error', async () => {

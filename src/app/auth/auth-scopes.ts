@@ -21,6 +21,8 @@ export interface AuthScopes {
   authenticated: boolean;
   /** a signed-in first-party user (JWT); anything else gets IDP_REQUIRED */
   signedInUser: boolean;
+  /** a signed-in first-party user (JWT) for protected history reads; anything else gets PROTECTED_HISTORY_AUTH_REQUIRED */
+  protectedHistoryUser: boolean;
   /** one of these credential kinds */
   credential: readonly CredentialKind[];
   /** a usable team context: the key's team, or the user's selected team where they are an active member */
@@ -54,6 +56,11 @@ export function authScopes(ctx: RequestContext) {
       if (p.teamError instanceof PermissionDeniedError || p.teamError instanceof InvalidTeamSelectionError) throw p.teamError;
       return true;
     },
+    protectedHistoryUser: () => {
+      authenticated();
+      if (p.kind !== 'USER') throw new ProtectedHistoryAuthRequiredError();
+      return true;
+    },
     credential: (kinds: readonly CredentialKind[]) => authenticated() && kinds.includes(p.kind as CredentialKind),
     team: () => {
       authenticated();
@@ -73,7 +80,18 @@ export function authScopes(ctx: RequestContext) {
   };
 }
 
-const PRIORITY = ['UNAUTHENTICATED', 'VALIDATION_ERROR', 'IDP_REQUIRED', 'PERMISSION_DENIED'];
+const PRIORITY = ['UNAUTHENTICATED', 'VALIDATION_ERROR', 'IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED', 'PERMISSION_DENIED'];
+
+/**
+ * Protected snapshots (the exact address, the rendered content of what a constituent was sent) are
+ * for people signed in to the platform, never for integrations: an API key, a session token or an
+ * OAuth client is refused whatever its permissions.
+ */
+export class ProtectedHistoryAuthRequiredError extends ApiError {
+  constructor() {
+    super(403, 'PROTECTED_HISTORY_AUTH_REQUIRED', 'The protected communication history is readable by signed-in team users only; API keys, session tokens and OAuth clients cannot read it');
+  }
+}
 
 /** The most fundamental problem wins: no credential, then no team, then wrong kind, then missing permission. */
 export function pickAuthError(failure: AuthFailure): Error {

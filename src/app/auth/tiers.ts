@@ -26,6 +26,18 @@ const signedInUser = { signedInUser: true } as const;
 /** A signed-in user acting in a selected team where they are an active member. */
 const signedInMember = { $all: { team: true, signedInUser: true } } as const;
 
+/** Standard with an OAuth scope and a feature permission (API keys, scoped tokens carrying the scope, and users). */
+const standardScopedFeature = (scope: OauthScope, name: string, level: FeatureLevel) =>
+  ({ $all: { team: true, oauthScope: scope, feature: { name, level } } }) as const;
+
+/**
+ * Protected history: a signed-in member of the selected team with the feature permission. API keys,
+ * session tokens and OAuth clients get 403 PROTECTED_HISTORY_AUTH_REQUIRED even with the permission
+ * (the credential kind is checked before the permission).
+ */
+const protectedHistory = (name: string, level: FeatureLevel) =>
+  ({ $all: { team: true, protectedHistoryUser: true, feature: { name, level } } }) as const;
+
 /** Only API keys of the team (e.g. minting session tokens). */
 const apiKey = { $all: { team: true, credential: ['API_KEY'] } } as const;
 
@@ -45,6 +57,8 @@ export const tier = {
   standard,
   standardScoped,
   standardFeature,
+  standardScopedFeature,
+  protectedHistory,
   privileged,
   teamSettings,
   signedInUser,

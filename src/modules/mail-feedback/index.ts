@@ -1,7 +1,21 @@
 // What receiving mail servers report back: bounces, complaints (inbound SMTP) and one-click unsubscribes.
+// docs/api/mail-feedback.md. The return paths and unsubscribe links it reads are minted by the mail
+// area (src/modules/mail/mail-tokens.ts) when a message is stored.
 import { defineModule } from '../../app/module.ts';
+import { startInboundSmtp, type InboundSmtpState } from './inbound-smtp.ts';
+import { unsubscribeEndpoints } from './unsubscribe-endpoint.ts';
+
+declare module '../../app/context.ts' {
+  interface Services {
+    /** the inbound SMTP listener's address once it listens (INBOUND_SMTP_PORT), else null */
+    inboundSmtp: InboundSmtpState;
+  }
+}
 
 export const mailFeedbackModule = defineModule({
   name: 'mail-feedback',
   description: 'What receiving mail servers report back: bounces, complaints (inbound SMTP) and one-click unsubscribes.',
+  services: () => ({ inboundSmtp: { address: null } }),
+  httpEndpoints: (services) => unsubscribeEndpoints(services),
+  listen: (services) => startInboundSmtp(services, services.inboundSmtp),
 });

@@ -21,4 +21,6 @@ export const mailModule = defineModule({
   ids: [mailId],
   services: (services) => ({ mail: createMailer(services) }),
   jobs: (services) => mailJobs(services) as never[],
+  // the one-click unsubscribe links of messages stored from now on point at this server
+  onListening: (services, baseUrl) => services.mail.setBaseUrl(baseUrl),
 });

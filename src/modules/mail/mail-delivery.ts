@@ -84,8 +84,9 @@ async function attempt(services: Services, transport: SmtpTransport, envelopeSen
       subject: row.subject,
       text: row.textBody,
       html: row.htmlBody ?? undefined,
-      // bounces come back to the platform's sender, whatever the From header says
-      envelope: { from: envelopeSender.address, to: recipients },
+      headers: row.headers ?? undefined,
+      // bounces and complaints come back to the message's own return path, whatever the From header says
+      envelope: { from: row.envelopeFrom ?? envelopeSender.address, to: recipients },
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     });
     const note = info.rejected.length > 0 ? `accepted for ${info.accepted.length} recipient(s); rejected: ${info.rejected.join(', ')}` : null;

@@ -5,7 +5,7 @@ import { fragment, selection } from '../../app/graphql/fragments.ts';
 export const MAIL_MESSAGE_SUMMARY = fragment(
   'MailMessageSummaryFields',
   'MailMessage',
-  'id from to cc bcc replyTo subject transport status attempts messageId errorMessage source sourceId createdAt sentAt',
+  'id from to cc bcc replyTo subject transport status attempts messageId errorMessage source sourceId feedbackState feedbackAt feedbackDetail createdAt sentAt',
 );
 
 /** a message with its text and html bodies */

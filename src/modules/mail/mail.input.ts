@@ -10,6 +10,10 @@ import { textProblem } from '../collections/values/text-guards.ts';
 export const MAIL_STATUSES = ['QUEUED', 'SENT', 'STORED', 'FAILED'] as const;
 export type MailStatusName = (typeof MAIL_STATUSES)[number];
 
+/** What the receiving side reported about a sent message (docs/api/mail-feedback.md), weakest first. */
+export const MAIL_FEEDBACK_STATES = ['DELIVERED', 'BOUNCED', 'COMPLAINED'] as const;
+export type MailFeedbackStateName = (typeof MAIL_FEEDBACK_STATES)[number];
+
 export const MAX_RECIPIENTS = 50;
 export const MAX_SUBJECT = 255;
 export const MAX_DISPLAY_NAME = 100;

@@ -5,12 +5,18 @@ import { builder } from '../../app/builder.ts';
 import { prismaById } from '../../app/graphql/args.ts';
 import { loadPage, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { MAIL_STATUSES } from './mail.input.ts';
+import { MAIL_FEEDBACK_STATES, MAIL_STATUSES, type MailFeedbackStateName } from './mail.input.ts';
 import { countMailMessages, findMailMessage, findMailMessages, parseMailFilter } from './mail.service.ts';
 
 export const MailStatusEnum = builder.enumType('MailStatus', {
   description: 'QUEUED: waiting for (another) SMTP attempt; SENT: accepted by the SMTP server; STORED: kept in the outbox (no SMTP configured); FAILED: every attempt failed',
   values: MAIL_STATUSES,
+});
+
+export const MailFeedbackStateEnum = builder.enumType('MailFeedbackState', {
+  description:
+    "What the receiving side reported after the SMTP server accepted the message: DELIVERED (a delivery status notification said so), BOUNCED (it failed after acceptance), COMPLAINED (the recipient reported it as spam). A complaint is never replaced; a bounce replaces a delivery",
+  values: MAIL_FEEDBACK_STATES,
 });
 
 export const MailMessageRef = builder.prismaObject('MailMessage', {
@@ -35,6 +41,18 @@ export const MailMessageRef = builder.prismaObject('MailMessage', {
     errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'the last delivery error, or the recipients the server refused' }),
     source: t.exposeString('source', { description: 'what sent it: AUTOMATION, WIZARD, SYSTEM, ...' }),
     sourceId: t.exposeString('sourceId', { nullable: true }),
+    feedbackState: t.field({
+      type: MailFeedbackStateEnum,
+      nullable: true,
+      description: 'null until a delivery report or complaint about the message arrives',
+      select: { feedbackState: true },
+      resolve: (m) => m.feedbackState as MailFeedbackStateName | null,
+    }),
+    feedbackAt: t.expose('feedbackAt', { type: 'DateTime', nullable: true, description: 'when feedbackState was last set' }),
+    feedbackDetail: t.exposeString('feedbackDetail', {
+      nullable: true,
+      description: 'the report in short: action, status code and the diagnostic of the receiving server, or the complaint type',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),
   }),

@@ -17,16 +17,23 @@ export interface StoredMail {
   status: 'QUEUED' | 'STORED';
   source: string;
   sourceId: string | null;
+  /** the SMTP MAIL FROM (the message's own return path) */
+  envelopeFrom: string;
+  /** extra header lines, name -> value */
+  headers: Record<string, string> | null;
 }
 
 /** Answers the new row's id. */
 export async function insertMailMessage(db: pg.PoolClient, mail: StoredMail): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO "MailMessage" ("simplyId", "teamId", "fromAddress", "toAddresses", "ccAddresses", "bccAddresses", "replyTo",
-       subject, "textBody", "htmlBody", transport, status, source, "sourceId")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::"MailStatus", $13, $14)
+       subject, "textBody", "htmlBody", transport, status, source, "sourceId", "envelopeFrom", headers)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::"MailStatus", $13, $14, $15, $16::jsonb)
      RETURNING id::text`,
-    [mail.simplyId, mail.teamId, mail.from, mail.to, mail.cc, mail.bcc, mail.replyTo, mail.subject, mail.text, mail.html, mail.transport, mail.status, mail.source, mail.sourceId],
+    [
+      mail.simplyId, mail.teamId, mail.from, mail.to, mail.cc, mail.bcc, mail.replyTo, mail.subject, mail.text, mail.html,
+      mail.transport, mail.status, mail.source, mail.sourceId, mail.envelopeFrom, mail.headers === null ? null : JSON.stringify(mail.headers),
+    ],
   );
   return rows[0]!.id;
 }
@@ -44,6 +51,9 @@ export interface QueuedRow {
   subject: string;
   textBody: string;
   htmlBody: string | null;
+  /** null for messages stored before return paths were per message */
+  envelopeFrom: string | null;
+  headers: Record<string, string> | null;
 }
 
 export interface MailKey {
@@ -57,7 +67,8 @@ export interface MailKey {
  */
 export async function lockQueued(db: pg.PoolClient, keys: readonly MailKey[]): Promise<QueuedRow[]> {
   const { rows } = await db.query<QueuedRow>(
-    `SELECT m.id, m."teamId"::text AS "teamId", m."simplyId", m.status, m."fromAddress", m."toAddresses", m."ccAddresses", m."bccAddresses", m."replyTo", m.subject, m."textBody", m."htmlBody"
+    `SELECT m.id, m."teamId"::text AS "teamId", m."simplyId", m.status, m."fromAddress", m."toAddresses", m."ccAddresses", m."bccAddresses", m."replyTo", m.subject, m."textBody", m."htmlBody",
+            m."envelopeFrom", m.headers
        FROM "MailMessage" m JOIN unnest($1::bigint[], $2::text[]) AS k(t, s) ON m."teamId" = k.t AND m."simplyId" = k.s
       WHERE m.status = 'QUEUED'
       FOR UPDATE OF m SKIP LOCKED`,

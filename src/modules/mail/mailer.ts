@@ -29,4 +29,9 @@ export interface Mailer {
    * transaction: the mail exists only if the caller commits.
    */
   enqueue(mail: OutgoingMail, db?: pg.PoolClient): Promise<{ id: string; simplyId: string }>;
+  /**
+   * Where the links in messages (one-click unsubscribe) point from now on: the server's own
+   * address once it listens. PUBLIC_BASE_URL, when set, wins.
+   */
+  setBaseUrl(url: string): void;
 }

@@ -1,8 +1,14 @@
 // SEND_EMAIL: fixed recipients and/or the record's email field, merge tags from the record, handed
 // to the mailer (src/modules/mail), which stores the message and sends it. The mail's sourceId is the
 // action's idempotency key: a repeated run finds the message and does not send it again.
+// A message that goes to the record's own address is a delivery to that constituent: it is
+// recorded in the communication history in the transaction that queues the mail, so the history
+// row exists exactly when the mail does (and follows its state). Fixed addresses are staff or
+// systems, not the constituent: they leave no history row.
 import { decodeValue } from '../../collections/values/index.ts';
+import { recordDelivery } from '../../communications/record-delivery.ts';
 import { renderTemplate } from '../../merge-tags/render.ts';
+import { inTransaction } from '../../../db/transaction.ts';
 
 /** the mailer's subject limit (src/modules/mail/mail.input.ts): a long merged value is cut, not refused */
 const MAX_SUBJECT = 255;
@@ -13,17 +19,20 @@ export const sendEmail: ActionHandler = async (run) => {
   const config = run.config as { to?: string[]; toFieldSimplyId?: string; subject: string; text: string; html?: string };
   const fields = fieldsOf(run);
   const recipients = [...(config.to ?? [])];
+  let constituentAddress: string | null = null;
   if (config.toFieldSimplyId) {
     const field = fields.find((f) => f.dataFieldSimplyId === config.toFieldSimplyId);
     const value = field && run.record ? decodeValue(field, run.record.values[field.dataFieldSimplyId]) : null;
-    if (typeof value === 'string' && value) recipients.push(value);
-    else if (recipients.length === 0) throw new NoRecipientError(`The record has no email address in ${config.toFieldSimplyId}`);
+    if (typeof value === 'string' && value) {
+      recipients.push(value);
+      constituentAddress = value;
+    } else if (recipients.length === 0) throw new NoRecipientError(`The record has no email address in ${config.toFieldSimplyId}`);
   }
   const seen = new Set<string>();
   const to = recipients.filter((r) => !seen.has(r.toLowerCase()) && seen.add(r.toLowerCase()));
   const already = await run.services.prisma.mailMessage.findFirst({ where: { teamId: run.team.id, source: 'AUTOMATION', sourceId: run.idempotencyKey }, select: { id: true } });
   if (already) return;
-  await run.services.mail.enqueue({
+  const mail = {
     teamId: run.team.id,
     to,
     subject: [...renderTemplate(config.subject, { fields, record: run.record }).replace(/[\r\n]+/g, ' ')].slice(0, MAX_SUBJECT).join(''),
@@ -31,5 +40,26 @@ export const sendEmail: ActionHandler = async (run) => {
     ...(config.html ? { html: renderTemplate(config.html, { fields, record: run.record }, { html: true }) } : {}),
     source: 'AUTOMATION',
     sourceId: run.idempotencyKey,
+  };
+  const record = run.record;
+  if (!record || constituentAddress === null) {
+    await run.services.mail.enqueue(mail);
+    return;
+  }
+  await inTransaction(run.services.pool, async (db) => {
+    const queued = await run.services.mail.enqueue(mail, db);
+    await recordDelivery(db, {
+      teamId: run.team.id,
+      dataRecordId: record.id,
+      sourceType: 'AUTOMATION',
+      sourceSimplyId: run.automationSimplyId,
+      channelId: 'EMAIL',
+      mailMessageId: queued.id,
+      destination: constituentAddress,
+      senderAddress: run.services.config.MAIL_FROM,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? null,
+    });
   });
 };

@@ -1,0 +1,139 @@
+// The inbound SMTP listener (INBOUND_SMTP_PORT): the MX of the bounce domain points here, and the
+// only mail it takes is mail to a return path the platform minted (`bounces+<token>@…`); any other
+// recipient is refused at RCPT, so it never relays and never becomes anyone's mailbox. A message is
+// read once it is complete, its report applied to the mail the token names, and only then
+// accepted: a database that is away answers 451 and the sending server tries again later.
+// Anything that is no report (an auto-reply, a bounce in prose, garbage) is accepted and dropped:
+// refusing it would only make the sending server mail a bounce of the bounce to someone.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { Services } from '../../app/context.ts';
+import type { ModuleListener } from '../../app/module.ts';
+import { mailTokensFor, readReturnPath, type MailRef, type MailTokens } from '../mail/mail-tokens.ts';
+import { applyFeedback } from './apply-feedback.ts';
+import { effectsOf } from './feedback-effects.ts';
+import { readReport } from './feedback-reports.ts';
+
+/** A report returns at most the original message (the mail area's own limits keep that below 1 MiB) with some prose. */
+export const MAX_INBOUND_BYTES = 2 * 1024 * 1024;
+/** sessions at once; more are told 421 and come back later */
+const MAX_CLIENTS = 50;
+const SOCKET_TIMEOUT_MS = 60_000;
+
+/** Where tests (and an operator's logs) find the listener: set once it listens. */
+export interface InboundSmtpState {
+  address: AddressInfo | null;
+}
+
+class SmtpReply extends Error {
+  responseCode: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.responseCode = code;
+  }
+}
+
+function readAll(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('error', reject);
+  });
+}
+
+/** The mails a session's recipients name, once each. */
+function mailsOf(tokens: MailTokens, session: SMTPServerSession): MailRef[] {
+  const byKey = new Map<string, MailRef>();
+  for (const rcpt of session.envelope.rcptTo) {
+    const ref = readReturnPath(tokens, rcpt.address);
+    if (ref) byKey.set(`${ref.teamId}:${ref.simplyId}`, ref);
+  }
+  return [...byKey.values()];
+}
+
+async function receive(services: Services, tokens: MailTokens, stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
+  const raw = await readAll(stream);
+  if (stream.sizeExceeded) throw new SmtpReply(552, `5.3.4 messages are limited to ${MAX_INBOUND_BYTES} bytes`);
+  const report = await readReport(raw);
+  const mails = mailsOf(tokens, session);
+  if (report.kind === 'unrecognised') {
+    services.logger.info({ mails: mails.map((m) => m.simplyId), reason: report.reason, bytes: raw.length }, 'inbound mail: no bounce or complaint report; dropped');
+    return 'accepted (no report found)';
+  }
+  const effects = effectsOf(report);
+  for (const ref of mails) {
+    const outcome = await applyFeedback(services.pool, ref, effects);
+    services.logger.info(
+      { mail: ref.simplyId, report: report.kind, ...(outcome.found ? { state: outcome.state, suppressed: outcome.suppressed } : { found: false }) },
+      'inbound mail: report applied',
+    );
+  }
+  return 'report accepted';
+}
+
+function tlsOptions(services: Services): { key: Buffer; cert: Buffer } | null {
+  const { TLS_CERT_FILE, TLS_KEY_FILE } = services.config;
+  if (!TLS_CERT_FILE || !TLS_KEY_FILE) return null;
+  return { key: fs.readFileSync(TLS_KEY_FILE), cert: fs.readFileSync(TLS_CERT_FILE) };
+}
+
+/** Starts the listener when INBOUND_SMTP_PORT is set; null otherwise. */
+export async function startInboundSmtp(services: Services, state: InboundSmtpState): Promise<ModuleListener | null> {
+  const { config, logger } = services;
+  if (config.INBOUND_SMTP_PORT === undefined) return null;
+  const tokens = mailTokensFor(config.secretsKeyFile);
+  // STARTTLS with the platform's own certificate when it has one; never smtp-server's built-in sample certificate
+  const tls = tlsOptions(services);
+  const server = new SMTPServer({
+    ...(tls ?? {}),
+    disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    authOptional: true,
+    size: MAX_INBOUND_BYTES,
+    rejectOversized: true,
+    maxClients: MAX_CLIENTS,
+    socketTimeout: SOCKET_TIMEOUT_MS,
+    disableReverseLookup: true,
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      if (readReturnPath(tokens, address.address)) return callback();
+      callback(new SmtpReply(550, '5.1.1 no such recipient: this server takes delivery reports for return paths it issued only'));
+    },
+    onData(stream, session, callback) {
+      receive(services, tokens, stream, session).then(
+        (message) => callback(null, message),
+        (error: unknown) => {
+          if (error instanceof SmtpReply) return callback(error);
+          // the report could not be recorded (the database is away): the sending server tries again later
+          logger.warn({ err: error }, 'inbound mail: report not recorded; answered 451');
+          stream.resume();
+          callback(new SmtpReply(451, '4.3.0 temporary failure, try again later'));
+        },
+      );
+    },
+  });
+  // a client's protocol error is its session's problem; the listener goes on
+  server.on('error', (error) => logger.warn({ err: error }, 'inbound SMTP listener error'));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(config.INBOUND_SMTP_PORT, config.INBOUND_SMTP_HOST, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  state.address = server.server.address() as AddressInfo;
+  logger.info({ address: state.address }, 'inbound SMTP listener for delivery reports and complaints');
+  return {
+    close: (deadline) =>
+      new Promise<void>((resolve) => {
+        // sessions still open may finish their message until the deadline; smtp-server then says 421 and cuts them
+        server.options.closeTimeout = Math.max(1, deadline - Date.now());
+        server.close(() => {
+          state.address = null;
+          resolve();
+        });
+      }),
+  };
+}

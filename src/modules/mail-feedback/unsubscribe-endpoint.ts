@@ -1,0 +1,105 @@
+// One-click unsubscribe (RFC 8058), served by the front door under /unsubscribe/ (AppModule.httpEndpoints):
+//   POST /unsubscribe/<token>  body List-Unsubscribe=One-Click → the address is suppressed for the team
+//   GET  /unsubscribe/<token>  a page with a button that makes that POST; it changes nothing, so a
+//                              link scanner that follows every URL in a message unsubscribes no one
+// The token (mail-tokens.ts) is the only authorization; one that this platform did not mint, or
+// whose mail is gone, is a 404 either way. The pages show no address and no team.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Services } from '../../app/context.ts';
+import { ValidationError } from '../../app/errors.ts';
+import { sendError } from '../../app/http/envelope.ts';
+import { PayloadTooLargeError } from '../../app/http/read-body.ts';
+import type { HttpEndpoint } from '../../app/module.ts';
+import { mailTokensFor, type MailRef } from '../mail/mail-tokens.ts';
+import { UNSUBSCRIBE_PATH } from '../mail/unsubscribe-link.ts';
+import { recipientAddresses } from './apply-feedback.ts';
+import { findFeedbackMail, suppress } from './feedback.sql.ts';
+import { confirmationPage, donePage } from './unsubscribe-pages.ts';
+
+/** the form's body is one field; anything longer is not a one-click request */
+const MAX_BODY_BYTES = 4096;
+
+export function unsubscribeEndpoints(services: Services): HttpEndpoint[] {
+  const tokens = mailTokensFor(services.config.secretsKeyFile);
+  return [
+    {
+      prefix: UNSUBSCRIBE_PATH,
+      route: `${UNSUBSCRIBE_PATH}{token}`,
+      handle: async (req, res, url, requestId) => {
+        const ref = tokens.read('unsubscribe', url.pathname.slice(UNSUBSCRIBE_PATH.length));
+        if (!ref) return notFound(res, requestId);
+        const method = req.method ?? 'GET';
+        if (method === 'GET' || method === 'HEAD') return showConfirmation(services, ref, req, res, requestId);
+        if (method === 'POST') return unsubscribe(services, ref, req, res, requestId);
+        return sendError(res, requestId, { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Allowed methods: GET, HEAD, POST', headers: { Allow: 'GET, HEAD, POST' } });
+      },
+    },
+  ];
+}
+
+function notFound(res: ServerResponse, requestId: string): void {
+  sendError(res, requestId, { status: 404, code: 'NOT_FOUND', message: 'No such unsubscribe link' });
+}
+
+function sendPage(req: IncomingMessage, res: ServerResponse, html: string): void {
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    'cache-control': 'no-store',
+    // the token is in the URL: it goes nowhere else
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  });
+  res.end(req.method === 'HEAD' ? undefined : html);
+}
+
+async function showConfirmation(services: Services, ref: MailRef, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+  if (!(await findFeedbackMail(services.pool, ref))) return notFound(res, requestId);
+  sendPage(req, res, confirmationPage());
+}
+
+/**
+ * The request body; past MAX_BODY_BYTES a 413 that closes the connection (the rest is left unread,
+ * as the JSON routes do: read-body.ts).
+ */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      reject(new PayloadTooLargeError(MAX_BODY_BYTES, true));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+/** RFC 8058: `List-Unsubscribe=One-Click`, as a urlencoded or a multipart form (the WHATWG form parser reads both). */
+async function isOneClick(req: IncomingMessage, body: Buffer): Promise<boolean> {
+  const type = req.headers['content-type'] ?? 'application/x-www-form-urlencoded';
+  try {
+    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
+    return form.get('List-Unsubscribe') === 'One-Click';
+  } catch {
+    return false;
+  }
+}
+
+async function unsubscribe(services: Services, ref: MailRef, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+  const body = await readBody(req);
+  if (!(await isOneClick(req, body))) {
+    throw new ValidationError('A one-click unsubscribe posts List-Unsubscribe=One-Click', [{ field: 'List-Unsubscribe', message: 'must be One-Click' }]);
+  }
+  const mail = await findFeedbackMail(services.pool, ref);
+  if (!mail) return notFound(res, requestId);
+  // an unsubscribable message has exactly one recipient (mail.input.ts)
+  const [address] = recipientAddresses(mail);
+  if (address) await suppress(services.pool, mail.teamId, address, 'UNSUBSCRIBED', mail.id);
+  sendPage(req, res, donePage());
+}

@@ -1,0 +1,34 @@
+// The two pages of the unsubscribe link: static text, no address, no team, no script. The form
+// posts to the page's own URL (action omitted), which carries the token.
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.5rem 1.25rem}</style>
+</head>
+<body>
+<h1>${title}</h1>
+${body}
+</body>
+</html>
+`;
+
+/** GET: asks; nothing has changed yet. */
+export function confirmationPage(): string {
+  return page(
+    'Unsubscribe',
+    `<p>Do you want to stop receiving these messages at this address?</p>
+<form method="post">
+<input type="hidden" name="List-Unsubscribe" value="One-Click">
+<button type="submit">Unsubscribe</button>
+</form>`,
+  );
+}
+
+/** POST: done (also when it already was). */
+export function donePage(): string {
+  return page('You are unsubscribed', '<p>This address will not receive these messages from the sender again.</p>');
+}
