@@ -8,6 +8,7 @@ export interface RouteExtension {
   public?: boolean;
 }
 
+const MESSAGE_SETTINGS = 'the team\'s approval setting for composed messages (docs/api/outgoing-messages.md "Approval setting"): the documents name approval but no route to turn it on';
 const SENDERS = 'sender management and mail-domain verification (docs/api/messages.md "Senders and mail domains"): the route checklist names them privileged without routes';
 const FIRST_PARTY_SIGN_IN = 'the first-party sign-in (email and password, JWT + refresh token), which the route checklist leaves open (docs/api/authentication.md)';
 const API_KEY_ADMIN = 'API key administration beyond create and rotate (the only API key routes of the route checklist): list, inspect, change, revoke';
@@ -18,6 +19,8 @@ const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
 export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
   'POST /v1/auth/login': { reason: FIRST_PARTY_SIGN_IN, public: true },
   'POST /v1/message-senders': { reason: SENDERS },
+  'GET /v1/message-settings': { reason: MESSAGE_SETTINGS },
+  'PUT /v1/message-settings': { reason: MESSAGE_SETTINGS },
   'PUT /v1/message-senders/{messageSenderSimplyId}': { reason: SENDERS },
   'DELETE /v1/message-senders/{messageSenderSimplyId}': { reason: SENDERS },
   'GET /v1/message-senders/domains': { reason: SENDERS },

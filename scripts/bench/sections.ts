@@ -5,6 +5,9 @@
 import type { TargetOutcome } from './report.ts';
 import { FILE_SCENARIOS, runFilesSection } from './files/files-section.ts';
 import { NOTIFICATION_SCENARIOS, runNotificationsSection } from './notifications/notifications-section.ts';
+import { OUTGOING_MESSAGE_SCENARIOS, runOutgoingMessagesSection } from './outgoing-messages/outgoing-messages-section.ts';
+import { COMMUNICATION_SCENARIOS, runCommunicationsSection } from './communications/communications-section.ts';
+import { CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection } from './content-templates/content-templates-section.ts';
 
 export interface SectionResult {
   lines: string[];
@@ -29,6 +32,9 @@ const section = <S extends string>(group: string, scenarios: readonly S[], run: 
 export const SECTIONS: readonly BenchSection[] = [
   section('files', FILE_SCENARIOS, runFilesSection),
   section('notifications', NOTIFICATION_SCENARIOS, runNotificationsSection),
+  section('outgoing-messages', OUTGOING_MESSAGE_SCENARIOS, runOutgoingMessagesSection),
+  section('communications', COMMUNICATION_SCENARIOS, runCommunicationsSection),
+  section('content-templates', CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection),
 ];
 
 /** Whether a BENCH_ONLY id names a section or one of its scenarios. */
