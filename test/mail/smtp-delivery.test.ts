@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import type { Services } from '../../src/app/context.ts';
 import { createMailer } from '../../src/modules/mail/create-mailer.ts';
-import { queueDelivery, SEND_MAIL, type MailRetryPolicy } from '../../src/modules/mail/mail-queue.ts';
+import { queueDeliveries, SEND_MAIL, type MailRetryPolicy } from '../../src/modules/mail/mail-queue.ts';
 import type { Mailer, OutgoingMail } from '../../src/modules/mail/mailer.ts';
 import { closeServices, createServices } from '../../src/app/server.ts';
 import { mailId } from '../../src/modules/mail/mail.ids.ts';
@@ -150,7 +150,7 @@ describe('delivery', () => {
     // a duplicate delivery job (as a sweep or a redrive could make) for the same message
     const client = await services.pool.connect();
     try {
-      await queueDelivery(services.jobs, client, { teamId: teamId.toString(), mailSimplyId: simplyId, attempts: 1 }, FAST);
+      await queueDeliveries(services.jobs, client, [{ teamId: teamId.toString(), mailSimplyId: simplyId, attempts: 1 }], FAST);
     } finally {
       client.release();
     }
@@ -171,7 +171,7 @@ describe('delivery', () => {
     });
     const client = await services.pool.connect();
     try {
-      await queueDelivery(services.jobs, client, { teamId: teamId.toString(), mailSimplyId: simplyId, attempts: 5 }, { ...FAST, attempts: 1 });
+      await queueDeliveries(services.jobs, client, [{ teamId: teamId.toString(), mailSimplyId: simplyId, attempts: 5 }], { ...FAST, attempts: 1 });
     } finally {
       client.release();
     }
@@ -204,5 +204,36 @@ describe("the caller's transaction", () => {
     expect(await services.prisma.mailMessage.count({ where: { simplyId: rolledBack } })).toBe(0);
     expect(await services.jobs.boss.findJobs(SEND_MAIL, { data: { mailSimplyId: rolledBack } })).toEqual([]);
     expect(receivedWith('Rolled back')).toBeUndefined();
+  });
+
+  it('stores many messages at once, refusing only the invalid ones, and delivers each with its own lists', async () => {
+    const client = await services.pool.connect();
+    let outcomes: Awaited<ReturnType<Mailer['enqueueMany']>>;
+    try {
+      await client.query('BEGIN');
+      outcomes = await services.mail.enqueueMany(
+        [
+          mail({ subject: 'Many one', to: ['Ada <ada@example.test>', 'grace@example.test'], cc: ['alan@example.test'] }),
+          mail({ subject: 'Many refused', to: ['not an address'] }),
+          mail({ subject: 'Many three', to: ['edsger@example.test'], html: '<p>three</p>' }),
+        ],
+        client,
+      );
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    const refused = outcomes[1]!;
+    expect(!refused.ok && refused.error.code).toBe('VALIDATION_ERROR');
+    const [first, , third] = outcomes.map((o) => (o.ok ? o.simplyId : ''));
+    expect(await row(first!)).toMatchObject({ toAddresses: ['Ada <ada@example.test>', 'grace@example.test'], ccAddresses: ['alan@example.test'], bccAddresses: [] });
+    expect(await row(third!)).toMatchObject({ toAddresses: ['edsger@example.test'], htmlBody: '<p>three</p>' });
+    await settled(first!);
+    await settled(third!);
+    expect([...receivedWith('Many one')!.rcptTo].sort()).toEqual(['ada@example.test', 'alan@example.test', 'grace@example.test']);
+    expect(receivedWith('Many three')).toBeDefined();
+    expect(receivedWith('Many refused')).toBeUndefined();
+    expect(await services.prisma.mailMessage.count({ where: { teamId, subject: 'Many refused' } })).toBe(0);
   });
 });

@@ -9,12 +9,13 @@ import type pg from 'pg';
 import { ConfigError, type Config } from '../../app/config.ts';
 import type { Services } from '../../app/context.ts';
 import { parseInput } from '../../app/validate.ts';
+import { ApiError } from '../../app/errors.ts';
 import { outgoingMailInput, parseMailbox, type ValidMail } from './mail.input.ts';
-import { DEFAULT_RETRY, queueDelivery, type MailRetryPolicy } from './mail-queue.ts';
-import type { Mailer, OutgoingMail } from './mailer.ts';
+import { DEFAULT_RETRY, queueDeliveries, type MailRetryPolicy } from './mail-queue.ts';
+import type { Mailer, MailOutcome, OutgoingMail } from './mailer.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { mailId } from './mail.ids.ts';
-import { insertMailMessage } from './mail.sql.ts';
+import { insertMailMessages, type StoredMail } from './mail.sql.ts';
 import { mailTokensFor, returnPathFor, type MailRef } from './mail-tokens.ts';
 import { unsubscribeHeaders } from './unsubscribe-link.ts';
 
@@ -47,10 +48,10 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
   const tokens = mailTokensFor(config.secretsKeyFile);
   let baseUrl = configuredBaseUrl(config);
 
-  const store = async (db: pg.PoolClient, mail: ValidMail, simplyId: string): Promise<string> => {
-    const ref: MailRef = { teamId: mail.teamId, simplyId };
-    const id = await insertMailMessage(db, {
-      simplyId,
+  const stored = (mail: ValidMail): StoredMail => {
+    const ref: MailRef = { teamId: mail.teamId, simplyId: mailId.create() };
+    return {
+      simplyId: ref.simplyId,
       teamId: mail.teamId.toString(),
       from: mail.from ?? config.MAIL_FROM,
       to: mail.to,
@@ -66,18 +67,39 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
       sourceId: mail.sourceId ?? null,
       envelopeFrom: returnPathFor(tokens, ref, bounceDomain),
       headers: mail.unsubscribe ? unsubscribeHeaders(baseUrl, tokens, ref) : null,
+    };
+  };
+
+  // one INSERT and one queue insert for however many messages: a composed message's batch costs
+  // the same few statements as a single mail
+  const store = async (db: pg.PoolClient, mails: readonly StoredMail[]): Promise<string[]> => {
+    const ids = await insertMailMessages(db, mails);
+    if (smtp) await queueDeliveries(services.jobs, db, mails.map((mail) => ({ teamId: mail.teamId, mailSimplyId: mail.simplyId, attempts: retry.attempts })), retry);
+    return ids;
+  };
+
+  const enqueueMany = async (raw: readonly OutgoingMail[], db: pg.PoolClient): Promise<MailOutcome[]> => {
+    const outcomes = raw.map((mail): { mail: StoredMail } | { refused: ApiError } => {
+      try {
+        return { mail: stored(parseInput(outgoingMailInput, mail, 'Invalid mail message')) };
+      } catch (error) {
+        if (error instanceof ApiError) return { refused: error };
+        throw error;
+      }
     });
-    if (smtp) await queueDelivery(services.jobs, db, { teamId: mail.teamId.toString(), mailSimplyId: simplyId, attempts: retry.attempts }, retry);
-    return id;
+    const accepted = outcomes.flatMap((o) => ('mail' in o ? [o.mail] : []));
+    const ids = await store(db, accepted);
+    const idOf = new Map(accepted.map((mail, i) => [mail.simplyId, ids[i]!]));
+    return outcomes.map((o) => ('mail' in o ? { ok: true, id: idOf.get(o.mail.simplyId)!, simplyId: o.mail.simplyId } : { ok: false, error: o.refused }));
   };
 
   return {
     async enqueue(raw: OutgoingMail, db?: pg.PoolClient) {
-      const mail = parseInput(outgoingMailInput, raw, 'Invalid mail message');
-      const simplyId = mailId.create();
-      const id = db ? await store(db, mail, simplyId) : await inTransaction(services.pool, (client) => store(client, mail, simplyId));
-      return { id, simplyId };
+      const [outcome] = db ? await enqueueMany([raw], db) : await inTransaction(services.pool, (client) => enqueueMany([raw], client));
+      if (!outcome!.ok) throw outcome!.error;
+      return { id: outcome!.id, simplyId: outcome!.simplyId };
     },
+    enqueueMany,
     setBaseUrl(url: string) {
       if (!config.PUBLIC_BASE_URL) baseUrl = url;
     },

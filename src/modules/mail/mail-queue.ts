@@ -37,14 +37,16 @@ function onConnection(db: pg.PoolClient): Db {
   return { executeSql: (text: string, values?: unknown[]) => db.query(text, values) };
 }
 
-export async function queueDelivery(jobs: Jobs, db: pg.PoolClient, data: SendMailJob, policy: MailRetryPolicy): Promise<void> {
-  await jobs.boss.send(SEND_MAIL, data, {
-    db: onConnection(db),
+/** Delivery jobs for stored messages, one statement, on the connection (and in the transaction) that stored them. */
+export async function queueDeliveries(jobs: Jobs, db: pg.PoolClient, data: readonly SendMailJob[], policy: MailRetryPolicy): Promise<void> {
+  if (data.length === 0) return;
+  const options = {
     retryLimit: policy.attempts - 1,
     retryDelay: policy.delaySeconds,
     retryBackoff: policy.backoff,
     ...(policy.backoff ? { retryDelayMax: policy.maxDelaySeconds } : {}),
     expireInSeconds: ATTEMPT_EXPIRY_SECONDS,
     deadLetter: SEND_MAIL_FAILED,
-  });
+  };
+  await jobs.boss.insert(SEND_MAIL, data.map((job) => ({ data: job, ...options })), { db: onConnection(db) });
 }

@@ -23,19 +23,31 @@ export interface StoredMail {
   headers: Record<string, string> | null;
 }
 
-/** Answers the new row's id. */
-export async function insertMailMessage(db: pg.PoolClient, mail: StoredMail): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO "MailMessage" ("simplyId", "teamId", "fromAddress", "toAddresses", "ccAddresses", "bccAddresses", "replyTo",
-       subject, "textBody", "htmlBody", transport, status, source, "sourceId", "envelopeFrom", headers)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::"MailStatus", $13, $14, $15, $16::jsonb)
-     RETURNING id::text`,
-    [
-      mail.simplyId, mail.teamId, mail.from, mail.to, mail.cc, mail.bcc, mail.replyTo, mail.subject, mail.text, mail.html,
-      mail.transport, mail.status, mail.source, mail.sourceId, mail.envelopeFrom, mail.headers === null ? null : JSON.stringify(mail.headers),
-    ],
+const MAIL_COLUMNS = [
+  '"simplyId"', '"teamId"', '"fromAddress"', '"toAddresses"', '"ccAddresses"', '"bccAddresses"', '"replyTo"', 'subject', '"textBody"',
+  '"htmlBody"', 'transport', 'status', 'source', '"sourceId"', '"envelopeFrom"', 'headers',
+] as const;
+// the address lists are arrays themselves: unnest would flatten a text[][], so they travel as JSON
+const MAIL_TYPES = ['text', 'bigint', 'text', 'jsonb', 'jsonb', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'jsonb'];
+const toTextArray = (column: string) => `ARRAY(SELECT jsonb_array_elements_text(${column}))`;
+
+/** Stores messages in one statement; answers their row ids in the order given. */
+export async function insertMailMessages(db: pg.PoolClient, mails: readonly StoredMail[]): Promise<string[]> {
+  if (mails.length === 0) return [];
+  const rows = mails.map((mail) => [
+    mail.simplyId, mail.teamId, mail.from, JSON.stringify(mail.to), JSON.stringify(mail.cc), JSON.stringify(mail.bcc), mail.replyTo, mail.subject,
+    mail.text, mail.html, mail.transport, mail.status, mail.source, mail.sourceId, mail.envelopeFrom, mail.headers === null ? null : JSON.stringify(mail.headers),
+  ]);
+  const { rows: inserted } = await db.query<{ id: string; simplyId: string }>(
+    `INSERT INTO "MailMessage" (${MAIL_COLUMNS.join(', ')})
+     SELECT u."simplyId", u."teamId", u."fromAddress", ${toTextArray('u."toAddresses"')}, ${toTextArray('u."ccAddresses"')}, ${toTextArray('u."bccAddresses"')},
+            u."replyTo", u.subject, u."textBody", u."htmlBody", u.transport, u.status::"MailStatus", u.source, u."sourceId", u."envelopeFrom", u.headers
+       FROM unnest(${MAIL_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS u(${MAIL_COLUMNS.join(', ')})
+     RETURNING id::text, "simplyId"`,
+    MAIL_COLUMNS.map((_, i) => rows.map((row) => row[i])),
   );
-  return rows[0]!.id;
+  const ids = new Map(inserted.map((row) => [row.simplyId, row.id]));
+  return mails.map((mail) => ids.get(mail.simplyId)!);
 }
 
 export interface QueuedRow {

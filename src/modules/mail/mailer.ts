@@ -1,6 +1,7 @@
 // The contract other areas use to send mail (automations' SEND_EMAIL, later messaging).
 // Implemented in this folder; `services.mail` holds the instance.
 import type pg from 'pg';
+import type { ApiError } from '../../app/errors.ts';
 
 export interface OutgoingMail {
   teamId: bigint;
@@ -23,12 +24,21 @@ export interface OutgoingMail {
   unsubscribe?: boolean;
 }
 
+/** What became of one message of `enqueueMany`, in the order given. */
+export type MailOutcome = { ok: true; id: string; simplyId: string } | { ok: false; error: ApiError };
+
 export interface Mailer {
   /**
    * Stores the message and queues its delivery. With `db`, both happen in the caller's
    * transaction: the mail exists only if the caller commits.
    */
   enqueue(mail: OutgoingMail, db?: pg.PoolClient): Promise<{ id: string; simplyId: string }>;
+  /**
+   * Many messages in the caller's transaction, with a few statements for all of them. A message
+   * the transport refuses (an invalid address, a body over the limits) is answered with its
+   * error and not stored; the others are.
+   */
+  enqueueMany(mails: readonly OutgoingMail[], db: pg.PoolClient): Promise<MailOutcome[]>;
   /**
    * Where the links in messages (one-click unsubscribe) point from now on: the server's own
    * address once it listens. PUBLIC_BASE_URL, when set, wins.

@@ -13,7 +13,6 @@ import type pg from 'pg';
 import type { Db } from 'pg-boss';
 import type { OutgoingMessage } from '../../generated/prisma/client.ts';
 import type { Services } from '../../app/context.ts';
-import { ApiError } from '../../app/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { recordDeliveries, type DeliveryDraft } from '../communications/record-delivery.ts';
 import { channelAvailable } from './channel-providers.ts';
@@ -182,36 +181,39 @@ export async function sendBatch(services: Services, job: MessageJob): Promise<vo
     );
     if (rows.length === 0) return;
     const outcomes: Outcome[] = [];
-    const drafts: DeliveryDraft[] = [];
+    // the recipients to mail, with their rendered copies, handed over together below
+    const mailed: { row: PendingRow; content: ReturnType<typeof renderContent> }[] = [];
     for (const row of rows) {
       const fail = (error: string) => outcomes.push({ id: row.id, state: 'FAILED', mailMessageId: null, error });
       if (row.gone) fail('The record was deleted before the message reached it');
       else if (row.suppressed) outcomes.push({ id: row.id, state: 'SUPPRESSED', mailMessageId: null, error: null });
       else if (!sender.ok) fail(sender.message);
-      else {
-        try {
-          const content = renderContent(message, fields, { simplyId: row.simplyId!, calculatedName: row.calculatedName, values: row.values });
-          const mail = await services.mail.enqueue(
-            {
-              teamId,
-              from: sender.sender.from,
-              to: [row.address],
-              subject: content.subject,
-              text: content.text,
-              ...(content.html !== undefined ? { html: content.html } : {}),
-              source: 'MESSAGE_COMPOSER',
-              sourceId: `${message.simplyId}/${row.simplyId}`,
-              unsubscribe: true,
-            },
-            db,
-          );
+      else mailed.push({ row, content: renderContent(message, fields, { simplyId: row.simplyId!, calculatedName: row.calculatedName, values: row.values }) });
+    }
+    const drafts: DeliveryDraft[] = [];
+    if (sender.ok && mailed.length > 0) {
+      const queued = await services.mail.enqueueMany(
+        mailed.map(({ row, content }) => ({
+          teamId,
+          from: sender.sender.from,
+          to: [row.address],
+          subject: content.subject,
+          text: content.text,
+          ...(content.html !== undefined ? { html: content.html } : {}),
+          source: 'MESSAGE_COMPOSER',
+          sourceId: `${message.simplyId}/${row.simplyId}`,
+          unsubscribe: true,
+        })),
+        db,
+      );
+      for (const [i, mail] of queued.entries()) {
+        const { row, content } = mailed[i]!;
+        // a refusal of one copy (an address the transport does not take, a body too long once
+        // filled in) fails that recipient; the others go on
+        if (!mail.ok) outcomes.push({ id: row.id, state: 'FAILED', mailMessageId: null, error: mail.error.message });
+        else {
           outcomes.push({ id: row.id, state: 'QUEUED', mailMessageId: mail.id, error: null });
           drafts.push(historyDraft(message, row, sender.sender.emailAddress, content, mail.id));
-        } catch (error) {
-          // a refusal of this one copy (an address the transport does not take, a body too long once
-          // filled in): the recipient fails, the others go on. Anything else rolls the batch back.
-          if (!(error instanceof ApiError)) throw error;
-          fail(error.message);
         }
       }
     }
