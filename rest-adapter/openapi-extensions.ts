@@ -15,6 +15,7 @@ const API_KEY_ADMIN = 'API key administration beyond create and rotate (the only
 const TEAM_ROLES = 'team roles over REST (docs/api/team-roles.md): the route checklist has no team-role route';
 const FIELD_ADMIN = 'field administration over REST (docs/api/data-collections.md): the route checklist has field reads only';
 const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
+const SUPPRESSIONS = 'the team\'s suppression list (docs/api/mail-feedback.md "Suppression list"): the route checklist names suppressions privileged without routes';
 
 export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
   'POST /v1/auth/login': { reason: FIRST_PARTY_SIGN_IN, public: true },
@@ -49,4 +50,7 @@ export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
   'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder': { reason: FIELD_ADMIN },
   'GET /v1/mail-messages': { reason: MAIL },
   'GET /v1/mail-messages/{mailSimplyId}': { reason: MAIL },
+  'GET /v1/message-suppressions': { reason: SUPPRESSIONS },
+  'POST /v1/message-suppressions': { reason: SUPPRESSIONS },
+  'DELETE /v1/message-suppressions/{address}': { reason: SUPPRESSIONS },
 };

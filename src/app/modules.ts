@@ -23,6 +23,7 @@ import { messageRoutes } from '../../rest-adapter/routes/messages.ts';
 import { outgoingMessageRoutes } from '../../rest-adapter/routes/outgoing-messages.ts';
 import { communicationRoutes } from '../../rest-adapter/routes/communications.ts';
 import { contentTemplateRoutes } from '../../rest-adapter/routes/content-templates.ts';
+import { mailFeedbackRoutes } from '../../rest-adapter/routes/mail-feedback.ts';
 import { auditLogModule } from '../modules/audit-log/index.ts';
 import { automationsModule } from '../modules/automations/index.ts';
 import { collectionsModule } from '../modules/collections/index.ts';
@@ -72,7 +73,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(notificationsModule, notificationRoutes),
   entry(messagesModule, messageRoutes),
   entry(communicationsModule, communicationRoutes),
-  entry(mailFeedbackModule),
+  entry(mailFeedbackModule, mailFeedbackRoutes),
   entry(contentTemplatesModule, contentTemplateRoutes),
   entry(outgoingMessagesModule, outgoingMessageRoutes),
 ];

@@ -3,7 +3,7 @@
 // blockers stopping a send, the jobs a move queues, and concurrent moves of one message.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.ts';
-import { queueBatches, RESOLVE_RECIPIENTS, SEND_BATCH, START_DUE } from '../../src/modules/outgoing-messages/send-pipeline.ts';
+import { batchSizeFor, queueBatches, RESOLVE_RECIPIENTS, SEND_BATCH, START_DUE } from '../../src/modules/outgoing-messages/send-pipeline.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { CollectionFixture } from '../support/data-fixtures.ts';
@@ -142,18 +142,29 @@ describe('outgoing messages: status moves', () => {
     expect(row.internalName).toBe(edit.status === 200 ? 'edited' : 'Spring newsletter');
   });
 
-  it('spaces batch jobs of every send together: MESSAGE_SEND_RATE / 50 batches per second (200/s: 4)', async () => {
+  it('spaces batch jobs of every send together: a second holds MESSAGE_SEND_RATE recipients in batches of at most 200', async () => {
     const { services } = server.app;
+    const starts = async (job: { teamId: string; outgoingMessageId: string }) =>
+      (await services.jobs.boss.findJobs(SEND_BATCH, { data: job })).map((j) => new Date(j.startAfter).getTime()).sort();
+    // the default rate (200/s): one batch of 200 a second
+    expect(batchSizeFor(services)).toBe(200);
     const a = { teamId: '1', outgoingMessageId: '900000001' };
     const b = { teamId: '2', outgoingMessageId: '900000002' };
-    await inTransaction(services.pool, (db) => queueBatches(services, db, a, 6));
-    await inTransaction(services.pool, (db) => queueBatches(services, db, b, 3));
-    const starts = async (job: typeof a) => (await services.jobs.boss.findJobs(SEND_BATCH, { data: job })).map((j) => new Date(j.startAfter).getTime()).sort();
+    await inTransaction(services.pool, (db) => queueBatches(services, db, a, 3));
+    await inTransaction(services.pool, (db) => queueBatches(services, db, b, 2));
     const [ofA, ofB] = [await starts(a), await starts(b)];
-    const t0 = ofA[0]!;
-    expect(ofA.map((t) => t - t0)).toEqual([0, 0, 0, 0, 1000, 1000]);
+    expect(ofA.map((t) => t - ofA[0]!)).toEqual([0, 1000, 2000]);
     // the second send continues where the first left off: the rate is shared, not doubled
-    expect(ofB.map((t) => t - t0)).toEqual([1000, 1000, 2000]);
+    expect(ofB.map((t) => t - ofA[0]!)).toEqual([3000, 4000]);
+    await services.jobs.boss.deleteQueuedJobs(SEND_BATCH);
+    // 1,000/s: five batches of 200 a second; 50/s: one batch of 50
+    const fast = { ...services, config: { ...services.config, MESSAGE_SEND_RATE: 1000 } };
+    expect(batchSizeFor(fast)).toBe(200);
+    const c = { teamId: '3', outgoingMessageId: '900000003' };
+    await inTransaction(services.pool, (db) => queueBatches(fast, db, c, 7));
+    const ofC = await starts(c);
+    expect(ofC.map((t) => t - ofC[0]!)).toEqual([0, 0, 0, 0, 0, 1000, 1000]);
+    expect(batchSizeFor({ ...services, config: { ...services.config, MESSAGE_SEND_RATE: 50 } })).toBe(50);
     await services.jobs.boss.deleteQueuedJobs(SEND_BATCH);
   });
 });

@@ -3,17 +3,18 @@
 // and the address suppressed for the team.
 import type { MailFeedbackStateName } from '../mail/mail.input.ts';
 import type { DsnRecipient, FeedbackReport } from './feedback-reports.ts';
+import type { SuppressionReason } from './suppressions.input.ts';
+
+export type { SuppressionReason };
 
 export const MAX_FEEDBACK_DETAIL = 500;
-
-export type SuppressionReason = 'UNSUBSCRIBED' | 'HARD_BOUNCE' | 'COMPLAINT';
 
 export interface FeedbackEffect {
   /** null: a note only (delayed, relayed): the detail is kept while the mail has no state yet */
   state: MailFeedbackStateName | null;
   detail: string;
-  /** the address to suppress: the report's own (null: the mail's only recipient) */
-  suppress: { address: string | null; reason: SuppressionReason } | null;
+  /** the address to suppress: the report's own (null: the mail's only recipient); MANUAL is people's, never feedback's */
+  suppress: { address: string | null; reason: Exclude<SuppressionReason, 'MANUAL'> } | null;
 }
 
 const RANK: Record<MailFeedbackStateName, number> = { DELIVERED: 1, BOUNCED: 2, COMPLAINED: 3 };

@@ -1,8 +1,10 @@
-// What receiving mail servers report back: bounces, complaints (inbound SMTP) and one-click unsubscribes.
+// What receiving mail servers report back: bounces, complaints (inbound SMTP) and one-click unsubscribes,
+// and the team's suppression list they fill, which people can also read and change (suppressions.*).
 // docs/api/mail-feedback.md. The return paths and unsubscribe links it reads are minted by the mail
 // area (src/modules/mail/mail-tokens.ts) when a message is stored.
 import { defineModule } from '../../app/module.ts';
 import { startInboundSmtp, type InboundSmtpState } from './inbound-smtp.ts';
+import * as suppressionsSchema from './suppressions.schema.ts';
 import { unsubscribeEndpoints } from './unsubscribe-endpoint.ts';
 
 declare module '../../app/context.ts' {
@@ -14,7 +16,8 @@ declare module '../../app/context.ts' {
 
 export const mailFeedbackModule = defineModule({
   name: 'mail-feedback',
-  description: 'What receiving mail servers report back: bounces, complaints (inbound SMTP) and one-click unsubscribes.',
+  description: "What receiving mail servers report back (bounces, complaints, one-click unsubscribes) and the team's suppression list.",
+  schema: { suppressionsSchema },
   services: () => ({ inboundSmtp: { address: null } }),
   httpEndpoints: (services) => unsubscribeEndpoints(services),
   listen: (services) => startInboundSmtp(services, services.inboundSmtp),

@@ -2,7 +2,7 @@
 // job (in the transaction of the move). Resolving is one transaction: it inserts every recipient
 // row (INSERT … SELECT, unique per message and record, so a repeated job adds nobody), counts
 // them and queues the batch jobs, spaced so that all sends together hand MESSAGE_SEND_RATE
-// recipients per second to the mail transport. A batch job locks up to BATCH_SIZE PENDING rows
+// recipients per second to the mail transport. A batch job locks up to a second's worth of PENDING rows
 // (FOR UPDATE SKIP LOCKED), renders each recipient's copy, and in the same transaction enqueues
 // the mail, records the communication history and marks the row QUEUED with its mail: a crash
 // rolls all of that back and the job's retry takes the rows again, so nobody is lost or doubled.
@@ -26,8 +26,11 @@ export const SEND_BATCH = 'outgoing-messages.send-batch';
 export const START_DUE = 'outgoing-messages.start-due';
 export const SEND_TICK = 'outgoing-messages.tick';
 
-/** recipients one batch job hands over */
-export const BATCH_SIZE = 50;
+/** the most recipients one batch job hands over: a few statements carry them all (mail, jobs, history) */
+const MAX_BATCH_SIZE = 200;
+
+/** Recipients per batch job: a second's worth at the configured rate, so one job never exceeds it. */
+export const batchSizeFor = (services: Services): number => Math.min(MAX_BATCH_SIZE, services.config.MESSAGE_SEND_RATE);
 export const RESOLVE_RETRIES = 5;
 export const BATCH_RETRIES = 10;
 /** a SENDING message whose jobs are all gone this long after it started is repaired by the tick */
@@ -60,13 +63,13 @@ async function failSend(db: pg.PoolClient | pg.Pool, teamId: bigint, id: bigint,
 
 /**
  * Queues `count` batch jobs of a message at the next free start times. Start times are whole
- * seconds apart, each second holding MESSAGE_SEND_RATE / BATCH_SIZE batches over every send:
+ * seconds apart, each second holding MESSAGE_SEND_RATE / batchSizeFor batches over every send:
  * workers drain whatever is due at once, and a start only milliseconds ahead would leave them
  * waiting for the queue's next poll (seconds) instead.
  */
 export async function queueBatches(services: Services, db: pg.PoolClient, job: MessageJob, count: number): Promise<void> {
   if (count <= 0) return;
-  const perSecond = Math.max(1, Math.floor(services.config.MESSAGE_SEND_RATE / BATCH_SIZE));
+  const perSecond = Math.max(1, Math.floor(services.config.MESSAGE_SEND_RATE / batchSizeFor(services)));
   await db.query('SELECT pg_advisory_xact_lock($1::bigint)', [SEND_SLOTS_LOCK]);
   // the database's clock, which pg-boss compares start times with; the last second already handed
   // out, and how many batches it holds
@@ -131,7 +134,7 @@ export async function resolveRecipients(services: Services, job: MessageJob): Pr
     await db.query(`UPDATE "OutgoingMessage" SET "totalRecipients" = $3, "updatedAt" = now() WHERE "teamId" = $1 AND id = $2`, [teamId, id, pending + suppressed]);
     if (pending + suppressed === 0) return failSend(db, teamId, id, 'No recipient: no matching record has an email address');
     if (pending === 0) return failSend(db, teamId, id, `Every recipient (${suppressed}) is on the team's suppression list`);
-    await queueBatches(services, db, jobOf(teamId, id), Math.ceil(pending / BATCH_SIZE));
+    await queueBatches(services, db, jobOf(teamId, id), Math.ceil(pending / batchSizeFor(services)));
   });
 }
 
@@ -159,7 +162,7 @@ interface Outcome {
   error: string | null;
 }
 
-/** One batch job: up to BATCH_SIZE pending recipients handed to the mail transport (see the top of the file). */
+/** One batch job: up to batchSizeFor pending recipients handed to the mail transport (see the top of the file). */
 export async function sendBatch(services: Services, job: MessageJob): Promise<void> {
   const teamId = BigInt(job.teamId);
   const id = BigInt(job.outgoingMessageId);
@@ -177,7 +180,7 @@ export async function sendBatch(services: Services, job: MessageJob): Promise<vo
          FROM "OutgoingMessageRecipient" rcp LEFT JOIN "DataRecord" r ON r."teamId" = rcp."teamId" AND r.id = rcp."dataRecordId"
         WHERE rcp."teamId" = $1 AND rcp."outgoingMessageId" = $2 AND rcp.state = 'PENDING'
         ORDER BY rcp.id LIMIT $3 FOR UPDATE OF rcp SKIP LOCKED`,
-      [teamId, id, BATCH_SIZE],
+      [teamId, id, batchSizeFor(services)],
     );
     if (rows.length === 0) return;
     const outcomes: Outcome[] = [];
@@ -302,7 +305,7 @@ export async function repairStalledSends(services: Services): Promise<number> {
   for (const row of rows) {
     const job = jobOf(row.teamId, row.id);
     if (!row.resolved) await inTransaction(services.pool, (db) => queueResolve(services, db, [job]));
-    else if (Number(row.pending) > 0) await inTransaction(services.pool, (db) => queueBatches(services, db, job, Math.ceil(Number(row.pending) / BATCH_SIZE)));
+    else if (Number(row.pending) > 0) await inTransaction(services.pool, (db) => queueBatches(services, db, job, Math.ceil(Number(row.pending) / batchSizeFor(services))));
     else await finishIfDone(services.pool, BigInt(row.teamId), BigInt(row.id));
   }
   return rows.length;

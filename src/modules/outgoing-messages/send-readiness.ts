@@ -75,7 +75,7 @@ export async function readinessOf(ctx: RequestContext, row: OutgoingMessage, opt
     if (counts.withoutAddress > 0) warn('RECIPIENTS_WITHOUT_ADDRESS', `${counts.withoutAddress} matching record(s) have no email address and are left out`);
     const duplicates = counts.matching - counts.withoutAddress - counts.addresses;
     if (duplicates > 0) warn('DUPLICATE_ADDRESSES', `${duplicates} matching record(s) share an address with another: each address gets the message once`);
-    if (counts.suppressed > 0) warn('SUPPRESSED_RECIPIENTS', `${counts.suppressed} address(es) unsubscribed, bounced or complained before and are not mailed`);
+    if (counts.suppressed > 0) warn('SUPPRESSED_RECIPIENTS', `${counts.suppressed} address(es) are on the team's suppression list (unsubscribed, bounced, complained or added by hand) and are not mailed`);
   }
 
   if ((row.status === 'DRAFT' || row.status === 'AWAITING_APPROVAL') && (await approvalRequired(services, row.teamId))) {
