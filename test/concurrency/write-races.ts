@@ -2,13 +2,16 @@
 // added later without an entry here fails the suite naming it.
 import { automationRaces } from './cases/automation-races.ts';
 import { collectionRaces } from './cases/collection-races.ts';
+import { contentTemplateRaces } from './cases/content-template-races.ts';
 import { credentialRaces } from './cases/credential-races.ts';
 import { fileRaces } from './cases/file-races.ts';
 import { messageSenderRaces } from './cases/message-sender-races.ts';
 import { messageTemplateRaces } from './cases/message-template-races.ts';
 import { mfaRaces } from './cases/mfa-races.ts';
 import { notificationRaces } from './cases/notification-races.ts';
+import { outgoingMessageRaces } from './cases/outgoing-message-races.ts';
 import { recordRaces } from './cases/record-races.ts';
+import { suppressionRaces } from './cases/suppression-races.ts';
 import { teamRoleRaces } from './cases/team-role-races.ts';
 import { userSelfServiceRaces } from './cases/user-self-service-races.ts';
 import { viewRaces } from './cases/view-races.ts';
@@ -31,4 +34,7 @@ export const WRITE_RACES: RaceTable = {
   ...mfaRaces,
   ...messageTemplateRaces,
   ...messageSenderRaces,
+  ...contentTemplateRaces,
+  ...outgoingMessageRaces,
+  ...suppressionRaces,
 };

@@ -4,6 +4,8 @@
 // here knows fails those suites with a message naming it: add the builder below.
 import { randomBytes } from 'node:crypto';
 import type { Env } from '../../src/app/config.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
+import { recordDelivery } from '../../src/modules/communications/record-delivery.ts';
 import { modules } from '../../src/app/modules.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import { createWizard } from './wizard-fixtures.ts';
@@ -83,7 +85,27 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     'create message template',
   );
   const { mailDomain, messageSender } = await buildMessageSender(server, team, name);
-  const mail = await server.app.services.mail.enqueue({ teamId: team.teamId, to: ['world@example.test'], subject: name('Mail'), text: 'body', source: 'SYSTEM' });
+  const mail = await mailWithHistory(server, team, record.id, `${label}@x.test`, name('Mail'));
+  const contentTemplate = await ok(
+    await call('POST', '/v1/content-templates', {
+      name: name('Content template'),
+      dataCollectionSimplyId: collection.id,
+      textContent: 'Hello {{record.name}}',
+      documentSettings: { headerHtml: '<b>{{record.name}}</b>' },
+    }),
+    'create content template',
+  );
+  const outgoingMessage = await ok(
+    await call('POST', '/v1/outgoing-messages', {
+      internalName: name('Outgoing message'),
+      subjectLine: 'world',
+      htmlContent: '<p>x</p>',
+      recipients: { dataCollectionSimplyId: collection.id },
+    }),
+    'create outgoing message',
+  );
+  // an address of this team's suppression list, not built from the label (which may hold spaces)
+  const suppressed = await ok(await call('POST', '/v1/message-suppressions', { address: `suppressed-${randomBytes(4).toString('hex')}@example.org` }), 'suppress an address');
 
   const ids: Record<string, string> = {
     dataCollectionSimplyId: collection.id,
@@ -103,10 +125,14 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     outgoingMessageTemplateSimplyId: messageTemplate.id,
     mailDomainSimplyId: mailDomain,
     messageSenderSimplyId: messageSender,
+    contentTemplateSimplyId: contentTemplate.id,
+    outgoingMessageSimplyId: outgoingMessage.id,
+    messageSimplyId: outgoingMessage.id,
+    address: suppressed.address,
     ...personal,
     ...(await media),
   };
-  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification', 'Message template', 'Sender'];
+  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification', 'Message template', 'Sender', 'Content template', 'Outgoing message'];
   return { team, ids, names: names.map(name) };
 }
 
@@ -121,6 +147,23 @@ async function buildMessageSender(server: TestServer, team: TeamFixture, name: (
   await server.app.services.prisma.teamMailDomain.updateMany({ where: { teamId: team.teamId, simplyId: domain.id }, data: { status: 'VERIFIED', verifiedAt: new Date() } });
   const sender = await ok(await call('POST', '/v1/message-senders', { name: name('Sender'), emailAddress: `news@${domain.domain}` }), 'create message sender');
   return { mailDomain: domain.id, messageSender: sender.id };
+}
+
+/**
+ * A mail to the world's record and its entry in the record's communication history, written
+ * together as a sender does (the history follows the mail's state), so history reads are not empty.
+ */
+async function mailWithHistory(server: TestServer, team: TeamFixture, recordSimplyId: string, destination: string, subject: string): Promise<{ simplyId: string }> {
+  const services = server.app.services;
+  const record = await services.prisma.dataRecord.findFirstOrThrow({ where: { teamId: team.teamId, simplyId: recordSimplyId }, select: { id: true } });
+  const mail = await inTransaction(services.pool, async (db) => {
+    const queued = await services.mail.enqueue({ teamId: team.teamId, to: [destination], subject, text: 'body', source: 'SYSTEM' }, db);
+    await recordDelivery(db, { teamId: team.teamId, dataRecordId: record.id, sourceType: 'SYSTEM', channelId: 'EMAIL', mailMessageId: queued.id, destination, subject, text: 'body' });
+    return queued;
+  });
+  const history = await ok(await server.request('GET', `/v1/data-records/${recordSimplyId}/communications`, { token: team.apiKey }), "read the record's history");
+  if (!Array.isArray(history) || history.length !== 1) throw new Error(`route world: the record's history holds ${JSON.stringify(history)}, not the one delivery`);
+  return mail;
 }
 
 /**

@@ -230,6 +230,66 @@ const otherCases: CrossReferenceCase[] = [
   },
 ];
 
+const contentTemplateCases: CrossReferenceCase[] = [
+  {
+    route: 'POST /v1/content-templates',
+    what: 'create a document template for a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (_, id) => ({ path: '/v1/content-templates', body: { name: fresh('template'), dataCollectionSimplyId: id, textContent: 'x' } }),
+  },
+  {
+    route: 'POST /v1/content-templates',
+    what: 'create a personal template owned by a member',
+    ref: 'teamUserLinkSimplyId',
+    request: (own, id) => ({
+      path: '/v1/content-templates',
+      body: { name: fresh('template'), dataCollectionSimplyId: own.dataCollectionSimplyId, templateScope: 'PERSONAL', ownerTeamUserLinkSimplyId: id },
+    }),
+  },
+  {
+    route: 'POST /v1/content-templates/{contentTemplateSimplyId}/preview-render',
+    what: 'preview own template for a record',
+    ref: 'dataRecordSimplyId',
+    request: (own, id) => ({ path: `/v1/content-templates/${own.contentTemplateSimplyId}/preview-render`, body: { dataRecordSimplyId: id } }),
+  },
+  {
+    route: 'POST /v1/content-templates/{contentTemplateSimplyId}/copy',
+    what: 'copy own template into a collection',
+    ref: 'dataCollectionSimplyId',
+    request: (own, id) => ({ path: `/v1/content-templates/${own.contentTemplateSimplyId}/copy`, body: { dataCollectionSimplyId: id } }),
+  },
+  {
+    route: 'POST /v1/content-templates/collection/{dataCollectionSimplyId}/link',
+    what: 'link a template to own collection',
+    ref: 'contentTemplateSimplyId',
+    request: (own, id) => ({ path: `/v1/content-templates/collection/${own.dataCollectionSimplyId}/link`, body: { contentTemplateSimplyId: id } }),
+  },
+];
+
+/** a draft's body, valid but for the id under test */
+const draft = (extra: Record<string, unknown>) => ({ internalName: fresh('message'), subjectLine: 's', htmlContent: '<p>x</p>', ...extra });
+const recipientsOf = (own: Ids, extra: Record<string, unknown>) => ({ recipients: { dataCollectionSimplyId: own.dataCollectionSimplyId, ...extra } });
+
+const outgoingMessageCases: CrossReferenceCase[] = [
+  ...(['POST', 'PUT'] as const).flatMap((method): CrossReferenceCase[] => {
+    const route = method === 'POST' ? 'POST /v1/outgoing-messages' : 'PUT /v1/outgoing-messages/{outgoingMessageSimplyId}';
+    const path = (own: Ids) => (method === 'POST' ? '/v1/outgoing-messages' : `/v1/outgoing-messages/${own.outgoingMessageSimplyId}`);
+    const verb = method === 'POST' ? 'compose a message' : 'change own draft';
+    return [
+      { route, what: `${verb} to a collection`, ref: 'dataCollectionSimplyId', request: (own, id) => ({ path: path(own), body: draft({ recipients: { dataCollectionSimplyId: id } }) }) },
+      { route, what: `${verb} to a view of own collection`, ref: 'dataViewSimplyId', request: (own, id) => ({ path: path(own), body: draft(recipientsOf(own, { dataViewSimplyId: id })) }) },
+      { route, what: `${verb} with an email field`, ref: 'dataFieldSimplyId', request: (own, id) => ({ path: path(own), body: draft(recipientsOf(own, { emailFieldSimplyId: id })) }) },
+      { route, what: `${verb} from a sender`, ref: 'messageSenderSimplyId', request: (own, id) => ({ path: path(own), body: draft({ messageSenderSimplyId: id }) }) },
+    ];
+  }),
+  {
+    route: 'POST /v1/outgoing-messages/{outgoingMessageSimplyId}/test-send',
+    what: 'test-send own message rendered for a record',
+    ref: 'dataRecordSimplyId',
+    request: (own, id) => ({ path: `/v1/outgoing-messages/${own.outgoingMessageSimplyId}/test-send`, body: { to: ['world@example.test'], dataRecordSimplyId: id } }),
+  },
+];
+
 /** an upload intent's body, valid but for the id under test */
 const intent = (extra: Record<string, unknown>) => ({ filename: 'x.txt', contentType: 'text/plain', fileSizeBytes: 2, checksumSha256: sha256Base64('x\n'), ...extra });
 
@@ -256,4 +316,4 @@ const fileCases: CrossReferenceCase[] = [
   { route: 'POST /v1/files/temp-cleanup', what: 'clean up uploads', ref: 'fileUploadSimplyId', request: (_, id) => ({ path: '/v1/files/temp-cleanup', body: { fileUploadSimplyIds: [id] } }) },
 ];
 
-export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases, ...fileCases];
+export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases, ...fileCases, ...contentTemplateCases, ...outgoingMessageCases];

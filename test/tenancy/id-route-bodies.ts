@@ -38,6 +38,14 @@ export const ID_ROUTE_BODIES: Record<string, BodyFor> = {
   'PUT /v1/files/{fileSimplyId}/folder': () => ({ fileFolderSimplyId: null }),
   'PUT /v1/message-templates/{outgoingMessageTemplateSimplyId}': () => ({ name: fresh('renamed message template') }),
   'PUT /v1/message-senders/{messageSenderSimplyId}': () => ({ name: fresh('renamed sender'), isDefault: true }),
+  'PATCH /v1/content-templates/{contentTemplateSimplyId}': () => ({ name: fresh('renamed content template') }),
+  'POST /v1/content-templates/{contentTemplateSimplyId}/preview-render': (own) => ({ dataRecordSimplyId: own.dataRecordSimplyId }),
+  'POST /v1/content-templates/{contentTemplateSimplyId}/copy': () => ({}),
+  'POST /v1/content-templates/collection/{dataCollectionSimplyId}/link': (own) => ({ contentTemplateSimplyId: own.contentTemplateSimplyId }),
+  'PUT /v1/outgoing-messages/{outgoingMessageSimplyId}': () => ({ internalName: fresh('renamed outgoing message') }),
+  // the caller's own message may not make this move (its team does not require approval: 409); the lookup comes first
+  'PUT /v1/outgoing-messages/{outgoingMessageSimplyId}/status': () => ({ status: 'AWAITING_APPROVAL' }),
+  'POST /v1/outgoing-messages/{outgoingMessageSimplyId}/test-send': () => ({ to: ['world@example.test'] }),
   // a soft delete; { force: true } is the same lookup
   'DELETE /v1/files/{fileSimplyId}': () => NO_BODY,
 };

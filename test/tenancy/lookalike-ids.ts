@@ -6,8 +6,10 @@ import { randomInt } from 'node:crypto';
 const SIMPLY_ID_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** the id shapes of the API: a fixed part kept, a random part redrawn from its alphabet */
+/** the id shapes of the API: fixed parts kept, the random part between them redrawn from its alphabet */
 const SHAPES: { pattern: RegExp; alphabet: string }[] = [
+  // a suppressed address of the route world: suppressed-<8 hex>@example.org
+  { pattern: /^(suppressed-)([0-9a-f]{8})(@example\.org)$/, alphabet: '0123456789abcdef' },
   // XXXX-XXXX-XXXX, bare (records, collections) or behind a prefix (role-, fld-, wiz-, …)
   { pattern: /^((?:[a-z]+-)?)([2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4})$/, alphabet: SIMPLY_ID_ALPHABET },
   // session tokens
@@ -19,9 +21,9 @@ export function lookalikeId(id: string): string {
   for (const { pattern, alphabet } of SHAPES) {
     const match = pattern.exec(id);
     if (!match) continue;
-    const [, fixed, random] = match;
+    const [, fixed, random, suffix = ''] = match;
     for (;;) {
-      const other = `${fixed}${random!.replace(/[^-]/g, () => alphabet[randomInt(alphabet.length)]!)}`;
+      const other = `${fixed}${random!.replace(/[^-]/g, () => alphabet[randomInt(alphabet.length)]!)}${suffix}`;
       if (other !== id) return other;
     }
   }

@@ -36,7 +36,8 @@ export async function exchange(server: TestServer, caller: Caller, sent: Sent): 
 }
 
 /** what was sent, as one string (ids named in it are the caller's to see again) */
-export const sentText = (sent: Sent): string => `${sent.path} ${sent.body === undefined ? '' : JSON.stringify(sent.body)}`;
+/** What the caller sent, path parameters decoded too (an answer may echo `a@b` sent as `a%40b`). */
+export const sentText = (sent: Sent): string => `${sent.path} ${decodeURIComponent(sent.path)} ${sent.body === undefined ? '' : JSON.stringify(sent.body)}`;
 
 export function describeExchange(x: Exchange): string {
   const body = x.sent.body === undefined ? '' : ` body ${JSON.stringify(x.sent.body)}`;
