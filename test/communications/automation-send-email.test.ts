@@ -1,7 +1,8 @@
 // Automations' SEND_EMAIL writes the communication history: a mail to the record's own address is
 // one delivery (sourceType AUTOMATION, the automation's simplyId), written with the mail in one
 // transaction, masked, and moved to SENT by the mail row's state once the real SMTP sink took it.
-// Fixed addresses are not the constituent: no row. A repeated run adds nothing.
+// Fixed addresses are not the constituent: no row. A repeated run adds nothing. A record address on
+// the team's suppression list is left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecution } from '../../src/modules/automations/automation-runner.ts';
 import { MASK } from '../../src/modules/communications/masking.ts';
@@ -71,7 +72,8 @@ describe('SEND_EMAIL and the communication history', () => {
     const [full] = await snapshot(record);
     expect(full).toMatchObject({
       destination: 'ada@constituent.test',
-      senderAddress: server.app.services.config.MAIL_FROM,
+      // the bare address of MAIL_FROM, as composed messages record theirs
+      senderAddress: server.app.services.config.MAIL_FROM.replace(/^.*<(.*)>$/, '$1'),
       renderedSubject: 'Welcome Ada',
       renderedText: `Hello Ada, set your password: https://app.example.test/reset?token=${MASK}`,
       renderedHtml: `<a href="https://app.example.test/reset?id=1&amp;token=${MASK}">set it</a>`,
@@ -100,5 +102,23 @@ describe('SEND_EMAIL and the communication history', () => {
     expect(await deliveries(record)).toEqual([]);
     expect(await history(record)).toEqual([]);
     await disable(fixed.id, fallback.id);
+  });
+
+  it('leaves out a record address on the suppression list: the fixed addresses still get the mail; alone, the action fails RECIPIENT_SUPPRESSED', async () => {
+    expectOk(await call('POST', '/v1/message-suppressions', { address: 'Gone@Constituent.test' }), 201);
+    const both = await onRecordCreated(contacts.id, 'Contact and ops', [
+      { actionType: 'SEND_EMAIL', actionConfig: { to: ['ops@team.test'], toFieldSimplyId: contacts.fields.email, subject: 'Both', text: 'z' } },
+    ]);
+    const alone = await onRecordCreated(contacts.id, 'Contact only', [{ actionType: 'SEND_EMAIL', actionConfig: { toFieldSimplyId: contacts.fields.email, subject: 'Alone', text: 'z' } }]);
+    const record = await createRecord(contacts.id, { [contacts.fields.first_name!]: 'Gone', [contacts.fields.email!]: 'gone@constituent.test' });
+    const [a] = await finished(both.id);
+    const [b] = await finished(alone.id);
+    expect(a.status).toBe('SUCCEEDED');
+    expect(b.status).toBe('FAILED');
+    expect(b.errorDetails.failures[0]).toMatchObject({ code: 'RECIPIENT_SUPPRESSED', actionType: 'SEND_EMAIL' });
+    const mails = await server.app.services.prisma.mailMessage.findMany({ where: { teamId: team.teamId, source: 'AUTOMATION', sourceId: { contains: record } } });
+    expect(mails.map((m) => m.toAddresses)).toEqual([['ops@team.test']]);
+    expect(await deliveries(record)).toEqual([]);
+    await disable(both.id, alone.id);
   });
 });

@@ -1,13 +1,10 @@
 // Message senders over REST (/v1/message-senders) and GraphQL (messageSenders, createMessageSender,
 // updateMessageSender, deleteMessageSender): addresses of verified domains only, one default per
-// channel (also under concurrent switches), archiving, senderForSend, the read and management
+// channel (also under concurrent switches), archiving, the read and management
 // tiers, and other teams' ids.
 import type { Env } from '../../src/app/config.ts';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/app/create-context.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
-import { senderForSend } from '../../src/modules/messages/message-senders.service.ts';
 import { MESSAGE_SENDER } from '../../src/modules/messages/messages.fragments.ts';
 import { mintSessionToken } from '../support/credentials-fixtures.ts';
 import { startDnsServer, type LocalDnsServer } from '../support/dns-server.ts';
@@ -169,25 +166,6 @@ describe('message senders', () => {
       const raced = await Promise.all([call('DELETE', `${PATH}/${current}`, undefined, t.apiKey), ...others.map((s) => call('PUT', `${PATH}/${s.id}`, { isDefault: true }, t.apiKey))]);
       for (const r of raced) expect(r.status, r.text).toBe(200);
       expect(await defaults(t)).toHaveLength(1);
-    });
-  });
-
-  describe('senderForSend (for message composition)', () => {
-    it("answers the named sender, else the team's default EMAIL sender, else null; others' ids are 404", async () => {
-      const t = await createTeam(server);
-      // the context a request of the team's API key gets (composition will call it with its own)
-      const ctx = await createContext(server.app.services, { requestId: randomUUID(), authorization: `Bearer ${t.apiKey}`, teamSelector: null, clientIp: '127.0.0.1' });
-      expect(await senderForSend(ctx, null)).toBeNull();
-      const domain = await domainOf(t);
-      const a = await create({ name: 'Alpha', emailAddress: `alpha@${domain}` }, t.apiKey);
-      const b = await create({ name: 'Beta', emailAddress: `beta@${domain}` }, t.apiKey);
-      expect(await senderForSend(ctx, null)).toEqual({ name: 'Alpha', emailAddress: `alpha@${domain}` });
-      expect(await senderForSend(ctx, b.id)).toEqual({ name: 'Beta', emailAddress: `beta@${domain}` });
-      const theirs = await create({ name: 'Theirs', emailAddress: `t@${await domainOf(other)}` }, other.apiKey);
-      await expect(senderForSend(ctx, theirs.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      expectOk(await call('DELETE', `${PATH}/${a.id}`, undefined, t.apiKey));
-      await expect(senderForSend(ctx, a.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      expect(await senderForSend(ctx, null)).toEqual({ name: 'Beta', emailAddress: `beta@${domain}` });
     });
   });
 

@@ -33,6 +33,13 @@ export class NoRecipientError extends ActionError {
   }
 }
 
+/** The record's address is on the team's suppression list and no fixed address remains. */
+export class RecipientSuppressedError extends ActionError {
+  constructor(address: string) {
+    super('RECIPIENT_SUPPRESSED', `${address} is on the team's suppression list (unsubscribed, bounced, complained or added by hand): no mail was sent`);
+  }
+}
+
 export class NotAMemberError extends ActionError {
   constructor(who: string) {
     super('NOT_A_MEMBER', `${who} is not an active member of the team`);

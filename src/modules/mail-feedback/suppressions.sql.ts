@@ -80,3 +80,13 @@ export async function deleteSuppression(db: pg.Pool | pg.PoolClient, teamId: big
   const { rowCount } = await db.query(`DELETE FROM "MailSuppression" WHERE "teamId" = $1 AND address = ANY($2::text[])`, [teamId.toString(), addresses]);
   return (rowCount ?? 0) > 0;
 }
+
+/** Which of the bare addresses are on the team's list, compared without case (answers them lower-cased). */
+export async function suppressedAmong(db: pg.Pool | pg.PoolClient, teamId: bigint, addresses: readonly string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const { rows } = await db.query<{ address: string }>(`SELECT address FROM "MailSuppression" WHERE "teamId" = $1 AND address = ANY($2::text[])`, [
+    teamId.toString(),
+    addresses.map((a) => a.toLowerCase()),
+  ]);
+  return new Set(rows.map((r) => r.address));
+}

@@ -1,6 +1,5 @@
-// Messages: what a team sends to constituents. So far its simple message templates, its senders
-// and the mail domains their addresses belong to; composition, sending and delivery tracking
-// follow (issue 16).
+// Messages: the simple message templates, the senders and the mail domains their addresses belong
+// to. Composing and sending is the outgoing-messages area; what comes back, mail-feedback.
 import { defineModule } from '../../app/module.ts';
 import * as mailDomainsSchema from './mail-domains.schema.ts';
 import * as messageSendersSchema from './message-senders.schema.ts';
@@ -9,7 +8,7 @@ import { mailDomainId, messageSenderId, messageTemplateId } from './messages.ids
 
 export const messagesModule = defineModule({
   name: 'messages',
-  description: 'Messages to constituents: simple message templates, senders and verified mail domains (composition, sending and delivery tracking follow).',
+  description: 'Message templates, senders and the verified mail domains their addresses belong to.',
   schema: { messageTemplatesSchema, mailDomainsSchema, messageSendersSchema },
   ids: [messageTemplateId, mailDomainId, messageSenderId],
 });

@@ -121,20 +121,3 @@ export async function deleteMessageSender(ctx: RequestContext, simplyId: string)
     return true;
   });
 }
-
-/**
- * The From of a message about to be composed: the named sender (active, of the caller's team, 404
- * otherwise) or, without one, the team's default EMAIL sender; null when the team has none (the
- * mail transport then uses MAIL_FROM). Message composition calls this; nothing sends with it yet.
- */
-export async function senderForSend(ctx: RequestContext, simplyId: string | null): Promise<{ name: string; emailAddress: string } | null> {
-  const team = requireTeam(ctx);
-  const row = simplyId
-    ? await findSender(ctx, simplyId)
-    : await ctx.services.prisma.messageSender.findFirst({ where: { teamId: team.id, deliveryMethod: 'EMAIL', archivedAt: null, isDefault: true } });
-  if (!row) return null;
-  if (row.deliveryMethod !== 'EMAIL' || !row.emailAddress) {
-    throw new ValidationError('The sender is not an EMAIL sender', [{ field: 'messageSenderSimplyId', message: `is a ${row.deliveryMethod} sender; an email needs an EMAIL sender` }]);
-  }
-  return { name: row.name, emailAddress: row.emailAddress };
-}

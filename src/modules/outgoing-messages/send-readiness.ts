@@ -28,7 +28,12 @@ export interface SendReadiness {
 const FINISHED = ['SENDING', 'SENT', 'ERROR_SENDING'];
 
 /** The checks for a message as stored. `content` checks only what a test send needs (channel, sender, subject, body). */
-export async function readinessOf(ctx: RequestContext, row: OutgoingMessage, options: { content?: boolean } = {}): Promise<SendReadiness> {
+export async function readinessOf(
+  ctx: RequestContext,
+  row: OutgoingMessage,
+  // approval: the team's setting as the caller already read it, so one request judges by one value
+  options: { content?: boolean; approval?: boolean } = {},
+): Promise<SendReadiness> {
   const blockers: ReadinessItem[] = [];
   const warnings: ReadinessItem[] = [];
   const block = (code: string, message: string) => blockers.push({ code, message });
@@ -78,7 +83,7 @@ export async function readinessOf(ctx: RequestContext, row: OutgoingMessage, opt
     if (counts.suppressed > 0) warn('SUPPRESSED_RECIPIENTS', `${counts.suppressed} address(es) are on the team's suppression list (unsubscribed, bounced, complained or added by hand) and are not mailed`);
   }
 
-  if ((row.status === 'DRAFT' || row.status === 'AWAITING_APPROVAL') && (await approvalRequired(services, row.teamId))) {
+  if ((row.status === 'DRAFT' || row.status === 'AWAITING_APPROVAL') && (options.approval ?? (await approvalRequired(services, row.teamId)))) {
     block('APPROVAL_REQUIRED', row.status === 'DRAFT' ? 'The team requires approval: move the message to AWAITING_APPROVAL for another member to approve' : 'The message awaits approval by another team member');
   }
   if (row.scheduledAt && row.scheduledAt.getTime() <= Date.now() && row.status !== 'SCHEDULED') {

@@ -70,7 +70,7 @@ export async function setOutgoingMessageStatus(ctx: RequestContext, simplyId: st
       if (at.getTime() <= Date.now()) throw new ValidationError('scheduledAt must be in the future', [{ field: 'scheduledAt', message: 'must be in the future (to send now, move to SENDING)' }]);
       data.scheduledAt = at;
     } else data.sendStartedAt = new Date();
-    const readiness = await readinessOf(ctx, current);
+    const readiness = await readinessOf(ctx, current, { approval });
     if (readiness.blockers.length > 0) throw new NotReadyToSendError(readiness.blockers);
   }
   if (to === 'APPROVED') {

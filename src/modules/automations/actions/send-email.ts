@@ -4,16 +4,23 @@
 // A message that goes to the record's own address is a delivery to that constituent: it is
 // recorded in the communication history in the transaction that queues the mail, so the history
 // row exists exactly when the mail does (and follows its state). Fixed addresses are staff or
-// systems, not the constituent: they leave no history row.
+// systems, not the constituent: they leave no history row. The record's address is left out when
+// it is on the team's suppression list (the constituent opted out, or mail to it bounces); fixed
+// addresses are the team's own and are not checked.
 import { decodeValue } from '../../collections/values/index.ts';
 import { recordDelivery } from '../../communications/record-delivery.ts';
+import { suppressedAmong } from '../../mail-feedback/suppressions.sql.ts';
+import { MAX_SUBJECT, parseMailbox } from '../../mail/mail.input.ts';
 import { renderTemplate } from '../../merge-tags/render.ts';
 import { inTransaction } from '../../../db/transaction.ts';
-
-/** the mailer's subject limit (src/modules/mail/mail.input.ts): a long merged value is cut, not refused */
-const MAX_SUBJECT = 255;
 import { type ActionHandler, fieldsOf } from './action-run.ts';
-import { NoRecipientError } from '../automations.errors.ts';
+import { NoRecipientError, RecipientSuppressedError } from '../automations.errors.ts';
+
+/** The bare address of MAIL_FROM (`Name <address>` or an address), as the history records senders. */
+function platformSenderAddress(mailFrom: string): string {
+  const parsed = parseMailbox(mailFrom);
+  return parsed.ok ? parsed.value.address : mailFrom;
+}
 
 export const sendEmail: ActionHandler = async (run) => {
   const config = run.config as { to?: string[]; toFieldSimplyId?: string; subject: string; text: string; html?: string };
@@ -28,6 +35,11 @@ export const sendEmail: ActionHandler = async (run) => {
       constituentAddress = value;
     } else if (recipients.length === 0) throw new NoRecipientError(`The record has no email address in ${config.toFieldSimplyId}`);
   }
+  if (constituentAddress !== null && (await suppressedAmong(run.services.pool, run.team.id, [constituentAddress])).size > 0) {
+    recipients.pop();
+    if (recipients.length === 0) throw new RecipientSuppressedError(constituentAddress);
+    constituentAddress = null;
+  }
   const seen = new Set<string>();
   const to = recipients.filter((r) => !seen.has(r.toLowerCase()) && seen.add(r.toLowerCase()));
   const already = await run.services.prisma.mailMessage.findFirst({ where: { teamId: run.team.id, source: 'AUTOMATION', sourceId: run.idempotencyKey }, select: { id: true } });
@@ -35,6 +47,8 @@ export const sendEmail: ActionHandler = async (run) => {
   const mail = {
     teamId: run.team.id,
     to,
+    // a long merged subject is cut to the mailer's limit, not refused
+    // a long merged subject is cut to the mailer's limit, not refused
     subject: [...renderTemplate(config.subject, { fields, record: run.record }).replace(/[\r\n]+/g, ' ')].slice(0, MAX_SUBJECT).join(''),
     text: renderTemplate(config.text, { fields, record: run.record }),
     ...(config.html ? { html: renderTemplate(config.html, { fields, record: run.record }, { html: true }) } : {}),
@@ -56,7 +70,7 @@ export const sendEmail: ActionHandler = async (run) => {
       channelId: 'EMAIL',
       mailMessageId: queued.id,
       destination: constituentAddress,
-      senderAddress: run.services.config.MAIL_FROM,
+      senderAddress: platformSenderAddress(run.services.config.MAIL_FROM),
       subject: mail.subject,
       text: mail.text,
       html: mail.html ?? null,
