@@ -64,7 +64,7 @@ export const outgoingMessageRoutes = defineRoutes([
   }),
   createOne({
     path: OUTGOING,
-    summary: `Compose a DRAFT (${COMPOSE}): { internalName, subjectLine?, deliveryMethod?, contentType?, textContent?, htmlContent?, messageSenderSimplyId?, recipients?, scheduledAt? }`,
+    summary: `Compose a DRAFT (${COMPOSE}): { internalName, subjectLine?, deliveryMethod?, contentType?, textContent?, htmlContent?, messageSenderSimplyId?, outgoingMessageTemplateSimplyId?, recipients?, scheduledAt? }; a template fills deliveryMethod, contentType and subjectLine left out`,
     name: 'CreateOutgoingMessage',
     inputType: 'CreateOutgoingMessageInput',
     body: createOutgoingMessageInput,
@@ -74,7 +74,7 @@ export const outgoingMessageRoutes = defineRoutes([
   updateOne({
     method: 'PUT',
     path: ONE,
-    summary: `Change a DRAFT (${COMPOSE}): any create field; left out stays, null clears; not a DRAFT: 409 MESSAGE_NOT_EDITABLE`,
+    summary: `Change a DRAFT (${COMPOSE}): any create field; left out stays, null clears; outgoingMessageTemplateSimplyId only links (null unlinks); not a DRAFT: 409 MESSAGE_NOT_EDITABLE`,
     name: 'UpdateOutgoingMessage',
     inputType: 'UpdateOutgoingMessageInput',
     body: updateOutgoingMessageInput,

@@ -1,19 +1,21 @@
 // Composing over REST and GraphQL: create, read (every standard read), change a draft, the
 // validation 400s, recipient selection (collection, view, filters, email field), the read and
-// compose tiers, other teams' ids, send-readiness blockers and warnings, and the message settings.
+// compose tiers, other teams' ids, send-readiness blockers and warnings, the message settings, and
+// starting from (or linking) a message template, whose page reads cost no more with more rows.
 // No workers run here (a database of the file's own keeps other files' workers off its jobs).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintSessionToken } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createTeam } from '../support/fixtures.ts';
 import { restCaller } from '../support/rest-caller.ts';
+import { countSql } from '../support/sql-counter.ts';
 import { useServer } from '../support/use-server.ts';
 import type { CollectionFixture } from '../support/data-fixtures.ts';
 import { addPeople, addSender, createDraft, createPeople, draftBody, GQL, MSG_ID, PATH, type SenderFixture } from './message-fixtures.ts';
 
 const DETAIL_KEYS = [
   'approvedAt', 'approvedBy', 'contentType', 'createdAt', 'deliveryMethod', 'errorMessage', 'htmlContent', 'id', 'internalName', 'recipients', 'scheduledAt',
-  'sendStartedAt', 'sender', 'sentAt', 'status', 'subjectLine', 'textContent', 'totalRecipients', 'updatedAt',
+  'sendStartedAt', 'sender', 'sentAt', 'status', 'subjectLine', 'template', 'textContent', 'totalRecipients', 'updatedAt',
 ];
 const MESSAGE_KEYS = ['contentType', 'deliveryMethod', 'id', 'internalName', 'scheduledAt', 'sentAt', 'status', 'subjectLine'];
 const SUMMARY_KEYS = [...MESSAGE_KEYS, 'createdAt', 'totalRecipients', 'updatedAt'].sort();
@@ -53,6 +55,7 @@ describe('outgoing messages: composing and reading', () => {
         contentType: 'HTML',
         status: 'DRAFT',
         sender: { id: sender.id, name: 'Riverside Clinic', emailAddress: sender.emailAddress },
+        template: null,
         recipients: { dataCollectionSimplyId: people.id, dataViewSimplyId: null, filters: [], emailFieldSimplyId: people.fields.email },
         sentAt: null,
         sendStartedAt: null,
@@ -147,6 +150,8 @@ describe('outgoing messages: composing and reading', () => {
         [{ internalName: 'ok', scheduledAt: 'tomorrow' }, 'scheduledAt'],
         [{ internalName: 'ok', colour: 'red' }, 'colour'],
         [{ internalName: 'ok', messageSenderSimplyId: '12345' }, 'messageSenderSimplyId'],
+        [{ internalName: 'ok', outgoingMessageTemplateSimplyId: '12345' }, 'outgoingMessageTemplateSimplyId'],
+        [{ internalName: 'ok', outgoingMessageTemplateSimplyId: 42 }, 'outgoingMessageTemplateSimplyId'],
         [{ internalName: 'ok', recipients: {} }, 'recipients.dataCollectionSimplyId'],
         [{ internalName: 'ok', recipients: { dataCollectionSimplyId: 'nope' } }, 'recipients.dataCollectionSimplyId'],
         [{ internalName: 'ok', recipients: { dataCollectionSimplyId: people.id, extra: 1 } }, 'recipients.extra'],
@@ -319,4 +324,135 @@ describe('outgoing messages: composing and reading', () => {
     });
   });
 
+
+  describe('starting from a message template', () => {
+    const TEMPLATES = '/v1/message-templates';
+    const template = async (body: Record<string, unknown>, token = team.apiKey) => expectOk(await server.request('POST', TEMPLATES, { token, body: { name: 'Monthly newsletter', ...body } }), 201);
+    const archive = async (id: string) => expectOk(await call('DELETE', `${TEMPLATES}/${id}`));
+    const fieldsOf = (error: { details?: { field?: string }[] }) => error.details?.map((d) => d.field);
+
+    it('fills deliveryMethod, contentType and subjectLine the body leaves out; a body value wins', async () => {
+      const newsletter = await template({ deliveryMethod: 'EMAIL', subjectLine: 'News for {{first_name}}', designFormat: 'PLAIN_TEXT' });
+      const filled = await createDraft(server, team.apiKey, { internalName: 'from template', outgoingMessageTemplateSimplyId: newsletter.id, textContent: 'Hi' });
+      expect(filled).toMatchObject({ deliveryMethod: 'EMAIL', contentType: 'PLAIN_TEXT', subjectLine: 'News for {{first_name}}', textContent: 'Hi', template: { id: newsletter.id, name: 'Monthly newsletter' } });
+      expect(Object.keys(filled.template).sort()).toEqual(['id', 'name']);
+      expect(expectOk(await call('GET', `${PATH}/${filled.id}`))).toEqual(filled);
+      expect(gqlData(await gql(GQL.one, { id: filled.id })).outgoingMessage).toEqual(filled);
+      // null and a blank subject are "left out"; a subject or content type in the body is kept
+      for (const subjectLine of [null, '   ']) {
+        expect((await createDraft(server, team.apiKey, { internalName: 'blank', subjectLine, outgoingMessageTemplateSimplyId: newsletter.id })).subjectLine).toBe('News for {{first_name}}');
+      }
+      const own = await createDraft(server, team.apiKey, { internalName: 'own', subjectLine: 'My own', contentType: 'HTML', deliveryMethod: 'EMAIL', outgoingMessageTemplateSimplyId: newsletter.id });
+      expect(own).toMatchObject({ subjectLine: 'My own', contentType: 'HTML', deliveryMethod: 'EMAIL', template: { id: newsletter.id } });
+      // an SMS template gives its channel; no subject is taken, and one in the body is refused
+      const sms = await template({ name: 'Reminder', deliveryMethod: 'SMS', designFormat: 'PLAIN_TEXT' });
+      const text = await createDraft(server, team.apiKey, { internalName: 'sms', outgoingMessageTemplateSimplyId: sms.id });
+      expect(text).toMatchObject({ deliveryMethod: 'SMS', contentType: 'PLAIN_TEXT', subjectLine: null, template: { id: sms.id, name: 'Reminder' } });
+      expect(fieldsOf(expectError(await call('POST', PATH, { internalName: 'x', subjectLine: 'no', outgoingMessageTemplateSimplyId: sms.id }), 400, 'VALIDATION_ERROR'))).toEqual(['subjectLine']);
+      // GraphQL: the same fill
+      const viaGql = gqlData(await gql(GQL.create, { input: { internalName: 'gql', outgoingMessageTemplateSimplyId: newsletter.id } })).createOutgoingMessage;
+      expect(viaGql).toMatchObject({ deliveryMethod: 'EMAIL', contentType: 'PLAIN_TEXT', subjectLine: 'News for {{first_name}}', template: { id: newsletter.id, name: 'Monthly newsletter' } });
+      // the link is a reference: a renamed template shows its new name
+      expectOk(await call('PUT', `${TEMPLATES}/${newsletter.id}`, { name: 'Renamed newsletter' }));
+      expect(expectOk(await call('GET', `${PATH}/${filled.id}`)).template).toEqual({ id: newsletter.id, name: 'Renamed newsletter' });
+    });
+
+    it('refuses an archived template (400), another team\'s or a missing one (404), another channel (400), a subject too long for a message (400)', async () => {
+      const archived = await template({ subjectLine: 'Old' });
+      await archive(archived.id);
+      const error = expectError(await call('POST', PATH, { internalName: 'x', outgoingMessageTemplateSimplyId: archived.id }), 400, 'VALIDATION_ERROR');
+      expect(error.details).toEqual([{ field: 'outgoingMessageTemplateSimplyId', message: expect.stringContaining('archived') }]);
+      expectGqlError(await gql(GQL.create, { input: { internalName: 'x', outgoingMessageTemplateSimplyId: archived.id } }), 'VALIDATION_ERROR', 400);
+      const theirs = await template({ subjectLine: 'Theirs' }, other.apiKey);
+      const missing = theirs.id.replace(/^mtp-..../, 'mtp-2222');
+      for (const id of [theirs.id, missing]) {
+        const notFound = expectError(await call('POST', PATH, { internalName: 'x', outgoingMessageTemplateSimplyId: id }), 404, 'NOT_FOUND', id);
+        expect(notFound.message).not.toContain('Theirs');
+      }
+      expectGqlError(await gql(GQL.create, { input: { internalName: 'x', outgoingMessageTemplateSimplyId: theirs.id } }), 'NOT_FOUND', 404);
+      const email = await template({ subjectLine: 'Hello' });
+      const mismatch = expectError(await call('POST', PATH, { internalName: 'x', deliveryMethod: 'SMS', outgoingMessageTemplateSimplyId: email.id }), 400, 'VALIDATION_ERROR');
+      expect(mismatch.details).toEqual([{ field: 'outgoingMessageTemplateSimplyId', message: 'is a EMAIL template; this message is SMS' }]);
+      const long = await template({ subjectLine: 's'.repeat(300) });
+      expect(fieldsOf(expectError(await call('POST', PATH, { internalName: 'x', outgoingMessageTemplateSimplyId: long.id }), 400, 'VALIDATION_ERROR'))).toEqual(['outgoingMessageTemplateSimplyId']);
+      // a subject of its own makes the long template usable
+      expect((await createDraft(server, team.apiKey, { internalName: 'x', subjectLine: 'Short', outgoingMessageTemplateSimplyId: long.id })).subjectLine).toBe('Short');
+      // none of the refusals left a message behind
+      const names = expectOk(await call('GET', `${PATH}?limit=100`)).map((m: any) => m.internalName);
+      expect(names.filter((n: string) => n === 'x')).toEqual(['x']);
+    });
+
+    it('PUT links without copying, unlinks with null, keeps an archived link, and checks team, archive and channel', async () => {
+      const first = await template({ name: 'First', subjectLine: 'From the first' });
+      const second = await template({ name: 'Second', subjectLine: 'From the second', designFormat: 'PLAIN_TEXT' });
+      const m = await createDraft(server, team.apiKey, { internalName: 'linking', subjectLine: 'Mine', htmlContent: '<p>mine</p>' });
+      const linked = expectOk(await call('PUT', `${PATH}/${m.id}`, { outgoingMessageTemplateSimplyId: second.id }));
+      expect(linked).toMatchObject({ subjectLine: 'Mine', contentType: 'HTML', htmlContent: '<p>mine</p>', template: { id: second.id, name: 'Second' } });
+      const viaGql = gqlData(await gql(GQL.update, { id: m.id, input: { outgoingMessageTemplateSimplyId: first.id } })).updateOutgoingMessage;
+      expect(viaGql).toMatchObject({ subjectLine: 'Mine', template: { id: first.id, name: 'First' } });
+      // other changes leave the link alone
+      expect(expectOk(await call('PUT', `${PATH}/${m.id}`, { internalName: 'linking 2' })).template).toEqual({ id: first.id, name: 'First' });
+      // the linked template archived: the message still shows it, and sending its id back is accepted
+      await archive(first.id);
+      expect(expectOk(await call('GET', `${PATH}/${m.id}`)).template).toEqual({ id: first.id, name: 'First' });
+      expect(gqlData(await gql(`query($id: String!) { outgoingMessage(outgoingMessageSimplyId: $id) { template { id archived } } }`, { id: m.id })).outgoingMessage.template).toEqual({ id: first.id, archived: true });
+      expect(expectOk(await call('PUT', `${PATH}/${m.id}`, { internalName: 'as read', outgoingMessageTemplateSimplyId: first.id })).template.id).toBe(first.id);
+      // ...but an archived template is not linked anew
+      const other2 = await template({ name: 'Gone' });
+      await archive(other2.id);
+      expect(fieldsOf(expectError(await call('PUT', `${PATH}/${m.id}`, { outgoingMessageTemplateSimplyId: other2.id }), 400, 'VALIDATION_ERROR'))).toEqual(['outgoingMessageTemplateSimplyId']);
+      const theirs = await template({}, other.apiKey);
+      expectError(await call('PUT', `${PATH}/${m.id}`, { outgoingMessageTemplateSimplyId: theirs.id }), 404, 'NOT_FOUND');
+      expectError(await call('PUT', `${PATH}/${m.id}`, { outgoingMessageTemplateSimplyId: 'mtp-oops' }), 400, 'VALIDATION_ERROR');
+      // channels: linking an SMS template to an EMAIL message, or moving a linked message to SMS alone
+      const sms = await template({ name: 'Text', deliveryMethod: 'SMS' });
+      expect(fieldsOf(expectError(await call('PUT', `${PATH}/${m.id}`, { outgoingMessageTemplateSimplyId: sms.id }), 400, 'VALIDATION_ERROR'))).toEqual(['outgoingMessageTemplateSimplyId']);
+      expect(fieldsOf(expectError(await call('PUT', `${PATH}/${m.id}`, { deliveryMethod: 'SMS', subjectLine: null }), 400, 'VALIDATION_ERROR'))).toEqual(['deliveryMethod']);
+      const moved = expectOk(await call('PUT', `${PATH}/${m.id}`, { deliveryMethod: 'SMS', subjectLine: null, outgoingMessageTemplateSimplyId: sms.id }));
+      expect(moved).toMatchObject({ deliveryMethod: 'SMS', subjectLine: null, template: { id: sms.id, name: 'Text' } });
+      // unlink
+      expect(expectOk(await call('PUT', `${PATH}/${m.id}`, { outgoingMessageTemplateSimplyId: null })).template).toBeNull();
+      expect(gqlData(await gql(GQL.update, { id: m.id, input: { outgoingMessageTemplateSimplyId: sms.id } })).updateOutgoingMessage.template.id).toBe(sms.id);
+      expect(gqlData(await gql(GQL.update, { id: m.id, input: { outgoingMessageTemplateSimplyId: null } })).updateOutgoingMessage.template).toBeNull();
+      // only a DRAFT changes, template or not
+      await server.app.services.prisma.outgoingMessage.update({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: m.id } }, data: { status: 'APPROVED' } });
+      expectError(await call('PUT', `${PATH}/${m.id}`, { outgoingMessageTemplateSimplyId: sms.id }), 409, 'MESSAGE_NOT_EDITABLE');
+      expect(expectOk(await call('GET', `${PATH}/${m.id}`)).template).toBeNull();
+    });
+
+    it('a page of messages reads their templates and senders with the same statements for 2 rows as for 12', async () => {
+      const sql = countSql(server.app.services.pool);
+      const LIST = '{ outgoingMessages(limit: 100) { nodes { id template { id name } sender { id name } } } }';
+      const seed = async (rows: number) => {
+        const t = await createTeam(server);
+        for (let i = 0; i < rows; i++) {
+          const tpl = await template({ name: `Template ${i}` }, t.apiKey);
+          const s = await addSender(server, t, { isDefault: i === 0 });
+          await createDraft(server, t.apiKey, { internalName: `m${i}`, outgoingMessageTemplateSimplyId: tpl.id, messageSenderSimplyId: s.id });
+        }
+        return t;
+      };
+      const small = await seed(2);
+      const large = await seed(12);
+      // the second of two identical reads runs with the credential cached
+      const statements = async (t: typeof small) => {
+        let last: string[] = [];
+        let nodes: any[] = [];
+        for (let i = 0; i < 2; i++) {
+          last = await sql.measure(async () => {
+            nodes = gqlData(await gql(LIST, {}, t.apiKey)).outgoingMessages.nodes;
+          });
+        }
+        return { last, nodes };
+      };
+      const a = await statements(small);
+      const b = await statements(large);
+      expect(a.nodes).toHaveLength(2);
+      expect(b.nodes).toHaveLength(12);
+      expect(b.nodes.map((n: any) => n.template.name).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `Template ${i}`).sort());
+      expect(b.nodes.every((n: any) => n.sender !== null)).toBe(true);
+      expect(b.last.length, `2 rows:\n${a.last.join('\n')}\n\n12 rows:\n${b.last.join('\n')}`).toBe(a.last.length);
+      expect(b.last.filter((q) => /OutgoingMessageTemplate/.test(q))).toHaveLength(1);
+    });
+  });
 });

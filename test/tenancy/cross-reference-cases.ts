@@ -280,6 +280,7 @@ const outgoingMessageCases: CrossReferenceCase[] = [
       { route, what: `${verb} to a view of own collection`, ref: 'dataViewSimplyId', request: (own, id) => ({ path: path(own), body: draft(recipientsOf(own, { dataViewSimplyId: id })) }) },
       { route, what: `${verb} with an email field`, ref: 'dataFieldSimplyId', request: (own, id) => ({ path: path(own), body: draft(recipientsOf(own, { emailFieldSimplyId: id })) }) },
       { route, what: `${verb} from a sender`, ref: 'messageSenderSimplyId', request: (own, id) => ({ path: path(own), body: draft({ messageSenderSimplyId: id }) }) },
+      { route, what: `${verb} from a message template`, ref: 'outgoingMessageTemplateSimplyId', request: (own, id) => ({ path: path(own), body: draft({ outgoingMessageTemplateSimplyId: id }) }) },
     ];
   }),
   {

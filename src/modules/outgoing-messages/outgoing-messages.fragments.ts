@@ -13,6 +13,7 @@ export const OUTGOING_MESSAGE = fragment(
   'OutgoingMessage',
   `id internalName subjectLine deliveryMethod contentType textContent htmlContent
    sender { id name emailAddress }
+   template { id name }
    recipients { dataCollectionSimplyId dataViewSimplyId filters emailFieldSimplyId }
    status scheduledAt sendStartedAt sentAt approvedAt approvedBy errorMessage totalRecipients createdAt updatedAt`,
 );

@@ -30,8 +30,8 @@ const internalName = z
   .max(OUTGOING_MESSAGE_LIMITS.internalName, `must be at most ${OUTGOING_MESSAGE_LIMITS.internalName} characters`)
   .refine((v) => textProblem(v, { singleLine: true }) === null, 'must be one line without control characters');
 
-/** One header line; a subject made only of spaces is stored as null. */
-const subjectLine = z
+/** One header line; a subject made only of spaces is stored as null. Also checks a template's subject before it fills a message. */
+export const messageSubjectLine = z
   .string({ message: 'must be text' })
   .max(OUTGOING_MESSAGE_LIMITS.subjectLine, `must be at most ${OUTGOING_MESSAGE_LIMITS.subjectLine} characters (one email Subject line)`)
   .refine((v) => textProblem(v, { singleLine: true }) === null, 'must be one line (no line breaks or control characters)')
@@ -71,19 +71,26 @@ const deliveryMethod = z.enum(DELIVERY_METHODS, { message: `must be one of ${DEL
 const contentType = z.enum(CONTENT_TYPES, { message: `must be one of ${CONTENT_TYPES.join(', ')}` });
 
 const fields = {
-  subjectLine: subjectLine.optional(),
+  subjectLine: messageSubjectLine.optional(),
   textContent: body(OUTGOING_MESSAGE_LIMITS.textContent).optional(),
   htmlContent: body(OUTGOING_MESSAGE_LIMITS.htmlContent).optional(),
   messageSenderSimplyId: id('a message sender simplyId').nullable().optional(),
+  outgoingMessageTemplateSimplyId: id('a message template simplyId').nullable().optional(),
   recipients: recipientSelectionInput.nullable().optional(),
   scheduledAt: futureDateTime.nullable().optional(),
 };
 
+/**
+ * No defaults here: a template fills deliveryMethod and contentType the body leaves out, so the
+ * service applies EMAIL and HTML only when neither the body nor a template gives them.
+ */
 export const createOutgoingMessageInput = z
-  .object({ internalName, deliveryMethod: deliveryMethod.default('EMAIL'), contentType: contentType.default('HTML'), ...fields })
+  .object({ internalName, deliveryMethod: deliveryMethod.optional(), contentType: contentType.optional(), ...fields })
   .strict()
   .superRefine((input, ctx) => {
-    if (input.subjectLine != null && input.deliveryMethod !== 'EMAIL') ctx.addIssue({ code: 'custom', path: ['subjectLine'], message: subjectRefusal(input.deliveryMethod) });
+    if (input.subjectLine != null && input.deliveryMethod !== undefined && input.deliveryMethod !== 'EMAIL') {
+      ctx.addIssue({ code: 'custom', path: ['subjectLine'], message: subjectRefusal(input.deliveryMethod) });
+    }
   });
 
 /** Absent keys stay as they are; null clears (internalName, deliveryMethod and contentType cannot be cleared). */

@@ -2,7 +2,7 @@
 // rest-adapter/routes/outgoing-messages.ts. Reading: the standard tier with OUTGOING_MESSAGES_VIEW
 // or OUTGOING_MESSAGES_SEND (view level is enough); composing, readiness, status moves and test
 // sends: privileged, OUTGOING_MESSAGES_SEND edit (session and OAuth tokens never).
-import type { MessageSender, OutgoingMessage } from '../../generated/prisma/client.ts';
+import type { MessageSender, OutgoingMessage, OutgoingMessageTemplate } from '../../generated/prisma/client.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { byId, pageArgs, patchById, withArgs } from '../../app/graphql/args.ts';
@@ -20,6 +20,7 @@ import {
   messageStatus,
   recipientsOf,
   senderOf,
+  templateOf,
   type MessageStats,
   type MessageStatusAggregate,
 } from './outgoing-messages.service.ts';
@@ -54,6 +55,15 @@ const OutgoingMessageSenderRef = builder.objectRef<MessageSender>('OutgoingMessa
   }),
 });
 
+const OutgoingMessageTemplateLinkRef = builder.objectRef<OutgoingMessageTemplate>('OutgoingMessageTemplateLink').implement({
+  description: 'The message template a message was started from or linked to (GET /v1/message-templates/{id} has the whole template).',
+  fields: (t) => ({
+    id: t.string({ description: 'the outgoingMessageTemplateSimplyId', resolve: (m) => m.simplyId }),
+    name: t.string({ resolve: (m) => m.name }),
+    archived: t.boolean({ description: 'archived since it was linked: the message keeps the link; it cannot be linked anew', resolve: (m) => m.archivedAt !== null }),
+  }),
+});
+
 const OutgoingMessageRecipientsRef = builder.objectRef<SelectionView>('OutgoingMessageRecipients').implement({
   description: 'Who receives the message: records of a collection, narrowed by a view and filters, at the address in an email field.',
   fields: (t) => ({
@@ -75,6 +85,7 @@ export const OutgoingMessageRef = builder.objectRef<MessageItem>('OutgoingMessag
     textContent: t.string({ nullable: true, description: 'the plain-text body (the text version of an HTML message); merge tags', resolve: (m) => m.row.textContent }),
     htmlContent: t.string({ nullable: true, description: 'the HTML body; merge tags (values are escaped)', resolve: (m) => m.row.htmlContent }),
     sender: t.field({ type: OutgoingMessageSenderRef, nullable: true, description: 'null: the team\'s default EMAIL sender when it is sent', resolve: (m, _a, ctx) => senderOf(ctx, m.row) }),
+    template: t.field({ type: OutgoingMessageTemplateLinkRef, nullable: true, description: 'the message template it was started from or linked to; null when none', resolve: (m, _a, ctx) => templateOf(ctx, m.row) }),
     recipients: t.field({ type: OutgoingMessageRecipientsRef, nullable: true, description: 'null until recipients are chosen', resolve: (m, _a, ctx) => recipientsOf(ctx, m.row) }),
     status: t.field({ type: OutgoingMessageStatusEnum, resolve: (m) => m.row.status as never }),
     scheduledAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => m.row.scheduledAt }),
@@ -146,11 +157,12 @@ const CreateOutgoingMessageInput = builder.inputType('CreateOutgoingMessageInput
   fields: (t) => ({
     internalName: t.string({ required: true, description: `1-${OUTGOING_MESSAGE_LIMITS.internalName} characters` }),
     subjectLine: t.string({ description: `EMAIL only; one line of at most ${OUTGOING_MESSAGE_LIMITS.subjectLine} characters; merge tags` }),
-    deliveryMethod: t.string({ description: 'EMAIL (default), SMS, WHATSAPP, FACEBOOK' }),
-    contentType: t.string({ description: 'HTML (default) or PLAIN_TEXT' }),
+    deliveryMethod: t.string({ description: 'EMAIL, SMS, WHATSAPP, FACEBOOK; default: the template\'s, else EMAIL' }),
+    contentType: t.string({ description: 'HTML or PLAIN_TEXT; default: the template\'s designFormat, else HTML' }),
     textContent: t.string(),
     htmlContent: t.string(),
     messageSenderSimplyId: t.string({ description: 'default: the team\'s default sender of the channel, when sending' }),
+    outgoingMessageTemplateSimplyId: t.string({ description: 'an active message template of the team and channel; fills deliveryMethod, contentType and subjectLine left out' }),
     recipients: t.field({ type: RecipientsInput }),
     scheduledAt: t.string({ description: 'ISO 8601, in the future' }),
   }),
@@ -166,6 +178,7 @@ const UpdateOutgoingMessageInput = builder.inputType('UpdateOutgoingMessageInput
     textContent: t.string(),
     htmlContent: t.string(),
     messageSenderSimplyId: t.string(),
+    outgoingMessageTemplateSimplyId: t.string({ description: 'links the template (copies nothing); null unlinks' }),
     recipients: t.field({ type: RecipientsInput }),
     scheduledAt: t.string(),
   }),

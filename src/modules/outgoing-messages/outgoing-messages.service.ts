@@ -2,10 +2,11 @@
 // lists, the sent list, one message, its status aggregate and its per-state statistics. The
 // counts are read from the recipient rows every time (one grouped statement), so they keep
 // changing after sending as delivery reports, bounces and complaints arrive.
-import type { MessageSender, OutgoingMessage, Prisma } from '../../generated/prisma/client.ts';
+import type { MessageSender, OutgoingMessage, OutgoingMessageTemplate, Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { byCreation, paginationOf, parsePaging, type Page, type PageInput } from '../../app/paging.ts';
+import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { DELIVERY_METHODS, MESSAGE_STATUSES } from './outgoing-messages.input.ts';
 import { outgoingMessageId } from './outgoing-messages.ids.ts';
@@ -60,10 +61,46 @@ export async function listSentMessages(ctx: RequestContext, args: Omit<ListOutgo
   return { nodes, pagination: await paginationOf(nodes.length, paging, () => prisma.outgoingMessage.count({ where })) };
 }
 
-/** The sender a message names (archived ones too: the message keeps showing whom it named); null when it names none. */
+interface TeamRowKey {
+  teamId: bigint;
+  id: bigint;
+}
+
+const teamRowKey = (k: TeamRowKey) => `${k.teamId}:${k.id}`;
+
+/** Answers the rows of `keys` in their order (null where none), from rows fetched in one statement. */
+function inKeyOrder<T extends TeamRowKey>(keys: readonly TeamRowKey[], rows: readonly T[]): (T | null)[] {
+  const byKey = new Map(rows.map((r) => [teamRowKey(r), r]));
+  return keys.map((k) => byKey.get(teamRowKey(k)) ?? null);
+}
+
+const inKeys = (keys: readonly TeamRowKey[]) => ({ teamId: { in: [...new Set(keys.map((k) => k.teamId))] }, id: { in: keys.map((k) => k.id) } });
+
+/**
+ * The sender a message names (archived ones too: the message keeps showing whom it named); null
+ * when it names none. A page of messages reads all their senders with one statement.
+ */
 export async function senderOf(ctx: RequestContext, row: OutgoingMessage): Promise<MessageSender | null> {
   if (row.senderId === null) return null;
-  return ctx.services.prisma.messageSender.findFirst({ where: { teamId: row.teamId, id: row.senderId } });
+  const { prisma } = ctx.services;
+  const loader = requestLoader<TeamRowKey, MessageSender | null>(ctx, 'outgoing-messages.sender', async (keys) => inKeyOrder(keys, await prisma.messageSender.findMany({ where: inKeys(keys) })), teamRowKey);
+  return loader.load({ teamId: row.teamId, id: row.senderId });
+}
+
+/**
+ * The template the message was started from or linked to; archived ones too (the link stays); null
+ * when none. A page of messages reads all their templates with one statement.
+ */
+export async function templateOf(ctx: RequestContext, row: OutgoingMessage): Promise<OutgoingMessageTemplate | null> {
+  if (row.templateId === null) return null;
+  const { prisma } = ctx.services;
+  const loader = requestLoader<TeamRowKey, OutgoingMessageTemplate | null>(
+    ctx,
+    'outgoing-messages.template',
+    async (keys) => inKeyOrder(keys, await prisma.outgoingMessageTemplate.findMany({ where: inKeys(keys) })),
+    teamRowKey,
+  );
+  return loader.load({ teamId: row.teamId, id: row.templateId });
 }
 
 export function recipientsOf(ctx: RequestContext, row: OutgoingMessage): Promise<SelectionView | null> {
