@@ -38,10 +38,12 @@ export const outgoingMessageRoutes = defineRoutes([
     path: MESSAGES,
     summary: `The team's messages, newest first (${READ}): status, deliveryMethod, limit, offset`,
     name: 'Messages',
+    // the standard read of the composer's messages: the same field as /v1/outgoing-messages, a smaller selection
+    field: 'outgoingMessages',
     select: MESSAGE,
     filters: { status: statusFilter, deliveryMethod: channelFilter },
   }),
-  getOne({ path: MESSAGE_ID, summary: `One message (${READ})`, name: 'Message', select: MESSAGE }),
+  getOne({ path: MESSAGE_ID, summary: `One message (${READ})`, name: 'Message', field: 'outgoingMessage', arg: 'outgoingMessageSimplyId', select: MESSAGE }),
   getOne({
     path: `${MESSAGE_ID}/status`,
     summary: `Status and delivery counts (totalRecipients, delivered, bounced, complained), counted now: they keep changing after sending (${READ})`,

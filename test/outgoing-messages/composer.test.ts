@@ -18,7 +18,7 @@ const DETAIL_KEYS = [
   'sendStartedAt', 'sender', 'sentAt', 'status', 'subjectLine', 'template', 'textContent', 'totalRecipients', 'updatedAt',
 ];
 const MESSAGE_KEYS = ['contentType', 'deliveryMethod', 'id', 'internalName', 'scheduledAt', 'sentAt', 'status', 'subjectLine'];
-const SUMMARY_KEYS = [...MESSAGE_KEYS, 'createdAt', 'totalRecipients', 'updatedAt'].sort();
+const SUMMARY_KEYS = [...MESSAGE_KEYS, 'createdAt', 'template', 'totalRecipients', 'updatedAt'].sort();
 const future = (minutes = 60) => new Date(Date.now() + minutes * 60_000).toISOString();
 
 describe('outgoing messages: composing and reading', () => {
@@ -76,7 +76,7 @@ describe('outgoing messages: composing and reading', () => {
       });
       // GraphQL reads the same
       expect(gqlData(await gql(GQL.one, { id: created.id })).outgoingMessage).toEqual(created);
-      expect(gqlData(await gql(GQL.message, { id: created.id })).message).toEqual(message);
+      expect(gqlData(await gql(GQL.message, { id: created.id })).outgoingMessage).toEqual(message);
       expect(gqlData(await gql(GQL.status, { id: created.id })).messageStatus.status).toBe('DRAFT');
       expect(gqlData(await gql(GQL.stats, { id: created.id })).outgoingMessageStats).toEqual(stats);
     });
@@ -104,7 +104,7 @@ describe('outgoing messages: composing and reading', () => {
       expect(expectOk(await server.request('GET', `${PATH}?status=DRAFT&deliveryMethod=EMAIL`, { token: t.apiKey })).map((m: any) => m.id)).toEqual([a.id]);
       expect(expectOk(await server.request('GET', '/v1/messages?status=SENT', { token: t.apiKey }))).toEqual([]);
       expect(expectOk(await server.request('GET', `${PATH}/sent`, { token: t.apiKey }))).toEqual([]);
-      expect(gqlData(await gql(GQL.messages, { status: 'DRAFT' }, t.apiKey)).messages.pagination.total).toBe(2);
+      expect(gqlData(await gql(GQL.messages, { status: 'DRAFT' }, t.apiKey)).outgoingMessages.pagination.total).toBe(2);
       expect(gqlData(await gql(GQL.sent, {}, t.apiKey)).sentOutgoingMessages).toEqual({ nodes: [], pagination: { total: 0 } });
       for (const query of ['status=PAUSED', 'deliveryMethod=PIGEON', 'limit=0', 'limit=101', 'offset=-1']) {
         for (const path of ['/v1/messages', PATH]) expectError(await server.request('GET', `${path}?${query}`, { token: t.apiKey }), 400, 'VALIDATION_ERROR', `${path}?${query}`);

@@ -6,7 +6,7 @@ export const MESSAGE = fragment('MessageFields', 'OutgoingMessage', 'id internal
 export const OUTGOING_MESSAGE_SUMMARY = fragment(
   'OutgoingMessageSummaryFields',
   'OutgoingMessage',
-  'id internalName subjectLine deliveryMethod contentType status scheduledAt sentAt totalRecipients createdAt updatedAt',
+  'id internalName subjectLine deliveryMethod contentType status scheduledAt sentAt totalRecipients template { id name } createdAt updatedAt',
 );
 export const OUTGOING_MESSAGE = fragment(
   'OutgoingMessageFields',

@@ -200,22 +200,6 @@ const TestSendInput = builder.inputType('TestSendOutgoingMessageInput', {
 
 
 builder.queryFields((t) => ({
-  messages: t.field({
-    type: OutgoingMessagePageRef,
-    description: "The team's outgoing messages, newest first (OUTGOING_MESSAGES_VIEW or OUTGOING_MESSAGES_SEND).",
-    authScopes: READ_MESSAGES,
-    args: { ...pageArgs(t.arg), status: t.arg.string(), deliveryMethod: t.arg.string() },
-    resolve: withArgs(async (ctx, args: Parameters<typeof listOutgoingMessages>[1]) => {
-      const page = await listOutgoingMessages(ctx, args);
-      return { nodes: page.nodes.map(item), pagination: page.pagination };
-    }),
-  }),
-  message: t.field({
-    type: OutgoingMessageRef,
-    description: 'One outgoing message (OUTGOING_MESSAGES_VIEW or OUTGOING_MESSAGES_SEND).',
-    authScopes: READ_MESSAGES,
-    ...byId(t.arg, 'messageSimplyId', async (ctx, id) => item(await findMessage(ctx, id, 'messageSimplyId'))),
-  }),
   messageStatus: t.field({
     type: MessageStatusRef,
     description: 'Status and delivery counts, counted now (OUTGOING_MESSAGES_VIEW or OUTGOING_MESSAGES_SEND).',
