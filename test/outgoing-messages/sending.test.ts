@@ -2,12 +2,13 @@
 // deduplicated, suppressed addresses kept out), merge tags rendered per recipient (escaped in
 // HTML), the communication history, the status aggregate and statistics (which keep changing as
 // bounces and complaints arrive), crash safety (a batch that dies mid-way is retried and nobody is
-// lost or doubled), scheduled sends, ERROR_SENDING, and test sends. A database of the file's own
+// lost or doubled; a send whose jobs were lost is repaired), scheduled sends, ERROR_SENDING, and
+// test sends. A database of the file's own
 // keeps other files' workers off its jobs.
 import type { Env } from '../../src/app/config.ts';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveRecipients, sendBatch, SEND_BATCH } from '../../src/modules/outgoing-messages/send-pipeline.ts';
+import { repairStalledSends, resolveRecipients, sendBatch, SEND_BATCH } from '../../src/modules/outgoing-messages/send-pipeline.ts';
 import { expectError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
@@ -154,6 +155,27 @@ describe('outgoing messages: sending', () => {
     const addresses = (await parsed(s.sender)).map((mail) => (mail.to as { value: { address: string }[] }).value[0]!.address).sort();
     expect(addresses).toEqual(persons.map((p) => p.email));
     expect(await server.app.services.prisma.constituentMessageDelivery.count({ where: { teamId: s.team.teamId } })).toBe(12);
+  });
+
+  it('the every-minute check picks up a send whose jobs were lost and finishes it', async () => {
+    const s = await setup([{ first_name: 'Lost', email: 'lost@example.test' }, { first_name: 'Found', email: 'found@example.test' }]);
+    const m = await createDraft(server, s.team.apiKey, draftBody(s.people));
+    // SENDING for three minutes with no job of its own: as if pg-boss had lost the resolve job
+    const id = await internalId(s, m.id);
+    await db().query(`UPDATE "OutgoingMessage" SET status = 'SENDING', "sendStartedAt" = now() - interval '3 minutes' WHERE id = $1`, [id]);
+    const repaired = await repairStalledSends(server.app.services);
+    expect(repaired).toBeGreaterThanOrEqual(1);
+    await until('the repaired message to be SENT', async () => (await statusOf(s, m.id)) === 'SENT');
+    await until('both mails', () => mailsOf(s.sender).length >= 2);
+    expect((await recipientStates(s, m.id)).map((r) => r.address).sort()).toEqual(['found@example.test', 'lost@example.test']);
+    // a started send with its jobs in place is left alone
+    const n = await createDraft(server, s.team.apiKey, draftBody(s.people));
+    await move(server, s.team.apiKey, n.id, 'SENDING');
+    await db().query(`UPDATE "OutgoingMessage" SET "sendStartedAt" = now() - interval '3 minutes' WHERE id = $1`, [await internalId(s, n.id)]);
+    await repairStalledSends(server.app.services);
+    await until('the second message to be SENT', async () => (await statusOf(s, n.id)) === 'SENT');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsOf(s.sender)).toHaveLength(4);
   });
 
   it('starts scheduled messages at their time; a send nobody can receive ends ERROR_SENDING', async () => {
