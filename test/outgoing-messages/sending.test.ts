@@ -3,8 +3,7 @@
 // HTML), the communication history, the status aggregate and statistics (which keep changing as
 // bounces and complaints arrive), crash safety (a batch that dies mid-way is retried and nobody is
 // lost or doubled; a send whose jobs were lost is repaired), scheduled sends, ERROR_SENDING, and
-// test sends. A database of the file's own
-// keeps other files' workers off its jobs.
+// test sends. A database of the file's own keeps other files' workers off its jobs.
 import type { Env } from '../../src/app/config.ts';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
