@@ -47,6 +47,8 @@ import { communicationsModule } from '../modules/communications/index.ts';
 import { mailFeedbackModule } from '../modules/mail-feedback/index.ts';
 import { outgoingMessagesModule } from '../modules/outgoing-messages/index.ts';
 import { contentTemplatesModule } from '../modules/content-templates/index.ts';
+import { constituentAuthModule } from '../modules/constituent-auth/index.ts';
+import { signingModule } from '../modules/signing/index.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -76,6 +78,8 @@ export const modules: readonly RegisteredModule[] = [
   entry(mailFeedbackModule, mailFeedbackRoutes),
   entry(contentTemplatesModule, contentTemplateRoutes),
   entry(outgoingMessagesModule, outgoingMessageRoutes),
+  entry(constituentAuthModule),
+  entry(signingModule),
 ];
 
 /** Every REST route, in module order. */
