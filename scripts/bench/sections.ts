@@ -8,6 +8,7 @@ import { NOTIFICATION_SCENARIOS, runNotificationsSection } from './notifications
 import { OUTGOING_MESSAGE_SCENARIOS, runOutgoingMessagesSection } from './outgoing-messages/outgoing-messages-section.ts';
 import { COMMUNICATION_SCENARIOS, runCommunicationsSection } from './communications/communications-section.ts';
 import { CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection } from './content-templates/content-templates-section.ts';
+import { SIGNING_SCENARIOS, runSigningSection } from './signing/signing-section.ts';
 
 export interface SectionResult {
   lines: string[];
@@ -35,6 +36,7 @@ export const SECTIONS: readonly BenchSection[] = [
   section('outgoing-messages', OUTGOING_MESSAGE_SCENARIOS, runOutgoingMessagesSection),
   section('communications', COMMUNICATION_SCENARIOS, runCommunicationsSection),
   section('content-templates', CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection),
+  section('signing', SIGNING_SCENARIOS, runSigningSection),
 ];
 
 /** Whether a BENCH_ONLY id names a section or one of its scenarios. */

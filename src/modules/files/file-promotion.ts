@@ -4,17 +4,16 @@
 // idempotent: it acts only on a PENDING upload and commits COMPLETED only from PENDING, so a
 // retried or duplicated job ends in exactly one terminal state; a crash before the commit leaves
 // the upload PENDING for the retry (pg-boss), and the last failed attempt rejects it as FAILED.
+// The file and version rows themselves are written by file-version-commit.ts.
 import { createHash } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
-import { advisoryLock } from '../../db/advisory-locks.ts';
 import type { FileUpload } from '../../generated/prisma/client.ts';
 import { runTransaction } from '../../db/transaction.ts';
-import { fileId } from './files.ids.ts';
+import { commitStoredContent, lockTeamStorage } from './file-version-commit.ts';
 import { checkUpload } from './upload-checks.ts';
 import { publishUploadStatus, rejectUpload, teamSimplyIdOf, type RejectionReason } from './upload-outcomes.ts';
 import { sanitizedObjectKey } from './storage/storage-keys.ts';
-import { teamStorage } from './files.sql.ts';
 import { queueVariants } from './variant-jobs.ts';
 
 export const PROMOTE_UPLOAD = 'files.promote-upload';
@@ -63,55 +62,18 @@ async function promoteUpload(services: Services, upload: FileUpload): Promise<vo
   }
 
   const committed: Committed = await runTransaction(prisma, async (tx) => {
-    const lock = advisoryLock('teamFileStorage', String(upload.teamId));
-    await tx.$executeRawUnsafe(lock.text, ...lock.values);
+    await lockTeamStorage(tx, upload.teamId);
     const current = await tx.fileUpload.findUnique({ where: { id: upload.id } });
     if (current?.status !== 'PENDING') return { ok: 'gone' as const };
-    const storage = await teamStorage(services, upload.teamId);
-    if (storage.usedBytes + sizeBytes > storage.quotaBytes) {
-      return { ok: false as const, reason: 'STORAGE_LIMIT_EXCEEDED' as const, message: `The team stores ${storage.usedBytes} of ${storage.quotaBytes} bytes; this file would exceed its storage limit` };
-    }
-    const stored = {
-      filename: upload.filename,
-      mimeType: upload.contentType,
-      fileSizeBytes: sizeBytes,
-      checksumSha256: checksum,
-      storageKey,
-      width: checked.width,
-      height: checked.height,
-    };
-    const version = { ...stored, teamId: upload.teamId, createdByKind: upload.credentialKind, createdById: upload.credentialId };
-    // what the file row mirrors of its current version
-    const mirrored = { ...stored, nameKey: upload.filename.toLowerCase(), fileType: checked.kind };
-    let file: { id: bigint; versionNumber: number };
-    if (upload.replacesFileId) {
-      const rows = await tx.$queryRaw<{ currentVersionNumber: number; deletedAt: Date | null }[]>`
-        SELECT "currentVersionNumber", "deletedAt" FROM "StoredFile" WHERE id = ${upload.replacesFileId} FOR UPDATE`;
-      const target = rows[0];
-      if (!target || target.deletedAt) return { ok: false as const, reason: 'ACCESS_DENIED' as const, message: 'The file to replace was deleted' };
-      if (target.currentVersionNumber !== upload.expectedVersionNumber) {
-        return { ok: false as const, reason: 'VERSION_CONFLICT' as const, message: `Another replacement won first: the file is at version ${target.currentVersionNumber}, this upload expected ${upload.expectedVersionNumber}` };
-      }
-      const versionNumber = target.currentVersionNumber + 1;
-      await tx.fileVersion.create({ data: { ...version, fileId: upload.replacesFileId, versionNumber } });
-      await tx.storedFile.update({ where: { id: upload.replacesFileId }, data: { ...mirrored, currentVersionNumber: versionNumber } });
-      file = { id: upload.replacesFileId, versionNumber };
-    } else {
-      const created = await tx.storedFile.create({
-        data: {
-          simplyId: fileId.create(),
-          teamId: upload.teamId,
-          folderId: upload.folderId,
-          ...mirrored,
-          createdByKind: upload.credentialKind,
-          createdById: upload.credentialId,
-          versions: { create: { ...version, versionNumber: 1 } },
-        },
-      });
-      file = { id: created.id, versionNumber: 1 };
-    }
-    await tx.fileUpload.update({ where: { id: upload.id }, data: { status: 'COMPLETED', fileId: file.id, versionNumber: file.versionNumber, finishedAt: new Date() } });
-    return { ok: true as const, fileId: file.id, versionNumber: file.versionNumber, isImage: checked.kind === 'IMAGE' };
+    const outcome = await commitStoredContent(services, tx, {
+      teamId: upload.teamId,
+      content: { filename: upload.filename, mimeType: upload.contentType, fileType: checked.kind, fileSizeBytes: sizeBytes, checksumSha256: checksum, storageKey, width: checked.width, height: checked.height },
+      createdBy: { kind: upload.credentialKind, id: upload.credentialId },
+      target: upload.replacesFileId ? { kind: 'version', fileId: upload.replacesFileId, expectedVersionNumber: upload.expectedVersionNumber } : { kind: 'new', folderId: upload.folderId },
+    });
+    if (!outcome.ok) return outcome;
+    await tx.fileUpload.update({ where: { id: upload.id }, data: { status: 'COMPLETED', fileId: outcome.fileId, versionNumber: outcome.versionNumber, finishedAt: new Date() } });
+    return { ok: true as const, fileId: outcome.fileId, versionNumber: outcome.versionNumber, isImage: checked.kind === 'IMAGE' };
   });
 
   if (committed.ok === true) {
