@@ -15,6 +15,7 @@ const API_KEY_ADMIN = 'API key administration beyond create and rotate (the only
 const TEAM_ROLES = 'team roles over REST (docs/api/team-roles.md): the route checklist has no team-role route';
 const FIELD_ADMIN = 'field administration over REST (docs/api/data-collections.md): the route checklist has field reads only';
 const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
+const SIGNER_LINK = "the signer's side of a signing request (docs/api/signing-requests.md \"Signing as a signer\"): the documents require signer links but show no signer routes; authorized by the link's token alone";
 const SUPPRESSIONS = 'the team\'s suppression list (docs/api/mail-feedback.md "Suppression list"): the route checklist names suppressions privileged without routes';
 
 export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
@@ -53,4 +54,7 @@ export const routeExtensions: Readonly<Record<string, RouteExtension>> = {
   'GET /v1/message-suppressions': { reason: SUPPRESSIONS },
   'POST /v1/message-suppressions': { reason: SUPPRESSIONS },
   'DELETE /v1/message-suppressions/{address}': { reason: SUPPRESSIONS },
+  'GET /v1/signing': { reason: SIGNER_LINK, public: true },
+  'POST /v1/signing/sign': { reason: SIGNER_LINK, public: true },
+  'POST /v1/signing/decline': { reason: SIGNER_LINK, public: true },
 };

@@ -136,31 +136,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
     ],
   },
   {
-    area: 'constituent-auth',
-    doc: 2,
-    section: '4.7',
-    routes: [
-      'POST /v1/constituent-auth/initiate',
-      'POST /v1/constituent-auth/verify',
-      'GET /v1/constituent-auth/verify',
-      'POST /v1/constituent-auth/refresh',
-      'POST /v1/constituent-auth/logout',
-      'GET /v1/constituent-auth/me',
-    ],
-  },
-  {
-    area: 'signing-requests',
-    doc: 2,
-    section: '4.8',
-    routes: [
-      'POST /v1/signing-requests',
-      'GET /v1/signing-requests',
-      'GET /v1/signing-requests/{signingRequestSimplyId}',
-      'POST /v1/signing-requests/{signingRequestSimplyId}/resend',
-      'POST /v1/signing-requests/{signingRequestSimplyId}/void',
-    ],
-  },
-  {
     area: 'team-agent',
     doc: 2,
     section: '4.9',

@@ -9,6 +9,7 @@ import { OUTGOING_MESSAGE_SCENARIOS, runOutgoingMessagesSection } from './outgoi
 import { COMMUNICATION_SCENARIOS, runCommunicationsSection } from './communications/communications-section.ts';
 import { CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection } from './content-templates/content-templates-section.ts';
 import { SIGNING_SCENARIOS, runSigningSection } from './signing/signing-section.ts';
+import { CONSTITUENT_AUTH_SCENARIOS, runConstituentAuthSection } from './constituent-auth/constituent-auth-section.ts';
 
 export interface SectionResult {
   lines: string[];
@@ -37,6 +38,7 @@ export const SECTIONS: readonly BenchSection[] = [
   section('communications', COMMUNICATION_SCENARIOS, runCommunicationsSection),
   section('content-templates', CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection),
   section('signing', SIGNING_SCENARIOS, runSigningSection),
+  section('constituent-auth', CONSTITUENT_AUTH_SCENARIOS, runConstituentAuthSection),
 ];
 
 /** Whether a BENCH_ONLY id names a section or one of its scenarios. */

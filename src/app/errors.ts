@@ -61,6 +61,23 @@ export class IdpRequiredError extends ApiError {
   }
 }
 
+/**
+ * A constituent's token on anything but the constituent-facing routes (records, collections, users,
+ * administration…), or sent together with a team selection: it is the only principal of its request.
+ */
+export class ConstituentTokenNotAllowedError extends ApiError {
+  constructor(message = 'A constituent token cannot call team routes; it works on the constituent-facing routes only (docs/api/constituent-auth.md)') {
+    super(403, 'CONSTITUENT_TOKEN_NOT_ALLOWED', message);
+  }
+}
+
+/** A team credential (API key, session token, user token) on a route that acts as a signed-in constituent. */
+export class ConstituentTokenRequiredError extends ApiError {
+  constructor() {
+    super(403, 'CONSTITUENT_TOKEN_REQUIRED', "This route acts as a signed-in constituent: send the constituent's access token, not a team credential");
+  }
+}
+
 export class NotFoundError extends ApiError {
   constructor(resource: string, id?: string) {
     super(404, 'NOT_FOUND', id ? `${resource} ${id} was not found` : `${resource} was not found`);

@@ -24,6 +24,7 @@ import { outgoingMessageRoutes } from '../../rest-adapter/routes/outgoing-messag
 import { communicationRoutes } from '../../rest-adapter/routes/communications.ts';
 import { contentTemplateRoutes } from '../../rest-adapter/routes/content-templates.ts';
 import { mailFeedbackRoutes } from '../../rest-adapter/routes/mail-feedback.ts';
+import { constituentAuthRoutes } from '../../rest-adapter/routes/constituent-auth.ts';
 import { auditLogModule } from '../modules/audit-log/index.ts';
 import { automationsModule } from '../modules/automations/index.ts';
 import { collectionsModule } from '../modules/collections/index.ts';
@@ -49,6 +50,7 @@ import { outgoingMessagesModule } from '../modules/outgoing-messages/index.ts';
 import { contentTemplatesModule } from '../modules/content-templates/index.ts';
 import { constituentAuthModule } from '../modules/constituent-auth/index.ts';
 import { signingModule } from '../modules/signing/index.ts';
+import { signingRoutes } from '../../rest-adapter/routes/signing.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -78,8 +80,8 @@ export const modules: readonly RegisteredModule[] = [
   entry(mailFeedbackModule, mailFeedbackRoutes),
   entry(contentTemplatesModule, contentTemplateRoutes),
   entry(outgoingMessagesModule, outgoingMessageRoutes),
-  entry(constituentAuthModule),
-  entry(signingModule),
+  entry(constituentAuthModule, constituentAuthRoutes),
+  entry(signingModule, signingRoutes),
 ];
 
 /** Every REST route, in module order. */

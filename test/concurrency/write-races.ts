@@ -2,6 +2,7 @@
 // added later without an entry here fails the suite naming it.
 import { automationRaces } from './cases/automation-races.ts';
 import { collectionRaces } from './cases/collection-races.ts';
+import { constituentAuthRaces } from './cases/constituent-auth-races.ts';
 import { contentTemplateRaces } from './cases/content-template-races.ts';
 import { credentialRaces } from './cases/credential-races.ts';
 import { fileRaces } from './cases/file-races.ts';
@@ -11,6 +12,7 @@ import { mfaRaces } from './cases/mfa-races.ts';
 import { notificationRaces } from './cases/notification-races.ts';
 import { outgoingMessageRaces } from './cases/outgoing-message-races.ts';
 import { recordRaces } from './cases/record-races.ts';
+import { signingRaces } from './cases/signing-races.ts';
 import { suppressionRaces } from './cases/suppression-races.ts';
 import { teamRoleRaces } from './cases/team-role-races.ts';
 import { userSelfServiceRaces } from './cases/user-self-service-races.ts';
@@ -37,4 +39,6 @@ export const WRITE_RACES: RaceTable = {
   ...contentTemplateRaces,
   ...outgoingMessageRaces,
   ...suppressionRaces,
+  ...constituentAuthRaces,
+  ...signingRaces,
 };

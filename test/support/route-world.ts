@@ -7,6 +7,7 @@ import type { Env } from '../../src/app/config.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { recordDelivery } from '../../src/modules/communications/record-delivery.ts';
 import { modules } from '../../src/app/modules.ts';
+import { routeExtensions } from '../../rest-adapter/openapi-extensions.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import { createWizard } from './wizard-fixtures.ts';
 import { uploadFile } from './file-uploads.ts';
@@ -18,6 +19,16 @@ import type { StartOptions, TestServer } from './server.ts';
 
 /** every served REST route, in module order */
 export const servedRoutes: readonly RestRoute[] = modules.flatMap((m) => m.routes);
+
+/**
+ * Routes of other credential families that name nothing of a team: constituent sign-in (its own
+ * tokens) and the public routes (a signer's link, the first-party sign-in). A team credential
+ * selecting another team changes nothing there.
+ */
+export const teamlessRoutes: ReadonlySet<RestRoute> = new Set([
+  ...(modules.find((m) => m.name === 'constituent-auth')?.routes ?? []),
+  ...servedRoutes.filter((r) => routeExtensions[`${r.method} ${r.path}`]?.public),
+]);
 
 /**
  * useServer options for a suite that builds worlds: its webhook targets the loopback discard port,
@@ -104,6 +115,17 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     }),
     'create outgoing message',
   );
+  // a signing request on the record (its invitation is a stored mail: the world sends none)
+  const signingRequest = await ok(
+    await call('POST', '/v1/signing-requests', {
+      sourceDataCollectionSimplyId: collection.id,
+      sourceDataRecordSimplyId: record.id,
+      reviewFieldSimplyIds: [field.id],
+      signers: [{ roleKey: 'signer', name: name('Signer'), email: `signer-${randomBytes(4).toString('hex')}@example.org` }],
+      expirationDays: 30,
+    }),
+    'create signing request',
+  );
   // an address of this team's suppression list, not built from the label (which may hold spaces)
   const suppressed = await ok(await call('POST', '/v1/message-suppressions', { address: `suppressed-${randomBytes(4).toString('hex')}@example.org` }), 'suppress an address');
 
@@ -129,10 +151,11 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     outgoingMessageSimplyId: outgoingMessage.id,
     messageSimplyId: outgoingMessage.id,
     address: suppressed.address,
+    signingRequestSimplyId: signingRequest.id,
     ...personal,
     ...(await media),
   };
-  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification', 'Message template', 'Sender', 'Content template', 'Outgoing message'];
+  const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification', 'Message template', 'Sender', 'Content template', 'Outgoing message', 'Signer'];
   return { team, ids, names: names.map(name) };
 }
 

@@ -291,6 +291,25 @@ const outgoingMessageCases: CrossReferenceCase[] = [
   },
 ];
 
+/** a signing request on the caller's own record, valid but for the id under test */
+const signingRequest = (own: Ids, extra: Record<string, unknown>) => ({
+  sourceDataCollectionSimplyId: own.dataCollectionSimplyId,
+  sourceDataRecordSimplyId: own.dataRecordSimplyId,
+  reviewFieldSimplyIds: [own.dataFieldSimplyId],
+  signers: [{ roleKey: 'signer', name: 'Signer', email: 'signer@example.org' }],
+  expirationDays: 30,
+  sendImmediately: false,
+  ...extra,
+});
+
+const signingCases: CrossReferenceCase[] = [
+  { route: 'POST /v1/signing-requests', what: 'a signing request on a collection', ref: 'dataCollectionSimplyId', request: (own, id) => ({ path: '/v1/signing-requests', body: signingRequest(own, { sourceDataCollectionSimplyId: id }) }) },
+  { route: 'POST /v1/signing-requests', what: 'a signing request on a record', ref: 'dataRecordSimplyId', request: (own, id) => ({ path: '/v1/signing-requests', body: signingRequest(own, { sourceDataRecordSimplyId: id }) }) },
+  { route: 'POST /v1/signing-requests', what: 'a signing request reviewing a field', ref: 'dataFieldSimplyId', request: (own, id) => ({ path: '/v1/signing-requests', body: signingRequest(own, { reviewFieldSimplyIds: [id] }) }) },
+  { route: 'POST /v1/signing-requests', what: 'a signing request backed by a document template', ref: 'contentTemplateSimplyId', request: (own, id) => ({ path: '/v1/signing-requests', body: signingRequest(own, { contentTemplateSimplyId: id }) }) },
+  { route: 'GET /v1/signing-requests', what: 'list the signing requests of a record', ref: 'dataRecordSimplyId', request: (_, id) => ({ path: `/v1/signing-requests?sourceDataRecordSimplyId=${id}` }) },
+];
+
 /** an upload intent's body, valid but for the id under test */
 const intent = (extra: Record<string, unknown>) => ({ filename: 'x.txt', contentType: 'text/plain', fileSizeBytes: 2, checksumSha256: sha256Base64('x\n'), ...extra });
 
@@ -317,4 +336,4 @@ const fileCases: CrossReferenceCase[] = [
   { route: 'POST /v1/files/temp-cleanup', what: 'clean up uploads', ref: 'fileUploadSimplyId', request: (_, id) => ({ path: '/v1/files/temp-cleanup', body: { fileUploadSimplyIds: [id] } }) },
 ];
 
-export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases, ...fileCases, ...contentTemplateCases, ...outgoingMessageCases];
+export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases, ...fileCases, ...contentTemplateCases, ...outgoingMessageCases, ...signingCases];

@@ -46,6 +46,8 @@ export const ID_ROUTE_BODIES: Record<string, BodyFor> = {
   // the caller's own message may not make this move (its team does not require approval: 409); the lookup comes first
   'PUT /v1/outgoing-messages/{outgoingMessageSimplyId}/status': () => ({ status: 'AWAITING_APPROVAL' }),
   'POST /v1/outgoing-messages/{outgoingMessageSimplyId}/test-send': () => ({ to: ['world@example.test'] }),
+  'POST /v1/signing-requests/{signingRequestSimplyId}/resend': () => ({}),
+  'POST /v1/signing-requests/{signingRequestSimplyId}/void': () => ({ reason: fresh('voided') }),
   // a soft delete; { force: true } is the same lookup
   'DELETE /v1/files/{fileSimplyId}': () => NO_BODY,
 };

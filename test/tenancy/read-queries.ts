@@ -13,6 +13,8 @@ const REQUIRED_QUERIES: Record<string, QueryFor> = {
   'GET /v1/users/me': () => 'expand=teams,rolePermissions,permissionSnapshot',
   'GET /v1/data-collections': () => 'limit=100&includeArchived=true',
   'GET /v1/files': () => 'page=1&pageSize=100&includeDeleted=true',
+  // the magic link: no link of the team exists, so this is a 401 for every reader
+  'GET /v1/constituent-auth/verify': () => 'token=svc_cml_tenancy-probe',
 };
 
 /** `?…` for `route` (or '' when it takes none), or an Error naming what to add. */

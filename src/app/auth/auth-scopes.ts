@@ -13,7 +13,7 @@ import {
   type CredentialKind,
   type DataLevel,
 } from './principal.ts';
-import { ApiError, IdpRequiredError, InvalidTeamSelectionError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import { ApiError, ConstituentTokenNotAllowedError, ConstituentTokenRequiredError, IdpRequiredError, InvalidTeamSelectionError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
 import type { RequestContext } from '../context.ts';
 
 export interface AuthScopes {
@@ -43,8 +43,14 @@ export interface AuthScopes {
 
 export function authScopes(ctx: RequestContext) {
   const p = ctx.principal;
+  // every tier but `constituent` and `public` starts here, so a constituent's token is refused by all of them
   const authenticated = () => {
     if (p.kind === 'ANONYMOUS') throw new UnauthenticatedError();
+    if (p.kind === 'CONSTITUENT') throw new ConstituentTokenNotAllowedError();
+    return true;
+  };
+  const notConstituent = () => {
+    if (p.kind === 'CONSTITUENT') throw new ConstituentTokenNotAllowedError();
     return true;
   };
   return {
@@ -68,19 +74,23 @@ export function authScopes(ctx: RequestContext) {
       return p.team !== null;
     },
     privileged: () => authenticated() && !isScopedToken(p),
-    feature: ({ name, level }: { name: string; level: FeatureLevel }) => hasFeature(p, name, level),
-    oauthScope: (scope: OauthScope) => hasScope(p, scope),
-    data: ({ collection, level }: { collection: string; level: DataLevel }) => hasDataAccess(p, collection, level),
-    dataFullAccess: (level: 'READ' | 'EDIT') => hasFullDataAccess(p, level),
+    feature: ({ name, level }: { name: string; level: FeatureLevel }) => notConstituent() && hasFeature(p, name, level),
+    oauthScope: (scope: OauthScope) => notConstituent() && hasScope(p, scope),
+    data: ({ collection, level }: { collection: string; level: DataLevel }) => notConstituent() && hasDataAccess(p, collection, level),
+    dataFullAccess: (level: 'READ' | 'EDIT') => notConstituent() && hasFullDataAccess(p, level),
     // functions, not booleans: scope-auth checks plain booleans first, so an anonymous caller would get 403, not 401
     teamAdmin: () => authenticated() && (p.isTeamAdmin || p.isSystemAdmin),
     systemAdmin: () => authenticated() && p.isSystemAdmin,
-    constituent: () => authenticated() && p.kind === 'CONSTITUENT',
+    constituent: () => {
+      if (p.kind === 'ANONYMOUS') throw new UnauthenticatedError();
+      if (p.kind !== 'CONSTITUENT') throw new ConstituentTokenRequiredError();
+      return true;
+    },
     public: true,
   };
 }
 
-const PRIORITY = ['UNAUTHENTICATED', 'VALIDATION_ERROR', 'IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED', 'PERMISSION_DENIED'];
+const PRIORITY = ['UNAUTHENTICATED', 'VALIDATION_ERROR', 'CONSTITUENT_TOKEN_NOT_ALLOWED', 'CONSTITUENT_TOKEN_REQUIRED', 'IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED', 'PERMISSION_DENIED'];
 
 /**
  * Protected snapshots (the exact address, the rendered content of what a constituent was sent) are

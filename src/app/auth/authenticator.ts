@@ -2,7 +2,7 @@
 // into a Principal. The hot path: a warm credential costs no database round trip.
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { JwtService } from './jwt-service.ts';
-import { InvalidTeamSelectionError, PermissionDeniedError, RateLimitError, UnauthenticatedError, teamContextRequired } from '../errors.ts';
+import { ConstituentTokenNotAllowedError, InvalidTeamSelectionError, PermissionDeniedError, RateLimitError, UnauthenticatedError, teamContextRequired } from '../errors.ts';
 import { RateLimiter } from '../http/rate-limiter.ts';
 import { teamId as teamIdKind, userId as userIdKind } from '../ids.ts';
 import { CredentialCache } from './credential-cache.ts';
@@ -15,7 +15,7 @@ import {
   type ApiKeyRow,
 } from './principal-builders.ts';
 import { ANONYMOUS, type Principal } from './principal.ts';
-import { API_KEY_PREFIX, SESSION_TOKEN_PREFIX, hashToken } from './tokens.ts';
+import { API_KEY_PREFIX, CONSTITUENT_ACCESS_TOKEN_PREFIX, SESSION_TOKEN_PREFIX, hashToken } from './tokens.ts';
 
 export interface CredentialRequest {
   authorization: string | null | undefined;
@@ -82,6 +82,7 @@ export class Authenticator {
     const token = match[1]!;
     if (token.startsWith(API_KEY_PREFIX)) return this.apiKey(token, request.clientIp);
     if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.sessionToken(token);
+    if (token.startsWith(CONSTITUENT_ACCESS_TOKEN_PREFIX)) return this.constituent(token, request.teamSelector ?? null);
     if (token.split('.').length === 3) return this.user(token, request.teamSelector ?? null);
     throw new UnauthenticatedError('The credential is not recognised');
   }
@@ -130,6 +131,38 @@ export class Authenticator {
       throw new UnauthenticatedError('The session token has expired');
     }
     return entry.principal;
+  }
+
+  /**
+   * A constituent's access token (docs/api/constituent-auth.md). Not cached: one indexed read per
+   * request, so a logout, a refresh or a detected reuse ends the old token on every instance at once.
+   * It is the only principal of its request: a team selection next to it is refused, not ignored.
+   */
+  private async constituent(token: string, teamSelector: string | null): Promise<Principal> {
+    if (teamSelector) {
+      throw new ConstituentTokenNotAllowedError('A constituent token is the only credential of its request: send it without X-Team-Id or teamSimplyId');
+    }
+    this.loads++;
+    const rows = await this.prisma.$queryRaw<{ id: bigint; simplyId: string; dataRecordId: bigint; accessExpiresAt: Date; teamId: bigint; teamSimplyId: string; teamName: string }[]>`
+      SELECT s.id, s."simplyId", s."dataRecordId", s."accessExpiresAt", t.id AS "teamId", t."simplyId" AS "teamSimplyId", t.name AS "teamName"
+        FROM "ConstituentSession" s
+        JOIN "Team" t ON t.id = s."teamId"
+        JOIN "DataRecord" r ON r.id = s."dataRecordId" AND r."teamId" = s."teamId" AND r."deletedAt" IS NULL
+       WHERE s."accessTokenHash" = ${hashToken(token)} AND s."revokedAt" IS NULL`;
+    const row = rows[0];
+    if (!row || row.accessExpiresAt.getTime() <= Date.now()) throw new UnauthenticatedError('The constituent access token is not valid or has expired');
+    // what the session list shows; written at most once a minute per session
+    await this.prisma.$executeRaw`
+      UPDATE "ConstituentSession" SET "lastActiveAt" = now() WHERE id = ${row.id} AND "lastActiveAt" < now() - interval '1 minute'`;
+    return {
+      ...ANONYMOUS,
+      kind: 'CONSTITUENT',
+      credentialId: row.simplyId,
+      team: { id: row.teamId, simplyId: row.teamSimplyId, name: row.teamName },
+      scopes: new Set(),
+      expiresAt: row.accessExpiresAt,
+      constituent: { sessionId: row.id, sessionSimplyId: row.simplyId, dataRecordId: row.dataRecordId },
+    };
   }
 
   private async user(token: string, teamSelector: string | null): Promise<Principal> {

@@ -48,6 +48,8 @@ export interface Principal {
   sessionSimplyId?: string | null;
   /** AUTOMATION principals: which automation acts, and the loop-guard depth its writes carry */
   automation?: { automationSimplyId: string; executionSimplyId: string; depth: number };
+  /** CONSTITUENT principals: the signed-in session and the constituent's record (docs/api/constituent-auth.md) */
+  constituent?: { sessionId: bigint; sessionSimplyId: string; dataRecordId: bigint };
 }
 
 export const ANONYMOUS: Principal = Object.freeze({

@@ -6,6 +6,10 @@ import { randomSecret } from '../ids.ts';
 export const API_KEY_PREFIX = 'svc_live_';
 export const SESSION_TOKEN_PREFIX = 'svc_sess_';
 export const REFRESH_TOKEN_PREFIX = 'svc_refresh_';
+/** constituent authentication (docs/api/constituent-auth.md): access token, refresh token, magic-link token */
+export const CONSTITUENT_ACCESS_TOKEN_PREFIX = 'svc_cat_';
+export const CONSTITUENT_REFRESH_TOKEN_PREFIX = 'svc_crt_';
+export const CONSTITUENT_LINK_TOKEN_PREFIX = 'svc_cml_';
 
 export function newApiKey(): string {
   return API_KEY_PREFIX + randomSecret();

@@ -1,0 +1,79 @@
+// /v1/signing-requests and the signer's /v1/signing/{signingToken} → src/modules/signing/signing.schema.ts
+// (docs/api/signing-requests.md)
+import { z } from 'zod';
+import { createSigningRequestInput, declineBody, listSigningRequestsQuery, resendSigningRequestInput, signBody, signingToken, voidSigningRequestInput } from '../../src/modules/signing/signing.input.ts';
+import { SIGNING_REQUEST, SIGNING_REQUEST_SUMMARY, SIGNING_RESEND, SIGNING_SESSION, SIGNING_VOIDED } from '../../src/modules/signing/signing.fragments.ts';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { defineRoutes, route } from '../route.ts';
+import { createOne, getOne, listPage } from '../route-shapes.ts';
+
+const ONE = '/v1/signing-requests/{signingRequestSimplyId}';
+const LINK = '/v1/signing';
+const filters = Object.fromEntries(Object.entries(listSigningRequestsQuery).map(([name, schema]) => [name, { type: 'String', schema }]));
+
+export const signingRoutes = defineRoutes([
+  createOne({
+    path: '/v1/signing-requests',
+    summary:
+      'Create a signing request (update access to the source collection; records:write): { sourceDataCollectionSimplyId, sourceDataRecordSimplyId, reviewFieldSimplyIds, signers[], signatureFieldSimplyIds?, fileTarget?, consentText?, consentVersion?, expirationDays | expiresAt, signingBaseUrl?, sendImmediately? (default true) } → 201 summary',
+    name: 'CreateSigningRequest',
+    inputType: 'CreateSigningRequestInput',
+    body: createSigningRequestInput,
+    select: SIGNING_REQUEST_SUMMARY,
+  }),
+  listPage({
+    path: '/v1/signing-requests',
+    summary: 'Signing requests on records of collections the caller may read, newest first (records:read): limit, offset, status, sourceDataCollectionSimplyId, sourceDataRecordSimplyId, signingProfileSimplyId',
+    name: 'SigningRequests',
+    select: SIGNING_REQUEST,
+    filters,
+  }),
+  getOne({ path: ONE, summary: 'One signing request with its signers, targets and per-signer audit trail (read access to its source collection)', name: 'SigningRequest', select: SIGNING_REQUEST }),
+  route({
+    method: 'POST',
+    path: `${ONE}/resend`,
+    summary: 'Mail fresh links to unsigned signers whose turn it is: { signingRequestSignerSimplyIds? (default all of them), signingBaseUrl? }; a signed signer or a finished request: 400',
+    operation: operation`mutation ResendSigningRequest($id: String!, $input: ResendSigningRequestInput) { resendSigningRequest(signingRequestSimplyId: $id, input: $input) { ${SIGNING_RESEND} } }`,
+    body: resendSigningRequestInput.optional(),
+    variables: ({ params, body }) => ({ id: params.signingRequestSimplyId, input: body ?? {} }),
+  }),
+  route({
+    method: 'POST',
+    path: `${ONE}/void`,
+    summary: 'Void an unfinished request: { reason? }; every signer link stops working; a finished request: 400',
+    operation: operation`mutation VoidSigningRequest($id: String!, $input: VoidSigningRequestInput) { voidSigningRequest(signingRequestSimplyId: $id, input: $input) { ${SIGNING_VOIDED} } }`,
+    body: voidSigningRequestInput.optional(),
+    variables: ({ params, body }) => ({ id: params.signingRequestSimplyId, input: body ?? {} }),
+  }),
+  route({
+    method: 'GET',
+    path: LINK,
+    summary: "Public, the signer's link (?token=): the review fields' values, the consent text and version, the signer's state; records viewed. No or an unusable token: 404",
+    operation: operation`query SigningSession($token: String!) { signingSession(signingToken: $token) { ${SIGNING_SESSION} } }`,
+    // optional here so that a missing token is the same 404 as an unknown one
+    query: z.object({ token: signingToken.optional() }),
+    variables: ({ query }) => ({ token: (query as { token?: string }).token ?? '' }),
+  }),
+  route({
+    method: 'POST',
+    path: `${LINK}/sign`,
+    summary: 'Public: sign with { token, typedName? and/or signatureImage? (PNG data URL), consentAccepted: true, consentVersion }',
+    operation: operation`mutation SignSigningRequest($token: String!, $input: SignSigningRequestInput!) { signSigningRequest(signingToken: $token, input: $input) { ${SIGNING_SESSION} } }`,
+    body: signBody,
+    variables: ({ body }) => {
+      const { token, ...input } = body as { token: string };
+      return { token, input };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${LINK}/decline`,
+    summary: 'Public: decline with { token, reason }; the request ends (declined) and every link stops working',
+    operation: operation`mutation DeclineSigningRequest($token: String!, $input: DeclineSigningRequestInput!) { declineSigningRequest(signingToken: $token, input: $input) { ${SIGNING_SESSION} } }`,
+    body: declineBody,
+    variables: ({ body }) => {
+      const { token, ...input } = body as { token: string };
+      return { token, input };
+    },
+  }),
+]);
