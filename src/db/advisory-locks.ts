@@ -19,6 +19,11 @@ export const LOCK_NAMESPACES = {
   recentVisits: 73_027,
   /** one team's message senders and mail domains: default moves and domain deletes take turns (messages) */
   messageSenders: 73_028,
+  /**
+   * one signing request's completion (signing): the one SESSION-level lock of this list, held across
+   * the completion's several commits (pg_advisory_lock(namespace, request id), see signing-completion.ts)
+   */
+  signingCompletion: 73_029,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;

@@ -106,7 +106,7 @@ describe('the signed PDF', () => {
     const id = (await server.app.services.prisma.signingRequest.findFirstOrThrow({ where: { teamId: team.teamId, simplyId: done.signingRequestSimplyId } })).id;
     // the crash: the PDF was stored but the request never learned it
     await server.app.services.pool.query(`UPDATE "SigningRequest" SET "signedFileVersionNumber" = NULL, "signedFileId" = NULL WHERE id = $1`, [id]);
-    await Promise.all([completeSigningRequest(server.app.services, id, { wait: true }), completeSigningRequest(server.app.services, id, { wait: true }), completeSigningRequest(server.app.services, id, { wait: false })]);
+    await Promise.all([completeSigningRequest(server.app.services, { teamId: team.teamId, id }, { wait: true }), completeSigningRequest(server.app.services, { teamId: team.teamId, id }, { wait: true }), completeSigningRequest(server.app.services, { teamId: team.teamId, id }, { wait: false })]);
     const again = expectOk(await call('GET', `/v1/signing-requests/${done.signingRequestSimplyId}`));
     expect(again).toMatchObject({ status: 'completed', signedFileSimplyId: done.signedFileSimplyId, signedFileVersionNumber: 1, completedDocumentSha256: done.completedDocumentSha256 });
     expect(await versions(done.signedFileSimplyId)).toEqual([1]);
@@ -122,7 +122,7 @@ describe('the signed PDF', () => {
     const done = await signedRequest(record, { fileFieldSimplyId: c.fields.document });
     const id = (await server.app.services.prisma.signingRequest.findFirstOrThrow({ where: { teamId: team.teamId, simplyId: done.signingRequestSimplyId } })).id;
     await server.app.services.pool.query(`UPDATE "SigningRequest" SET "signedFileVersionNumber" = NULL, "signedFileId" = NULL WHERE id = $1`, [id]);
-    await server.app.services.jobs.send(COMPLETE_SIGNING, { signingRequestId: String(id) });
+    await server.app.services.jobs.send(COMPLETE_SIGNING, { teamId: String(team.teamId), signingRequestId: String(id) });
     const again = await until('the job stored the PDF again', async () => {
       const d = expectOk(await call('GET', `/v1/signing-requests/${done.signingRequestSimplyId}`));
       return d.signedFileVersionNumber !== null ? d : null;

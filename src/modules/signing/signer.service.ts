@@ -15,7 +15,7 @@ import { dueForInvitation, issueLinks, SIGNING_TOKEN_PREFIX } from './signing-li
 import { originOf, requestTitle } from './signing-requests.service.ts';
 import { displayValue, fieldLabel, signerStatusWord } from './signing-views.ts';
 import { disableLinks, expireDue, insertEvents, lockRequest, setRequestStatus, signerByTokenHash, signersOf, type RequestRow, type SignerRow } from './signing.sql.ts';
-import { completeSigningRequest, COMPLETE_SIGNING } from './signing-completion.ts';
+import { completeSigningRequest, COMPLETE_SIGNING, type CompletionJob } from './signing-completion.ts';
 
 export interface SigningSession {
   signingRequestSimplyId: string;
@@ -41,7 +41,7 @@ async function openLink(services: Services, db: Db, token: string): Promise<{ re
   const hash = hashToken(token);
   const found = await signerByTokenHash(db, hash);
   if (!found) throw new SigningLinkNotFoundError();
-  const request = await lockRequest(db, found.signingRequestId);
+  const request = await lockRequest(db, { teamId: found.teamId, id: found.signingRequestId });
   // the link may have been replaced or disabled while this call waited for the lock
   const signer = await signerByTokenHash(db, hash);
   if (!request || !signer || !(IN_FLIGHT as readonly string[]).includes(request.status)) throw new SigningLinkNotFoundError();
@@ -52,13 +52,13 @@ async function openLink(services: Services, db: Db, token: string): Promise<{ re
 async function expireByToken(services: Services, token: string): Promise<void> {
   if (typeof token !== 'string' || !token.startsWith(SIGNING_TOKEN_PREFIX)) return;
   const signer = await signerByTokenHash(services.pool, hashToken(token));
-  if (signer) await expireDue(services.pool, { requestId: signer.signingRequestId });
+  if (signer) await expireDue(services.pool, { request: { teamId: signer.teamId, id: signer.signingRequestId } });
 }
 
 async function sessionOf(services: Services, request: RequestRow, signer: SignerRow, db: Db): Promise<SigningSession> {
   const schema = await services.schemas.get(request.teamId);
   const collection = schema.collectionsById.get(request.sourceCollectionId);
-  const { rows } = await db.query(`SELECT "simplyId", "calculatedName", values FROM "DataRecord" WHERE id = $1`, [request.sourceRecordId]);
+  const { rows } = await db.query(`SELECT "simplyId", "calculatedName", values FROM "DataRecord" WHERE "teamId" = $1 AND id = $2`, [request.teamId, request.sourceRecordId]);
   const record = rows[0] ?? null;
   const fields = collection ? schema.fieldsOf(collection) : [];
   const reviewFields = request.reviewFieldSimplyIds.map((id) => {
@@ -97,11 +97,11 @@ export async function viewSigningSession(ctx: RequestContext, token: string): Pr
     const { request, signer } = await openLink(ctx.services, db, token);
     await insertEvents(db, request, [{ signerId: signer.id, eventType: 'VIEWED', ...originOf(ctx) }]);
     if (signer.status === 'SENT') {
-      await db.query(`UPDATE "SigningRequestSigner" SET status = 'VIEWED', "updatedAt" = now() WHERE id = $1`, [signer.id]);
+      await db.query(`UPDATE "SigningRequestSigner" SET status = 'VIEWED', "updatedAt" = now() WHERE "teamId" = $1 AND id = $2`, [signer.teamId, signer.id]);
       signer.status = 'VIEWED';
     }
     if (request.status === 'SENT') {
-      await setRequestStatus(db, request.id, 'VIEWED');
+      await setRequestStatus(db, request, 'VIEWED');
       request.status = 'VIEWED';
     }
     return sessionOf(ctx.services, request, signer, db);
@@ -124,46 +124,46 @@ export async function signSigningRequest(ctx: RequestContext, token: string, raw
     }
     const signedAt = new Date();
     await db.query(
-      `UPDATE "SigningRequestSigner" SET status = 'SIGNED', "signedAt" = $2, "typedName" = $3, "signatureImage" = $4, "consentVersionAccepted" = $5, "updatedAt" = now() WHERE id = $1`,
-      [signer.id, signedAt, input.typedName ?? null, input.signatureImage != null ? pngBytes(input.signatureImage) : null, request.consentVersion],
+      `UPDATE "SigningRequestSigner" SET status = 'SIGNED', "signedAt" = $2, "typedName" = $3, "signatureImage" = $4, "consentVersionAccepted" = $5, "updatedAt" = now() WHERE "teamId" = $6 AND id = $1`,
+      [signer.id, signedAt, input.typedName ?? null, input.signatureImage != null ? pngBytes(input.signatureImage) : null, request.consentVersion, signer.teamId],
     );
     await insertEvents(db, request, [
       { signerId: signer.id, eventType: 'SIGNED', ...origin, detail: { typedName: input.typedName ?? null, drawnSignature: input.signatureImage != null, consentVersion: request.consentVersion } },
     ]);
-    const signers = await signersOf(db, request.id);
+    const signers = await signersOf(db, request);
     let completed = false;
     if (signers.every((s) => s.status === 'SIGNED')) {
       // conditional: of concurrent last signatures exactly one completes the request
       const { rowCount } = await db.query(
-        `UPDATE "SigningRequest" SET status = 'COMPLETED', "completedAt" = now(), "updatedAt" = now() WHERE id = $1 AND status = ANY($2::text[])`,
-        [request.id, IN_FLIGHT],
+        `UPDATE "SigningRequest" SET status = 'COMPLETED', "completedAt" = now(), "updatedAt" = now() WHERE "teamId" = $3 AND id = $1 AND status = ANY($2::text[])`,
+        [request.id, IN_FLIGHT, request.teamId],
       );
       if (rowCount === 1) {
         completed = true;
-        await disableLinks(db, request.id);
+        await disableLinks(db, request);
         await insertEvents(db, request, [{ signerId: null, eventType: 'COMPLETED', ...origin }]);
-        await ctx.services.jobs.boss.send(COMPLETE_SIGNING, { signingRequestId: String(request.id) }, { db: { executeSql: (text: string, values?: unknown[]) => db.query(text, values) }, retryLimit: 10, retryDelay: 5, retryBackoff: true });
+        await ctx.services.jobs.boss.send(COMPLETE_SIGNING, { teamId: String(request.teamId), signingRequestId: String(request.id) } satisfies CompletionJob, { db: { executeSql: (text: string, values?: unknown[]) => db.query(text, values) }, retryLimit: 10, retryDelay: 5, retryBackoff: true });
         request.status = 'COMPLETED';
       }
     } else {
       if (request.status !== 'PARTIALLY_SIGNED') {
-        await setRequestStatus(db, request.id, 'PARTIALLY_SIGNED');
+        await setRequestStatus(db, request, 'PARTIALLY_SIGNED');
         request.status = 'PARTIALLY_SIGNED';
       }
       const due = dueForInvitation(signers);
       if (due.length > 0) {
         const schema = await ctx.services.schemas.get(request.teamId);
-        const { rows } = await db.query(`SELECT "simplyId", "calculatedName" FROM "DataRecord" WHERE id = $1`, [request.sourceRecordId]);
+        const { rows } = await db.query(`SELECT "simplyId", "calculatedName" FROM "DataRecord" WHERE "teamId" = $1 AND id = $2`, [request.teamId, request.sourceRecordId]);
         await issueLinks(ctx.services, db, request, requestTitle(schema.collectionsById.get(request.sourceCollectionId), rows[0] ?? null), due, origin);
       }
     }
     const mine = signers.find((s) => s.id === signer.id)!;
-    return { session: await sessionOf(ctx.services, request, mine, db), completed, requestId: request.id };
+    return { session: await sessionOf(ctx.services, request, mine, db), completed, request: { teamId: request.teamId, id: request.id } };
   });
   if (outcome.completed) {
     // done at once when it can be; the queued job repeats whatever a crash left undone
-    await completeSigningRequest(ctx.services, outcome.requestId, { wait: false }).catch((error: unknown) => {
-      ctx.logger.warn({ err: error, signingRequestId: String(outcome.requestId) }, 'signing completion left to its job');
+    await completeSigningRequest(ctx.services, outcome.request, { wait: false }).catch((error: unknown) => {
+      ctx.logger.warn({ err: error, signingRequestId: String(outcome.request.id) }, 'signing completion left to its job');
     });
   }
   return outcome.session;
@@ -175,9 +175,9 @@ export async function declineSigningRequest(ctx: RequestContext, token: string, 
   return inTransaction(ctx.services.pool, async (db) => {
     const { request, signer } = await openLink(ctx.services, db, token);
     if (signer.status === 'SIGNED') throw alreadySigned();
-    await db.query(`UPDATE "SigningRequestSigner" SET status = 'DECLINED', "declinedAt" = now(), "declineReason" = $2, "updatedAt" = now() WHERE id = $1`, [signer.id, input.reason]);
-    await setRequestStatus(db, request.id, 'DECLINED');
-    await disableLinks(db, request.id);
+    await db.query(`UPDATE "SigningRequestSigner" SET status = 'DECLINED', "declinedAt" = now(), "declineReason" = $2, "updatedAt" = now() WHERE "teamId" = $3 AND id = $1`, [signer.id, input.reason, signer.teamId]);
+    await setRequestStatus(db, request, 'DECLINED');
+    await disableLinks(db, request);
     await insertEvents(db, request, [{ signerId: signer.id, eventType: 'DECLINED', ...originOf(ctx), detail: { reason: input.reason } }]);
     return sessionOf(ctx.services, { ...request, status: 'DECLINED' }, { ...signer, status: 'DECLINED' }, db);
   });

@@ -9,6 +9,7 @@
 // signedFileVersionNumber (the PDF's bytes are a function of the request, and the files module
 // answers an identical version already stored instead of storing it twice). A session-level
 // advisory lock keeps two runs of one request from overlapping.
+import { LOCK_NAMESPACES } from '../../db/advisory-locks.ts';
 import type { Principal } from '../../app/auth/principal.ts';
 import { systemContext, type Services } from '../../app/context.ts';
 import { ApiError } from '../../app/errors.ts';
@@ -18,14 +19,19 @@ import { updateRecordsById } from '../records/records.service.ts';
 import { buildSignedPdf, type SignedPdfInput } from './signed-pdf/signed-pdf.ts';
 import { requestTitle } from './signing-requests.service.ts';
 import { displayValue, fieldLabel } from './signing-views.ts';
-import { expireDue, findRequestById, insertEvents, signersOf, type RequestRow, type SignerRow } from './signing.sql.ts';
+import { expireDue, findRequestById, insertEvents, signersOf, type RequestKey, type RequestRow, type SignerRow } from './signing.sql.ts';
 import { decodeValue } from '../collections/values/encode.ts';
 
 export const COMPLETE_SIGNING = 'signing.complete';
 export const EXPIRE_SIGNING = 'signing.expire';
 
-/** Distinguishes this area's advisory locks from others' (pg_advisory_lock(classid, objid)). */
-const LOCK_CLASS = 0x5349474e; // "SIGN"
+export interface CompletionJob {
+  teamId: string;
+  signingRequestId: string;
+}
+
+/** A session-level lock (it spans the completion's commits), in its namespace of src/db/advisory-locks.ts. */
+const LOCK_CLASS = LOCK_NAMESPACES.signingCompletion;
 
 /** Who writes the signatures back: the request's signing link, with edit access to its team's records. */
 function signingPrincipal(request: RequestRow, teamSimplyId: string): Principal {
@@ -69,27 +75,27 @@ export interface CompletionOptions {
   wait: boolean;
 }
 
-export async function completeSigningRequest(services: Services, requestId: bigint, options: CompletionOptions): Promise<void> {
+export async function completeSigningRequest(services: Services, key: RequestKey, options: CompletionOptions): Promise<void> {
   const client = await services.pool.connect();
   let locked = false;
   try {
-    const key = Number(requestId % 2_147_483_647n);
+    const lockKey = Number(key.id % 2_147_483_647n);
     if (options.wait) {
-      await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, key]);
+      await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, lockKey]);
       locked = true;
     } else {
-      locked = (await client.query('SELECT pg_try_advisory_lock($1, $2) AS ok', [LOCK_CLASS, key])).rows[0].ok === true;
+      locked = (await client.query('SELECT pg_try_advisory_lock($1, $2) AS ok', [LOCK_CLASS, lockKey])).rows[0].ok === true;
       if (!locked) return;
     }
-    const request = await findRequestById(services.pool, requestId);
+    const request = await findRequestById(services.pool, key);
     if (!request || request.status !== 'COMPLETED') return;
-    const signers = await signersOf(services.pool, request.id);
+    const signers = await signersOf(services.pool, request);
     const team = await services.prisma.team.findUniqueOrThrow({ where: { id: request.teamId }, select: { simplyId: true } });
     const ctx = systemContext(services, signingPrincipal(request, team.simplyId), `signing:${request.simplyId}`);
-    const done = new Set((await services.pool.query(`SELECT "eventType" FROM "SigningRequestEvent" WHERE "signingRequestId" = $1`, [request.id])).rows.map((r) => r.eventType as string));
+    const done = new Set((await services.pool.query(`SELECT "eventType" FROM "SigningRequestEvent" WHERE "teamId" = $1 AND "signingRequestId" = $2`, [request.teamId, request.id])).rows.map((r) => r.eventType as string));
     const schema = await services.schemas.get(request.teamId);
     const collection = schema.collectionsById.get(request.sourceCollectionId);
-    const { rows: recordRows } = await services.pool.query(`SELECT "simplyId", "calculatedName", values, "deletedAt" FROM "DataRecord" WHERE id = $1`, [request.sourceRecordId]);
+    const { rows: recordRows } = await services.pool.query(`SELECT "simplyId", "calculatedName", values, "deletedAt" FROM "DataRecord" WHERE "teamId" = $1 AND id = $2`, [request.teamId, request.sourceRecordId]);
     const record = recordRows[0] ?? null;
 
     if (request.signatureFieldSimplyIds.length > 0 && !done.has('FIELDS_WRITTEN') && !done.has('FIELDS_WRITE_FAILED')) {
@@ -120,7 +126,7 @@ export async function completeSigningRequest(services: Services, requestId: bigi
       }
     }
   } finally {
-    if (locked) await client.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, Number(requestId % 2_147_483_647n)]).catch(() => {});
+    if (locked) await client.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_CLASS, Number(key.id % 2_147_483_647n)]).catch(() => {});
     client.release();
   }
 }
@@ -158,8 +164,8 @@ async function storeSignedPdf(
     };
   }
   const { rows: events } = await services.pool.query(
-    `SELECT "signerId", "eventType", "ipAddress", "userAgent", "occurredAt" FROM "SigningRequestEvent" WHERE "signingRequestId" = $1 AND "signerId" IS NOT NULL ORDER BY id`,
-    [request.id],
+    `SELECT "signerId", "eventType", "ipAddress", "userAgent", "occurredAt" FROM "SigningRequestEvent" WHERE "teamId" = $1 AND "signingRequestId" = $2 AND "signerId" IS NOT NULL ORDER BY id`,
+    [request.teamId, request.id],
   );
   const title = requestTitle(collection, record);
   const pdf = await buildSignedPdf({
@@ -223,7 +229,9 @@ export function signingJobs(services: Services): JobDefinition<never>[] {
       name: COMPLETE_SIGNING,
       retryLimit: 10,
       handler: async (jobs) => {
-        for (const job of jobs as unknown as { data: { signingRequestId: string } }[]) await completeSigningRequest(services, BigInt(job.data.signingRequestId), { wait: true });
+        for (const job of jobs as unknown as { data: CompletionJob }[]) {
+          await completeSigningRequest(services, { teamId: BigInt(job.data.teamId), id: BigInt(job.data.signingRequestId) }, { wait: true });
+        }
       },
     },
     {

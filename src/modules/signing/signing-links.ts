@@ -49,8 +49,8 @@ export async function issueLinks(services: Services, db: pg.PoolClient, request:
   for (const signer of signers) {
     const token = `${SIGNING_TOKEN_PREFIX}${randomSecret()}`;
     await db.query(
-      `UPDATE "SigningRequestSigner" SET "linkTokenHash" = $2, "linkIssuedAt" = $3, "linkExpiresAt" = $4, status = 'SENT', "updatedAt" = now() WHERE id = $1`,
-      [signer.id, hashToken(token), issuedAt, request.expiresAt],
+      `UPDATE "SigningRequestSigner" SET "linkTokenHash" = $2, "linkIssuedAt" = $3, "linkExpiresAt" = $4, status = 'SENT', "updatedAt" = now() WHERE "teamId" = $5 AND id = $1`,
+      [signer.id, hashToken(token), issuedAt, request.expiresAt, request.teamId],
     );
     const link = signingLink(services, request, token);
     const greeting = signer.name ? `Hello ${signer.name},` : 'Hello,';

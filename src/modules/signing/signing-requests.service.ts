@@ -80,14 +80,14 @@ async function findVisible(ctx: RequestContext, simplyId: string, level: 'READ' 
 }
 
 async function viewOf(ctx: RequestContext, schema: TeamSchema, row: RequestRow): Promise<RequestView> {
-  const signers = await signersOf(ctx.services.pool, row.id);
+  const signers = await signersOf(ctx.services.pool, row);
   return (await loadViews(ctx.services.pool, schema, [row], signers))[0]!;
 }
 
 export async function getSigningRequest(ctx: RequestContext, simplyId: string): Promise<RequestView> {
   const found = await findVisible(ctx, simplyId, 'READ');
   // expiry is applied when it is read, besides the periodic sweep
-  if (await expireDue(ctx.services.pool, { requestId: found.row.id })) found.row = (await findRequestBySimplyId(ctx.services.pool, found.row.teamId, simplyId))!;
+  if (await expireDue(ctx.services.pool, { request: found.row })) found.row = (await findRequestBySimplyId(ctx.services.pool, found.row.teamId, simplyId))!;
   return viewOf(ctx, found.schema, found.row);
 }
 
@@ -279,7 +279,7 @@ export async function createSigningRequest(ctx: RequestContext, raw: unknown): P
 
 /** A terminal request refuses the action (400); an in-flight one past its expiry is expired first. */
 async function lockInFlight(db: Parameters<typeof lockRequest>[0], row: RequestRow): Promise<RequestRow> {
-  const locked = (await lockRequest(db, row.id))!;
+  const locked = (await lockRequest(db, row))!;
   if ((TERMINAL as readonly string[]).includes(locked.status)) throw new SigningRequestClosedError(locked.simplyId, REQUEST_STATUS_WORDS[locked.status as RequestStatus]);
   return locked;
 }
@@ -294,13 +294,13 @@ export interface ResendResult {
 export async function resendSigningRequest(ctx: RequestContext, simplyId: string, raw: unknown): Promise<ResendResult> {
   const { row, schema } = await findVisible(ctx, simplyId, 'EDIT');
   const input = parseInput(resendSigningRequestInput, raw ?? {}, 'Invalid resend');
-  await expireDue(ctx.services.pool, { requestId: row.id });
+  await expireDue(ctx.services.pool, { request: row });
   const origin = originOf(ctx);
   const [record] = await ctx.services.pool.query(`SELECT "simplyId", "calculatedName" FROM "DataRecord" WHERE id = $1`, [row.sourceRecordId]).then((r) => r.rows);
   const title = requestTitle(schema.collectionsById.get(row.sourceCollectionId), record ?? null);
   return inTransaction(ctx.services.pool, async (db) => {
     const request = await lockInFlight(db, row);
-    const signers = await signersOf(db, request.id);
+    const signers = await signersOf(db, request);
     const turn = currentTurn(signers);
     let targets = turn;
     if (input.signingRequestSignerSimplyIds != null) {
@@ -324,7 +324,7 @@ export async function resendSigningRequest(ctx: RequestContext, simplyId: string
     let status = request.status;
     if (status === 'CREATED') {
       status = 'SENT';
-      await setRequestStatus(db, request.id, status);
+      await setRequestStatus(db, request, status);
     }
     return {
       signingRequestSimplyId: request.simplyId,
@@ -338,11 +338,11 @@ export async function resendSigningRequest(ctx: RequestContext, simplyId: string
 export async function voidSigningRequest(ctx: RequestContext, simplyId: string, raw: unknown): Promise<RequestView> {
   const { row, schema } = await findVisible(ctx, simplyId, 'EDIT');
   const input = parseInput(voidSigningRequestInput, raw ?? {}, 'Invalid void');
-  await expireDue(ctx.services.pool, { requestId: row.id });
+  await expireDue(ctx.services.pool, { request: row });
   await inTransaction(ctx.services.pool, async (db) => {
     const request = await lockInFlight(db, row);
-    await setRequestStatus(db, request.id, 'VOIDED', { voidReason: input.reason ?? null });
-    await disableLinks(db, request.id);
+    await setRequestStatus(db, request, 'VOIDED', { voidReason: input.reason ?? null });
+    await disableLinks(db, request);
     await insertEvents(db, request, [{ signerId: null, eventType: 'VOIDED', ...originOf(ctx), detail: input.reason ? { reason: input.reason } : null }]);
   });
   return viewOf(ctx, schema, (await findRequestBySimplyId(ctx.services.pool, row.teamId, simplyId))!);

@@ -88,14 +88,20 @@ export function signerOf(row: Record<string, unknown>): SignerRow {
   };
 }
 
+/** A request's internal key: every statement names the team as well as the row. */
+export interface RequestKey {
+  teamId: bigint;
+  id: bigint;
+}
+
 /** The request, locked until the transaction ends: every state move of one request takes turns. */
-export async function lockRequest(db: pg.PoolClient, id: bigint): Promise<RequestRow | null> {
-  const { rows } = await db.query(`SELECT * FROM "SigningRequest" WHERE id = $1 FOR UPDATE`, [id]);
+export async function lockRequest(db: pg.PoolClient, key: RequestKey): Promise<RequestRow | null> {
+  const { rows } = await db.query(`SELECT * FROM "SigningRequest" WHERE "teamId" = $1 AND id = $2 FOR UPDATE`, [key.teamId, key.id]);
   return rows[0] ? requestOf(rows[0]) : null;
 }
 
-export async function findRequestById(db: pg.Pool | pg.PoolClient, id: bigint): Promise<RequestRow | null> {
-  const { rows } = await db.query(`SELECT * FROM "SigningRequest" WHERE id = $1`, [id]);
+export async function findRequestById(db: pg.Pool | pg.PoolClient, key: RequestKey): Promise<RequestRow | null> {
+  const { rows } = await db.query(`SELECT * FROM "SigningRequest" WHERE "teamId" = $1 AND id = $2`, [key.teamId, key.id]);
   return rows[0] ? requestOf(rows[0]) : null;
 }
 
@@ -104,8 +110,8 @@ export async function findRequestBySimplyId(db: pg.Pool | pg.PoolClient, teamId:
   return rows[0] ? requestOf(rows[0]) : null;
 }
 
-export async function signersOf(db: pg.Pool | pg.PoolClient, requestId: bigint): Promise<SignerRow[]> {
-  const { rows } = await db.query(`SELECT * FROM "SigningRequestSigner" WHERE "signingRequestId" = $1 ORDER BY "signingOrder", id`, [requestId]);
+export async function signersOf(db: pg.Pool | pg.PoolClient, key: RequestKey): Promise<SignerRow[]> {
+  const { rows } = await db.query(`SELECT * FROM "SigningRequestSigner" WHERE "teamId" = $1 AND "signingRequestId" = $2 ORDER BY "signingOrder", id`, [key.teamId, key.id]);
   return rows.map(signerOf);
 }
 
@@ -169,20 +175,20 @@ export async function insertEvents(db: pg.PoolClient, request: Pick<RequestRow, 
   );
 }
 
-export async function setRequestStatus(db: pg.PoolClient, id: bigint, status: string, extra: { voidReason?: string | null; completedAt?: boolean } = {}): Promise<void> {
+export async function setRequestStatus(db: pg.PoolClient, key: RequestKey, status: string, extra: { voidReason?: string | null; completedAt?: boolean } = {}): Promise<void> {
   await db.query(
     `UPDATE "SigningRequest" SET status = $2, "updatedAt" = now(),
        "voidedAt" = CASE WHEN $2 = 'VOIDED' THEN now() ELSE "voidedAt" END,
        "voidReason" = CASE WHEN $2 = 'VOIDED' THEN $3 ELSE "voidReason" END,
        "completedAt" = CASE WHEN $4 THEN now() ELSE "completedAt" END
-     WHERE id = $1`,
-    [id, status, extra.voidReason ?? null, extra.completedAt === true],
+     WHERE "teamId" = $5 AND id = $1`,
+    [key.id, status, extra.voidReason ?? null, extra.completedAt === true, key.teamId],
   );
 }
 
 /** Every link of the request stops working (a terminal state). */
-export async function disableLinks(db: pg.PoolClient, requestId: bigint): Promise<void> {
-  await db.query(`UPDATE "SigningRequestSigner" SET "linkTokenHash" = NULL, "updatedAt" = now() WHERE "signingRequestId" = $1 AND "linkTokenHash" IS NOT NULL`, [requestId]);
+export async function disableLinks(db: pg.PoolClient, key: RequestKey): Promise<void> {
+  await db.query(`UPDATE "SigningRequestSigner" SET "linkTokenHash" = NULL, "updatedAt" = now() WHERE "teamId" = $1 AND "signingRequestId" = $2 AND "linkTokenHash" IS NOT NULL`, [key.teamId, key.id]);
 }
 
 /**
@@ -190,20 +196,20 @@ export async function disableLinks(db: pg.PoolClient, requestId: bigint): Promis
  * disables their links and records an EXPIRED event; answers how many moved. The conditional
  * update makes concurrent sweeps and reads expire each request once.
  */
-export async function expireDue(db: pg.Pool | pg.PoolClient, scope: { teamId?: bigint; requestId?: bigint } = {}): Promise<number> {
+export async function expireDue(db: pg.Pool | pg.PoolClient, scope: { teamId?: bigint; request?: RequestKey } = {}): Promise<number> {
   const { rows } = await db.query(
     `WITH expired AS (
        UPDATE "SigningRequest" SET status = 'EXPIRED', "updatedAt" = now()
         WHERE status IN ('CREATED', 'SENT', 'VIEWED', 'PARTIALLY_SIGNED') AND "expiresAt" <= now()
-          AND ($1::bigint IS NULL OR "teamId" = $1) AND ($2::bigint IS NULL OR id = $2)
+          AND ($1::bigint IS NULL OR "teamId" = $1) AND ($2::bigint IS NULL OR ("teamId" = $3 AND id = $2))
         RETURNING id, "teamId"
      ), links AS (
-       UPDATE "SigningRequestSigner" s SET "linkTokenHash" = NULL, "updatedAt" = now() FROM expired e WHERE s."signingRequestId" = e.id AND s."linkTokenHash" IS NOT NULL
+       UPDATE "SigningRequestSigner" s SET "linkTokenHash" = NULL, "updatedAt" = now() FROM expired e WHERE s."teamId" = e."teamId" AND s."signingRequestId" = e.id AND s."linkTokenHash" IS NOT NULL
      ), events AS (
        INSERT INTO "SigningRequestEvent" ("teamId", "signingRequestId", "eventType") SELECT "teamId", id, 'EXPIRED' FROM expired
      )
      SELECT count(*)::int AS n FROM expired`,
-    [scope.teamId ?? null, scope.requestId ?? null],
+    [scope.teamId ?? null, scope.request?.id ?? null, scope.request?.teamId ?? null],
   );
   return rows[0].n as number;
 }
