@@ -4,6 +4,7 @@
 // the constituent token from team routes (and of team credentials from the constituent's routes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASK } from '../../src/modules/communications/masking.ts';
+import { WITHHELD_CONTENT } from '../../src/modules/mail/mail.schema.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -84,6 +85,17 @@ describe('initiate', () => {
       expect(part).not.toContain(code);
       expect(part).toContain(MASK);
     }
+  });
+
+  it('the team\'s mail log shows that the code was sent, never the code', async () => {
+    const v = await initiate(person.email);
+    const mail = await mailOf(server, v.verificationSimplyId);
+    const code = codeIn(mail!.textBody);
+    const shown = data(await call('GET', `/v1/mail-messages/${mail!.simplyId}`, { token: team.apiKey }));
+    expect(shown).toMatchObject({ source: 'CONSTITUENT_AUTHENTICATION', subject: WITHHELD_CONTENT, text: WITHHELD_CONTENT });
+    expect(JSON.stringify(shown)).not.toContain(code);
+    const listed = data(await call('GET', '/v1/mail-messages?limit=100', { token: team.apiKey }));
+    expect(JSON.stringify(listed)).not.toContain(code);
   });
 
   it('a LINK mails a magic link to /v1/constituent-auth/verify; the history row masks it', async () => {

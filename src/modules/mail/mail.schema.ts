@@ -19,6 +19,14 @@ export const MailFeedbackStateEnum = builder.enumType('MailFeedbackState', {
   values: MAIL_FEEDBACK_STATES,
 });
 
+/**
+ * Mail that carries a live credential (a constituent's sign-in code or link, a signer's link): the
+ * log shows that it was sent, not its content, so nobody reading the log can use the credential.
+ */
+const CREDENTIAL_SOURCES: ReadonlySet<string> = new Set(['CONSTITUENT_AUTHENTICATION', 'SIGNING']);
+export const WITHHELD_CONTENT = '[withheld: this message carries a sign-in or signing credential]';
+const shown = (mail: { source: string }, content: string): string => (CREDENTIAL_SOURCES.has(mail.source) ? WITHHELD_CONTENT : content);
+
 export const MailMessageRef = builder.prismaObject('MailMessage', {
   description: 'An outgoing mail message and its delivery state.',
   // only what a query selects is loaded: a list without bodies never reads them
@@ -31,9 +39,9 @@ export const MailMessageRef = builder.prismaObject('MailMessage', {
     cc: t.exposeStringList('ccAddresses'),
     bcc: t.exposeStringList('bccAddresses'),
     replyTo: t.exposeString('replyTo', { nullable: true }),
-    subject: t.exposeString('subject'),
-    text: t.exposeString('textBody', { description: 'the plain-text body' }),
-    html: t.exposeString('htmlBody', { nullable: true, description: 'the HTML body, when there is one' }),
+    subject: t.string({ select: { subject: true, source: true }, resolve: (m) => shown(m, m.subject) }),
+    text: t.string({ description: 'the plain-text body', select: { textBody: true, source: true }, resolve: (m) => shown(m, m.textBody) }),
+    html: t.string({ nullable: true, description: 'the HTML body, when there is one', select: { htmlBody: true, source: true }, resolve: (m) => (m.htmlBody === null ? null : shown(m, m.htmlBody)) }),
     transport: t.exposeString('transport', { description: 'SMTP, or OUTBOX when the deployment has no SMTP server configured' }),
     status: t.field({ type: MailStatusEnum, select: { status: true }, resolve: (m) => m.status }),
     attempts: t.exposeInt('attempts', { description: 'SMTP attempts made so far' }),
