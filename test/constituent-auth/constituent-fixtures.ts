@@ -65,7 +65,8 @@ export async function mailOf(server: TestServer, verificationSimplyId: string) {
 }
 
 export function codeIn(text: string): string {
-  const code = /\b(\d{6})\b/.exec(text)?.[1];
+  // the sentence that carries it: a team name may hold six digits of its own
+  const code = /\bis (\d{6})\.\s/.exec(text)?.[1];
   if (!code) throw new Error(`no code in ${text}`);
   return code;
 }
