@@ -153,7 +153,7 @@ export class Authenticator {
     if (!row || row.accessExpiresAt.getTime() <= Date.now()) throw new UnauthenticatedError('The constituent access token is not valid or has expired');
     // what the session list shows; written at most once a minute per session
     await this.prisma.$executeRaw`
-      UPDATE "ConstituentSession" SET "lastActiveAt" = now() WHERE id = ${row.id} AND "lastActiveAt" < now() - interval '1 minute'`;
+      UPDATE "ConstituentSession" SET "lastActiveAt" = now() WHERE "teamId" = ${row.teamId} AND id = ${row.id} AND "lastActiveAt" < now() - interval '1 minute'`;
     return {
       ...ANONYMOUS,
       kind: 'CONSTITUENT',

@@ -3,6 +3,7 @@
 // Docs: docs/api/constituent-auth.md.
 import type pg from 'pg';
 import { hashToken, CONSTITUENT_REFRESH_TOKEN_PREFIX } from '../../app/auth/tokens.ts';
+import { requireTeam } from '../../app/require-team.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { UnauthenticatedError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
@@ -65,8 +66,8 @@ export async function verify(ctx: RequestContext, raw: unknown): Promise<Constit
       await db.query(
         `UPDATE "ConstituentVerification" SET "failedAttempts" = "failedAttempts" + 1,
                 state = CASE WHEN "failedAttempts" + 1 >= $2 THEN 'INVALIDATED' ELSE state END
-          WHERE id = $1`,
-        [row.id, MAX_FAILED_ATTEMPTS],
+          WHERE "teamId" = $3 AND id = $1`,
+        [row.id, MAX_FAILED_ATTEMPTS, row.teamId],
       );
       return { ok: false, error: new InvalidVerificationCodeError(field) };
     }
@@ -93,7 +94,7 @@ export async function verifyLink(ctx: RequestContext, raw: unknown): Promise<Con
 
 /** Uses the verification up and opens the session, in the caller's transaction (the row is locked). */
 async function consume(ctx: RequestContext, db: pg.PoolClient, row: VerificationRow, device: Device): Promise<ConstituentTokens> {
-  await db.query(`UPDATE "ConstituentVerification" SET state = 'CONSUMED', "consumedAt" = now() WHERE id = $1`, [row.id]);
+  await db.query(`UPDATE "ConstituentVerification" SET state = 'CONSUMED', "consumedAt" = now() WHERE "teamId" = $2 AND id = $1`, [row.id, row.teamId]);
   const tokens = newTokens(ctx);
   const session = await db.query<{ id: string }>(
     `INSERT INTO "ConstituentSession" ("simplyId", "teamId", "dataRecordId", platform, "deviceName", "accessTokenHash", "accessExpiresAt", "refreshExpiresAt")
@@ -137,7 +138,7 @@ export async function refresh(ctx: RequestContext, raw: unknown): Promise<Consti
     ? (
         await pool.query<RefreshRow>(
           `SELECT t.id, t."teamId", t."sessionId", t."rotatedAt", s."revokedAt", s."refreshExpiresAt"
-             FROM "ConstituentRefreshToken" t JOIN "ConstituentSession" s ON s.id = t."sessionId"
+             FROM "ConstituentRefreshToken" t JOIN "ConstituentSession" s ON s."teamId" = t."teamId" AND s.id = t."sessionId"
             WHERE t."tokenHash" = $1`,
           [hash],
         )
@@ -150,27 +151,31 @@ export async function refresh(ctx: RequestContext, raw: unknown): Promise<Consti
   }
   const outcome = await inTransaction(pool, async (db): Promise<ConstituentTokens | null> => {
     // the claim: of two concurrent uses only one wins, the other is reuse
-    const claimed = await db.query(`UPDATE "ConstituentRefreshToken" SET "rotatedAt" = now() WHERE id = $1 AND "rotatedAt" IS NULL`, [found.id]);
+    const claimed = await db.query(`UPDATE "ConstituentRefreshToken" SET "rotatedAt" = now() WHERE "teamId" = $2 AND id = $1 AND "rotatedAt" IS NULL`, [found.id, found.teamId]);
     if (claimed.rowCount === 0) return null;
     const tokens = newTokens(ctx);
     const live = await db.query(
       `UPDATE "ConstituentSession" SET "accessTokenHash" = $2, "accessExpiresAt" = $3, "refreshExpiresAt" = $4, "lastActiveAt" = now()
-        WHERE id = $1 AND "revokedAt" IS NULL`,
-      [found.sessionId, hashToken(tokens.accessToken), tokens.accessTokenExpiresAt.toISOString(), tokens.refreshTokenExpiresAt.toISOString()],
+        WHERE "teamId" = $5 AND id = $1 AND "revokedAt" IS NULL`,
+      [found.sessionId, hashToken(tokens.accessToken), tokens.accessTokenExpiresAt.toISOString(), tokens.refreshTokenExpiresAt.toISOString(), found.teamId],
     );
     if (live.rowCount === 0) return null;
     await db.query(`INSERT INTO "ConstituentRefreshToken" ("teamId", "sessionId", "tokenHash") VALUES ($1, $2, $3)`, [found.teamId, found.sessionId, hashToken(tokens.refreshToken)]);
     return tokens;
   });
   if (!outcome) {
-    await revokeSession(pool, BigInt(found.sessionId), 'REFRESH_REUSE');
+    await revokeSession(pool, { teamId: BigInt(found.teamId), id: BigInt(found.sessionId) }, 'REFRESH_REUSE');
     throw new UnauthenticatedError('The refresh token was already used; its session has been ended');
   }
   return outcome;
 }
 
-async function revokeSession(pool: pg.Pool, sessionId: bigint, reason: string): Promise<boolean> {
-  const result = await pool.query(`UPDATE "ConstituentSession" SET "revokedAt" = now(), "revokedReason" = $2 WHERE id = $1 AND "revokedAt" IS NULL`, [String(sessionId), reason]);
+async function revokeSession(pool: pg.Pool, session: { teamId: bigint; id: bigint }, reason: string): Promise<boolean> {
+  const result = await pool.query(`UPDATE "ConstituentSession" SET "revokedAt" = now(), "revokedReason" = $2 WHERE "teamId" = $3 AND id = $1 AND "revokedAt" IS NULL`, [
+    String(session.id),
+    reason,
+    String(session.teamId),
+  ]);
   return (result.rowCount ?? 0) > 0;
 }
 
@@ -183,7 +188,7 @@ function constituentOf(ctx: RequestContext) {
 
 /** POST /logout: ends the session of the access token used (its refresh token stops working too). */
 export async function logout(ctx: RequestContext): Promise<boolean> {
-  await revokeSession(ctx.services.pool, constituentOf(ctx).sessionId, 'LOGOUT');
+  await revokeSession(ctx.services.pool, { teamId: requireTeam(ctx).id, id: constituentOf(ctx).sessionId }, 'LOGOUT');
   return true;
 }
 
