@@ -8,11 +8,20 @@
 // heartbeat that the worker refreshes while its handler runs; the supervisor fails a job whose
 // heartbeat went stale (its worker died) and pg-boss retries it, so a dead worker's job runs
 // again after about heartbeat + supervise interval + retry delay, not after its expiry.
-import { PgBoss, type Job, type SendOptions } from 'pg-boss';
+import type pg from 'pg';
+import { PgBoss, type Db, type Job, type SendOptions } from 'pg-boss';
 import type { Tx } from '../db/transaction.ts';
 import type { Logger } from 'pino';
 import type { Services } from './context.ts';
 import { traceJobs } from './telemetry/tracing.ts';
+
+/**
+ * pg-boss statements on an open pg connection: a job sent or inserted with `{ db: onConnection(db) }`
+ * commits (or rolls back) with the caller's transaction. The Prisma twin is `Jobs.sendInTransaction`.
+ */
+export function onConnection(db: pg.PoolClient): Db {
+  return { executeSql: (text: string, values?: unknown[]) => db.query(text, values as never[]) };
+}
 
 /** What a job handler gets besides its jobs: the instance's services and a logger naming the queue. */
 export interface JobContext {

@@ -4,6 +4,7 @@
 // in the caller's transaction (the outbox dispatch, the schedule tick, a reconcile), so neither
 // exists without the other. Wizard-completion claims are sent with retryLimit 0: the queue never
 // hands them out twice (Document 1 §6 rule 6).
+import { onConnection } from '../../app/jobs.ts';
 import type pg from 'pg';
 import type { Services } from '../../app/context.ts';
 import type { AutomationExecutionEvent } from './automations.events.ts';
@@ -79,10 +80,6 @@ export function executionEvent(automationSimplyId: string, row: ExecutionRow): A
   };
 }
 
-/** pg-boss writes through this connection, so the job commits (or not) with the caller's transaction. */
-function onConnection(db: pg.PoolClient) {
-  return { executeSql: (text: string, values?: unknown[]) => db.query(text, values as never[]) };
-}
 
 export async function sendExecutionJob(services: Services, db: pg.PoolClient, teamId: bigint, executionSimplyId: string, triggerType: TriggerType): Promise<void> {
   await sendExecutionJobs(services, db, [{ teamId, simplyId: executionSimplyId, triggerType }]);
@@ -96,7 +93,7 @@ async function sendExecutionJobs(services: Services, db: pg.PoolClient, rows: re
     retryLimit: WIZARD_TRIGGERS.includes(row.triggerType) ? 0 : EXECUTION_RETRY_LIMIT,
     expireInSeconds: EXECUTION_EXPIRE_SECONDS,
   }));
-  await services.jobs.boss.insert(EXECUTE_AUTOMATION, jobs, { db: onConnection(db) } as never);
+  await services.jobs.boss.insert(EXECUTE_AUTOMATION, jobs, { db: onConnection(db) });
 }
 
 /** Inserts the claims that are not taken yet, sends a job for each new QUEUED one, and announces

@@ -100,7 +100,7 @@ async function sendSecret(
           text: `Open this link to sign in${to}:\n\n${secret.url}\n\nIt works once, within 2 hours. If you did not ask for it, ignore this message.\n`,
         };
   const queued = await ctx.services.mail.enqueue(
-    { teamId: about.teamId, to: [about.match.address], ...mail, source: 'CONSTITUENT_AUTHENTICATION', sourceId: about.verificationSimplyId },
+    { teamId: about.teamId, to: [about.match.address], ...mail, source: 'CONSTITUENT_AUTHENTICATION', sourceId: about.verificationSimplyId, withheld: true },
     db,
   );
   const sender = parseMailbox(ctx.services.config.MAIL_FROM);

@@ -67,6 +67,7 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
       sourceId: mail.sourceId ?? null,
       envelopeFrom: returnPathFor(tokens, ref, bounceDomain),
       headers: mail.unsubscribe ? unsubscribeHeaders(baseUrl, tokens, ref) : null,
+      contentWithheld: mail.withheld,
     };
   };
 

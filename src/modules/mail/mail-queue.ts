@@ -2,8 +2,7 @@
 // message row so that both commit (or roll back) together. The retry policy travels with the job,
 // so the worker knows which attempt is the last without asking anyone.
 import type pg from 'pg';
-import type { Db } from 'pg-boss';
-import type { Jobs } from '../../app/jobs.ts';
+import { onConnection, type Jobs } from '../../app/jobs.ts';
 
 export const SEND_MAIL = 'mail.send';
 /** Where pg-boss puts a delivery job that failed for good without the worker recording it (a crash on the last attempt). */
@@ -32,10 +31,6 @@ export interface SendMailJob {
   attempts: number;
 }
 
-/** pg-boss statements on the caller's connection (and so inside its transaction). */
-function onConnection(db: pg.PoolClient): Db {
-  return { executeSql: (text: string, values?: unknown[]) => db.query(text, values) };
-}
 
 /** Delivery jobs for stored messages, one statement, on the connection (and in the transaction) that stored them. */
 export async function queueDeliveries(jobs: Jobs, db: pg.PoolClient, data: readonly SendMailJob[], policy: MailRetryPolicy): Promise<void> {

@@ -99,6 +99,7 @@ export const outgoingMailInput = z
       .refine((v) => textProblem(v, { singleLine: true }) === null, { message: 'must be one line without control characters' })
       .optional(),
     unsubscribe: z.boolean().default(false),
+    withheld: z.boolean().default(false),
   })
   .strict()
   .superRefine((mail, ctx) => {

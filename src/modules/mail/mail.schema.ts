@@ -20,12 +20,11 @@ export const MailFeedbackStateEnum = builder.enumType('MailFeedbackState', {
 });
 
 /**
- * Mail that carries a live credential (a constituent's sign-in code or link, a signer's link): the
- * log shows that it was sent, not its content, so nobody reading the log can use the credential.
+ * Mail whose sender marked it `withheld` (it carries a live credential: a sign-in code or link, a
+ * signer's link): the log shows that it was sent, not its content, so nobody reading the log can use it.
  */
-const CREDENTIAL_SOURCES: ReadonlySet<string> = new Set(['CONSTITUENT_AUTHENTICATION', 'SIGNING']);
 export const WITHHELD_CONTENT = '[withheld: this message carries a sign-in or signing credential]';
-const shown = (mail: { source: string }, content: string): string => (CREDENTIAL_SOURCES.has(mail.source) ? WITHHELD_CONTENT : content);
+const shown = (mail: { contentWithheld: boolean }, content: string): string => (mail.contentWithheld ? WITHHELD_CONTENT : content);
 
 export const MailMessageRef = builder.prismaObject('MailMessage', {
   description: 'An outgoing mail message and its delivery state.',
@@ -39,9 +38,9 @@ export const MailMessageRef = builder.prismaObject('MailMessage', {
     cc: t.exposeStringList('ccAddresses'),
     bcc: t.exposeStringList('bccAddresses'),
     replyTo: t.exposeString('replyTo', { nullable: true }),
-    subject: t.string({ select: { subject: true, source: true }, resolve: (m) => shown(m, m.subject) }),
-    text: t.string({ description: 'the plain-text body', select: { textBody: true, source: true }, resolve: (m) => shown(m, m.textBody) }),
-    html: t.string({ nullable: true, description: 'the HTML body, when there is one', select: { htmlBody: true, source: true }, resolve: (m) => (m.htmlBody === null ? null : shown(m, m.htmlBody)) }),
+    subject: t.string({ select: { subject: true, contentWithheld: true }, resolve: (m) => shown(m, m.subject) }),
+    text: t.string({ description: 'the plain-text body', select: { textBody: true, contentWithheld: true }, resolve: (m) => shown(m, m.textBody) }),
+    html: t.string({ nullable: true, description: 'the HTML body, when there is one', select: { htmlBody: true, contentWithheld: true }, resolve: (m) => (m.htmlBody === null ? null : shown(m, m.htmlBody)) }),
     transport: t.exposeString('transport', { description: 'SMTP, or OUTBOX when the deployment has no SMTP server configured' }),
     status: t.field({ type: MailStatusEnum, select: { status: true }, resolve: (m) => m.status }),
     attempts: t.exposeInt('attempts', { description: 'SMTP attempts made so far' }),

@@ -21,14 +21,16 @@ export interface StoredMail {
   envelopeFrom: string;
   /** extra header lines, name -> value */
   headers: Record<string, string> | null;
+  /** the log routes withhold the content (it carries a credential) */
+  contentWithheld: boolean;
 }
 
 const MAIL_COLUMNS = [
   '"simplyId"', '"teamId"', '"fromAddress"', '"toAddresses"', '"ccAddresses"', '"bccAddresses"', '"replyTo"', 'subject', '"textBody"',
-  '"htmlBody"', 'transport', 'status', 'source', '"sourceId"', '"envelopeFrom"', 'headers',
+  '"htmlBody"', 'transport', 'status', 'source', '"sourceId"', '"envelopeFrom"', 'headers', '"contentWithheld"',
 ] as const;
 // the address lists are arrays themselves: unnest would flatten a text[][], so they travel as JSON
-const MAIL_TYPES = ['text', 'bigint', 'text', 'jsonb', 'jsonb', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'jsonb'];
+const MAIL_TYPES = ['text', 'bigint', 'text', 'jsonb', 'jsonb', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'boolean'];
 const toTextArray = (column: string) => `ARRAY(SELECT jsonb_array_elements_text(${column}))`;
 
 /** Stores messages in one statement; answers their row ids in the order given. */
@@ -37,11 +39,12 @@ export async function insertMailMessages(db: pg.PoolClient, mails: readonly Stor
   const rows = mails.map((mail) => [
     mail.simplyId, mail.teamId, mail.from, JSON.stringify(mail.to), JSON.stringify(mail.cc), JSON.stringify(mail.bcc), mail.replyTo, mail.subject,
     mail.text, mail.html, mail.transport, mail.status, mail.source, mail.sourceId, mail.envelopeFrom, mail.headers === null ? null : JSON.stringify(mail.headers),
+    mail.contentWithheld,
   ]);
   const { rows: inserted } = await db.query<{ id: string; simplyId: string }>(
     `INSERT INTO "MailMessage" (${MAIL_COLUMNS.join(', ')})
      SELECT u."simplyId", u."teamId", u."fromAddress", ${toTextArray('u."toAddresses"')}, ${toTextArray('u."ccAddresses"')}, ${toTextArray('u."bccAddresses"')},
-            u."replyTo", u.subject, u."textBody", u."htmlBody", u.transport, u.status::"MailStatus", u.source, u."sourceId", u."envelopeFrom", u.headers
+            u."replyTo", u.subject, u."textBody", u."htmlBody", u.transport, u.status::"MailStatus", u.source, u."sourceId", u."envelopeFrom", u.headers, u."contentWithheld"
        FROM unnest(${MAIL_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS u(${MAIL_COLUMNS.join(', ')})
      RETURNING id::text, "simplyId"`,
     MAIL_COLUMNS.map((_, i) => rows.map((row) => row[i])),

@@ -22,6 +22,11 @@ export interface OutgoingMail {
    * one-click unsubscribe, and the address is suppressed for the team when used.
    */
   unsubscribe?: boolean;
+  /**
+   * The content carries a live credential (a sign-in code or link, a signer's link): it is
+   * delivered, but the mail log shows it as withheld.
+   */
+  withheld?: boolean;
 }
 
 /** What became of one message of `enqueueMany`, in the order given. */

@@ -9,8 +9,8 @@
 // When no PENDING row is left the message becomes SENT (or ERROR_SENDING when nobody could be
 // handed over). The every-minute tick starts due SCHEDULED messages and repairs sends whose jobs
 // were lost (pg-boss gave up on them).
+import { onConnection } from '../../app/jobs.ts';
 import type pg from 'pg';
-import type { Db } from 'pg-boss';
 import type { OutgoingMessage } from '../../generated/prisma/client.ts';
 import type { Services } from '../../app/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -47,10 +47,6 @@ export interface MessageJob {
   outgoingMessageId: string;
 }
 
-/** pg-boss statements on the caller's connection (and so inside its transaction). */
-export function onConnection(db: pg.PoolClient): Db {
-  return { executeSql: (text: string, values?: unknown[]) => db.query(text, values) };
-}
 
 const jobOf = (teamId: bigint | string, id: bigint | string): MessageJob => ({ teamId: String(teamId), outgoingMessageId: String(id) });
 

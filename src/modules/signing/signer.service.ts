@@ -3,6 +3,7 @@
 // values and the consent text and records VIEWED; signing or declining moves the request on. Each
 // event keeps the caller's IP address and user agent. A link that is unknown, replaced, expired or
 // disabled (the request ended) is 404 NOT_FOUND, all alike.
+import { onConnection } from '../../app/jobs.ts';
 import { hashToken } from '../../app/auth/tokens.ts';
 import type { RequestContext, Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
@@ -142,7 +143,7 @@ export async function signSigningRequest(ctx: RequestContext, token: string, raw
         completed = true;
         await disableLinks(db, request);
         await insertEvents(db, request, [{ signerId: null, eventType: 'COMPLETED', ...origin }]);
-        await ctx.services.jobs.boss.send(COMPLETE_SIGNING, { teamId: String(request.teamId), signingRequestId: String(request.id) } satisfies CompletionJob, { db: { executeSql: (text: string, values?: unknown[]) => db.query(text, values) }, retryLimit: 10, retryDelay: 5, retryBackoff: true });
+        await ctx.services.jobs.boss.send(COMPLETE_SIGNING, { teamId: String(request.teamId), signingRequestId: String(request.id) } satisfies CompletionJob, { db: onConnection(db), retryLimit: 10, retryDelay: 5, retryBackoff: true });
         request.status = 'COMPLETED';
       }
     } else {

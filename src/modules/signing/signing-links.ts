@@ -65,7 +65,7 @@ export async function issueLinks(services: Services, db: pg.PoolClient, request:
       '',
       `The link works until ${request.expiresAt.toISOString()}.`,
     ].join('\n');
-    const mail = await services.mail.enqueue({ teamId: request.teamId, to: [signer.email!], subject, text, source: 'SIGNING', sourceId: request.simplyId }, db);
+    const mail = await services.mail.enqueue({ teamId: request.teamId, to: [signer.email!], subject, text, source: 'SIGNING', sourceId: request.simplyId, withheld: true }, db);
     if (signer.linkedConstituentRecordId !== null) {
       await recordDelivery(db, {
         teamId: request.teamId,

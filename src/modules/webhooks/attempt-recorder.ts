@@ -5,6 +5,7 @@
 // completion (fenced to this worker's claim), the targets' breakers, the attempts with their
 // deliveries' new status, subscriptions' counters and realtime events (one statement), and the
 // next attempts' jobs. So a job is completed exactly when its attempt is recorded.
+import { onConnection } from '../../app/jobs.ts';
 import type pg from 'pg';
 import type { Job, JobInsert } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -14,7 +15,7 @@ import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
 import type { AttemptOutcome } from './webhook-sender.ts';
 import { targetGroupId } from './delivery-order.ts';
 import { afterAttempts, CLOSED, type BreakerState } from './target-breaker.ts';
-import { DELIVER_WEBHOOK, DELIVER_WEBHOOK_SLOW, deliveryJob, onConnection, type DeliveryJobData, type DeliveryQueue } from './delivery-job.ts';
+import { DELIVER_WEBHOOK, DELIVER_WEBHOOK_SLOW, deliveryJob, type DeliveryJobData, type DeliveryQueue } from './delivery-job.ts';
 import { slowTargets } from './slow-targets.ts';
 import {
   breakerKey,

@@ -1,7 +1,6 @@
 // The jobs of queues webhooks.deliver and webhooks.deliver-slow: one per attempt of a delivery, placed in its target's group
 // and at its fair-order priority (delivery-order.ts); handled by webhook-delivery.ts.
-import type pg from 'pg';
-import type { Db, JobInsert } from 'pg-boss';
+import type { JobInsert } from 'pg-boss';
 
 export const DELIVER_WEBHOOK = 'webhooks.deliver';
 /** the slow lane: the jobs of targets that answer slowly (slow-targets.ts) */
@@ -22,10 +21,6 @@ export interface DeliveryJobData {
   priority?: number;
 }
 
-/** pg-boss statements on an open pg connection, so the job commits with the caller's transaction. */
-export function onConnection(db: pg.PoolClient): Db {
-  return { executeSql: (text: string, values?: unknown[]) => db.query(text, values) };
-}
 
 export interface JobPlacement {
   /** seconds from now, or a moment */

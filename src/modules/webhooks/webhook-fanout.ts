@@ -4,12 +4,13 @@
 // with the "dispatched" mark. (subscriptionId, eventId) is unique: an event dispatched twice
 // (a crash before the mark) makes no second delivery. Each job goes into its target's group and
 // gets its fair-order priority from the team's backlog (delivery-order.ts).
+import { onConnection } from '../../app/jobs.ts';
 import type { DomainEventConsumer, DomainEventRow } from '../../app/outbox.ts';
 import type { Services } from '../../app/context.ts';
 import { readFilterCollections, WEBHOOK_EVENT_TYPES } from './webhooks.input.ts';
 import { webhookDeliveryId } from './webhooks.ids.ts';
 import { addTotalDeliveries, collectionsOfRecords, countWaitingDeliveries, findListeningSubscriptions, insertDeliveries, type SubscriptionRow } from './webhooks.sql.ts';
-import { DELIVER_WEBHOOK, deliveryJob, onConnection } from './delivery-job.ts';
+import { DELIVER_WEBHOOK, deliveryJob } from './delivery-job.ts';
 import { fairPriority, targetGroupId, targetOrigin } from './delivery-order.ts';
 
 interface Match {
