@@ -10,6 +10,10 @@ import { COMMUNICATION_SCENARIOS, runCommunicationsSection } from './communicati
 import { CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection } from './content-templates/content-templates-section.ts';
 import { SIGNING_SCENARIOS, runSigningSection } from './signing/signing-section.ts';
 import { CONSTITUENT_AUTH_SCENARIOS, runConstituentAuthSection } from './constituent-auth/constituent-auth-section.ts';
+import { TASK_LIST_SCENARIOS, runTaskListSection } from './background-tasks/task-list-section.ts';
+import { EXPORT_SCENARIOS, runExportSection } from './background-tasks-export/export-section.ts';
+import { IMPORT_SCENARIOS, runImportSection } from './background-tasks-import/import-section.ts';
+import { DOCUMENT_GENERATION_SCENARIOS, runDocumentGenerationSection } from './document-generation/document-generation-section.ts';
 
 export interface SectionResult {
   lines: string[];
@@ -39,6 +43,10 @@ export const SECTIONS: readonly BenchSection[] = [
   section('content-templates', CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection),
   section('signing', SIGNING_SCENARIOS, runSigningSection),
   section('constituent-auth', CONSTITUENT_AUTH_SCENARIOS, runConstituentAuthSection),
+  section('background-tasks', TASK_LIST_SCENARIOS, runTaskListSection),
+  section('background-tasks-export', EXPORT_SCENARIOS, runExportSection),
+  section('background-tasks-import', IMPORT_SCENARIOS, runImportSection),
+  section('document-generation', DOCUMENT_GENERATION_SCENARIOS, runDocumentGenerationSection),
 ];
 
 /** Whether a BENCH_ONLY id names a section or one of its scenarios. */

@@ -121,6 +121,9 @@ const envSchema = z.object({
   CLAMD_URL: z.string().regex(/^(tcp:\/\/[^/]+:\d+|unix:\/\/\/.+)$/, 'tcp://host:port or unix:///path').optional(),
   // how long one scan may take before the upload is rejected (TIMED_OUT)
   FILE_SCAN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  // background-task CSV import (BULK_DATA_IMPORT): the largest file and the most data rows one task takes
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(5 * 1024 * 1024),
+  IMPORT_MAX_ROWS: z.coerce.number().int().min(1).default(5000),
   // automation-caused record writes may trigger automations this many levels deep (loop guard)
   AUTOMATION_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
   // traces (OpenTelemetry, OTLP over HTTP): on when an OTLP endpoint is set or OTEL_TRACES_EXPORTER=otlp,

@@ -51,6 +51,8 @@ import { contentTemplatesModule } from '../modules/content-templates/index.ts';
 import { constituentAuthModule } from '../modules/constituent-auth/index.ts';
 import { signingModule } from '../modules/signing/index.ts';
 import { signingRoutes } from '../../rest-adapter/routes/signing.ts';
+import { backgroundTasksModule } from '../modules/background-tasks/index.ts';
+import { backgroundTaskRoutes } from '../../rest-adapter/routes/background-tasks.ts';
 import type { AppModule, RegisteredModule } from './module.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
@@ -82,6 +84,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(outgoingMessagesModule, outgoingMessageRoutes),
   entry(constituentAuthModule, constituentAuthRoutes),
   entry(signingModule, signingRoutes),
+  entry(backgroundTasksModule, backgroundTaskRoutes),
 ];
 
 /** Every REST route, in module order. */

@@ -1,6 +1,7 @@
 // Every write route's races, keyed by `${method} ${path}` as in the route table. A write route
 // added later without an entry here fails the suite naming it.
 import { automationRaces } from './cases/automation-races.ts';
+import { backgroundTaskRaces } from './cases/background-task-races.ts';
 import { collectionRaces } from './cases/collection-races.ts';
 import { constituentAuthRaces } from './cases/constituent-auth-races.ts';
 import { contentTemplateRaces } from './cases/content-template-races.ts';
@@ -41,4 +42,5 @@ export const WRITE_RACES: RaceTable = {
   ...suppressionRaces,
   ...constituentAuthRaces,
   ...signingRaces,
+  ...backgroundTaskRaces,
 };

@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Env } from '../../src/app/config.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { recordDelivery } from '../../src/modules/communications/record-delivery.ts';
+import { backgroundTaskId, recordOutputId, recordTaskLinkId } from '../../src/modules/background-tasks/background-tasks.ids.ts';
+import { insertErrors } from '../../src/modules/background-tasks/tasks.sql.ts';
 import { modules } from '../../src/app/modules.ts';
 import { routeExtensions } from '../../rest-adapter/openapi-extensions.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
@@ -155,8 +157,42 @@ export async function buildRouteWorld(server: TestServer, team: TeamFixture, lab
     ...personal,
     ...(await media),
   };
+  Object.assign(ids, await buildTaskWorld(server, team, { collection: collection.id, record: record.id, file: ids.fileSimplyId! }, name));
   const names = ['Collection', 'Field', 'Record', 'View', 'Role', 'Automation', 'Key', 'Wizard', 'Step', 'Mail', 'Folder', 'Label', 'Image.png', 'Alt text', 'Device', 'Session', 'Notification', 'Message template', 'Sender', 'Content template', 'Outgoing message', 'Signer'];
   return { team, ids, names: names.map(name) };
+}
+
+/**
+ * A finished document generation of the team's admin with one error entry and one succeeded
+ * output (the world's image, held by a file field of the world's collection), and an output
+ * default into that field. The task rows are written as the task runner writes them: the world
+ * renders no PDF.
+ */
+async function buildTaskWorld(server: TestServer, team: TeamFixture, of: { collection: string; record: string; file: string }, name: (what: string) => string): Promise<Record<string, string>> {
+  const { prisma, pool } = server.app.services;
+  const asAdmin = { token: team.userToken, teamId: team.teamSimplyId };
+  const fileField = await ok(await server.request('POST', `/v1/data-collections/${of.collection}/fields`, { token: team.apiKey, body: { title: name('Document'), dataType: 'SINGLE_FILE' } }), 'create file field');
+  await ok(await server.request('PATCH', `/v1/data-records/${of.record}`, { token: team.apiKey, body: { fields: { [fileField.id]: of.file } } }), 'attach the image');
+  const task = await prisma.backgroundTask.create({
+    data: { simplyId: backgroundTaskId.create(), teamId: team.teamId, taskType: 'DOCUMENT_GENERATION', status: 'PARTIAL_SUCCESS', userId: team.userId, queueData: {}, progress: { processedCount: 2, totalCount: 2 }, result: { successCount: 1, failureCount: 1 }, completedAt: new Date() },
+  });
+  await insertErrors(pool, team.teamId, task.id, [{ errorType: 'RECORD_NOT_FOUND', errorMessage: 'world error', errorContext: { dataRecordSimplyId: 'AAAA-BBBB-CCCC' } }]);
+  const error = await prisma.backgroundTaskError.findFirstOrThrow({ where: { teamId: team.teamId, taskId: task.id } });
+  const record = await prisma.dataRecord.findFirstOrThrow({ where: { teamId: team.teamId, simplyId: of.record }, select: { id: true } });
+  const file = await prisma.storedFile.findFirstOrThrow({ where: { teamId: team.teamId, simplyId: of.file }, select: { id: true, filename: true, mimeType: true } });
+  const link = await prisma.recordTaskLink.create({ data: { simplyId: recordTaskLinkId.create(), teamId: team.teamId, taskId: task.id, dataRecordId: record.id, recordStatus: 'SUCCEEDED', completedAt: new Date() } });
+  const output = await prisma.recordTaskOutput.create({
+    data: {
+      simplyId: recordOutputId.create(), teamId: team.teamId, taskId: task.id, linkId: link.id, dataRecordId: record.id, outputKey: 'document', status: 'SUCCEEDED',
+      destinationWriteStatus: 'WRITTEN', destinationWriteMode: 'REPLACE', destinationFieldSimplyId: fileField.id, fileId: file.id,
+      result: { filename: file.filename, contentType: file.mimeType },
+    },
+  });
+  const defaults = await ok(
+    await server.request('PUT', '/v1/background-tasks/output-defaults', { ...asAdmin, body: { dataCollectionSimplyId: of.collection, enumBackgroundTaskTypeId: 'DOCUMENT_GENERATION', outputKey: 'document', dataFieldSimplyId: fileField.id, writeMode: 'REPLACE' } }),
+    'set an output default',
+  );
+  return { backgroundTaskSimplyId: task.simplyId, backgroundTaskErrorSimplyId: error.simplyId, recordOutputSimplyId: output.simplyId, defaultSimplyId: defaults.defaultSimplyId };
 }
 
 /**

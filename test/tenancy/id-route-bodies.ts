@@ -13,6 +13,10 @@ type BodyFor = (own: OwnIds) => unknown;
 const fresh = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
 
 export const ID_ROUTE_BODIES: Record<string, BodyFor> = {
+  'POST /v1/background-tasks/{backgroundTaskSimplyId}/errors/{backgroundTaskErrorSimplyId}/acknowledge': () => ({}),
+  'POST /v1/background-tasks/{backgroundTaskSimplyId}/archive': () => ({}),
+  'POST /v1/background-tasks/{backgroundTaskSimplyId}/unarchive': () => ({}),
+  'POST /v1/background-tasks/{backgroundTaskSimplyId}/cancel': () => ({}),
   'PATCH /v1/api-keys/{apiKeySimplyId}': () => ({ name: fresh('renamed key') }),
   'PUT /v1/users/me/mobile-devices/{deviceSimplyId}': () => ({ deviceName: fresh('renamed device') }),
   'POST /v1/api-keys/{apiKeySimplyId}/rotate': () => NO_BODY,

@@ -13,6 +13,9 @@ const REQUIRED_QUERIES: Record<string, QueryFor> = {
   'GET /v1/users/me': () => 'expand=teams,rolePermissions,permissionSnapshot',
   'GET /v1/data-collections': () => 'limit=100&includeArchived=true',
   'GET /v1/files': () => 'page=1&pageSize=100&includeDeleted=true',
+  'GET /v1/background-tasks': () => 'limit=500&includeArchived=true',
+  'GET /v1/background-tasks/record-history': (ids) => `dataRecordSimplyId=${ids.dataRecordSimplyId}&limit=100`,
+  'GET /v1/background-tasks/output-destinations/eligible': (ids) => `dataCollectionSimplyId=${ids.dataCollectionSimplyId}&enumBackgroundTaskTypeId=DOCUMENT_GENERATION&outputKey=document`,
   // the magic link: no link of the team exists, so this is a 401 for every reader
   'GET /v1/constituent-auth/verify': () => 'token=svc_cml_tenancy-probe',
 };

@@ -13,6 +13,7 @@ import {
   roleFeatures,
   sessionTokenPrincipal,
   type ApiKeyRow,
+  type RoleRow,
 } from './principal-builders.ts';
 import { ANONYMOUS, type Principal } from './principal.ts';
 import { API_KEY_PREFIX, CONSTITUENT_ACCESS_TOKEN_PREFIX, SESSION_TOKEN_PREFIX, hashToken } from './tokens.ts';
@@ -207,15 +208,7 @@ export class Authenticator {
         : null;
       if (membership) {
         teamId = membership.teamId;
-        principal = {
-          ...base,
-          team: membership.team,
-          teamError: null,
-          isTeamAdmin: membership.isTeamAdmin,
-          features: roleFeatures(membership.role),
-          data: dataGrantsOf(membership.role),
-          teamRoleSimplyId: membership.role?.simplyId ?? null,
-        };
+        principal = memberOf(base, membership);
       } else if (user.isSystemAdmin && teamIdKind.is(teamSelector)) {
         // system administrators may act in any team
         const team = await this.prisma.team.findUnique({ where: { simplyId: teamSelector }, select: teamSelect });
@@ -235,6 +228,23 @@ export class Authenticator {
     return principal;
   }
 
+  /**
+   * A member acting in a team as they may now, without a token: work a person started that runs
+   * later (a background task) acts with the starter's current role. Null when the user is
+   * deactivated or no longer an active member of the team.
+   */
+  async memberPrincipal(userId: bigint, teamId: bigint): Promise<Principal | null> {
+    const user = await this.prisma.user.findUnique({ where: { id: userId } });
+    if (!user || !user.isActive) return null;
+    const membership = await this.prisma.teamMembership.findFirst({
+      where: { userId, teamId, isActive: true },
+      include: { team: { select: teamSelect }, role: { include: roleInclude } },
+    });
+    if (!membership) return null;
+    const base: Principal = { ...ANONYMOUS, kind: 'USER', credentialId: user.simplyId, userId: user.id, userSimplyId: user.simplyId, isSystemAdmin: user.isSystemAdmin };
+    return memberOf(base, membership);
+  }
+
   private async findUser(verified: Awaited<ReturnType<JwtService['verify']>>) {
     if (verified.source === 'first-party') {
       return userIdKind.is(verified.subject)
@@ -249,4 +259,22 @@ export class Authenticator {
     if (!byEmail || byEmail.externalSubject) return null;
     return this.prisma.user.update({ where: { id: byEmail.id }, data: { externalSubject: verified.subject } });
   }
+}
+
+interface MembershipRow {
+  isTeamAdmin: boolean;
+  team: { id: bigint; simplyId: string; name: string };
+  role: RoleRow | null;
+}
+
+function memberOf(base: Principal, membership: MembershipRow): Principal {
+  return {
+    ...base,
+    team: membership.team,
+    teamError: null,
+    isTeamAdmin: membership.isTeamAdmin,
+    features: roleFeatures(membership.role),
+    data: dataGrantsOf(membership.role),
+    teamRoleSimplyId: membership.role?.simplyId ?? null,
+  };
 }

@@ -1,9 +1,13 @@
 // Image variants are rendered after promotion, off the upload's path (variants/image-variants.ts):
-// one job per image version; regenerate queues it again. The new set replaces the old in one
-// transaction, and the old objects are removed after it commits.
+// one unit of work per image version; regenerate queues it again. The new set replaces the old in
+// one transaction, and the old objects are removed after it commits, so running it twice for a
+// version leaves one set. Who runs it: the area that provides `services.imageVariantWork` (the
+// background-tasks area, which makes it a visible IMAGE_VARIANT_GENERATION task calling
+// renderVersionVariants), or else this area's own job. The files area never imports that area:
+// it states what it needs here and the other one supplies it.
 import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction, type Tx } from '../../db/transaction.ts';
 import { fileVariantId } from './files.ids.ts';
 import { variantObjectKey } from './storage/storage-keys.ts';
 import { teamSimplyIdOf } from './upload-outcomes.ts';
@@ -17,21 +21,79 @@ export interface RenderVariantsJob {
   versionNumber: number;
 }
 
+/** The version whose variants are due, as `imageVariantWork.queue` gets it. */
+export interface VariantWorkItem {
+  teamId: bigint;
+  fileId: bigint;
+  fileSimplyId: string;
+  versionNumber: number;
+  /** who stored the version (FileVersion.createdByKind / createdById) */
+  createdByKind: string;
+  createdById: string | null;
+}
+
+/** Takes over the rendering: queues its own unit of work in `tx` (which commits it). */
+export interface ImageVariantWork {
+  queue(tx: Tx, item: VariantWorkItem): Promise<void>;
+}
+
+declare module '../../app/context.ts' {
+  interface Services {
+    /** set by the background-tasks area; absent, this area's RENDER_VARIANTS job renders */
+    imageVariantWork?: ImageVariantWork;
+  }
+}
+
 export async function queueVariants(services: Services, fileId: bigint, versionNumber: number): Promise<void> {
-  const job: RenderVariantsJob = { fileId: String(fileId), versionNumber };
-  await services.jobs.send(RENDER_VARIANTS, job, { singletonKey: `${fileId}:${versionNumber}` });
+  const work = services.imageVariantWork;
+  if (!work) {
+    const job: RenderVariantsJob = { fileId: String(fileId), versionNumber };
+    await services.jobs.send(RENDER_VARIANTS, job, { singletonKey: `${fileId}:${versionNumber}` });
+    return;
+  }
+  await runTransaction(services.prisma, async (tx) => {
+    const version = await tx.fileVersion.findUnique({ where: { fileId_versionNumber: { fileId, versionNumber } }, include: { file: { select: { simplyId: true } } } });
+    if (!version) return;
+    await work.queue(tx, {
+      teamId: version.teamId,
+      fileId,
+      fileSimplyId: version.file.simplyId,
+      versionNumber,
+      createdByKind: version.createdByKind,
+      createdById: version.createdById,
+    });
+  });
 }
 
+/** Jobs queued by this area (no imageVariantWork, or queued before it was provided). */
 export async function renderVariants(services: Services, jobs: Job<RenderVariantsJob>[]): Promise<void> {
-  for (const job of jobs) await renderOne(services, BigInt(job.data.fileId), job.data.versionNumber);
+  for (const job of jobs) {
+    try {
+      await renderVersionVariants(services, BigInt(job.data.fileId), job.data.versionNumber);
+    } catch (error) {
+      // undecodable here for good (no HEVC decoder for HEIC, a damaged JPEG, an SVG too slow to
+      // rasterize): the file stays without variants rather than being retried
+      if (!(error instanceof UnreadableImageError)) throw error;
+      services.logger.warn({ err: error, fileId: job.data.fileId, versionNumber: job.data.versionNumber }, 'image variants cannot be rendered for this file');
+    }
+  }
 }
 
-async function renderOne(services: Services, fileId: bigint, versionNumber: number): Promise<void> {
+/** What one rendering did: the variants stored, or why there was nothing to do. */
+export type VariantOutcome = { variantCount: number; skipped: null } | { variantCount: 0; skipped: 'FILE_GONE' | 'NOT_AN_IMAGE' | 'VERSION_NOT_CURRENT' };
+
+/**
+ * Renders and stores the variants of one image version, replacing its previous set (and the sets
+ * of older versions). Throws UnreadableImageError when the image cannot be decoded here.
+ */
+export async function renderVersionVariants(services: Services, fileId: bigint, versionNumber: number): Promise<VariantOutcome> {
   const { prisma, fileStorage } = services;
   const file = await prisma.storedFile.findUnique({ where: { id: fileId }, include: { versions: { where: { versionNumber } } } });
   const version = file?.versions[0];
   // a destroyed file or a version that is no longer current needs no variants
-  if (!file || !version || file.fileType !== 'IMAGE' || file.currentVersionNumber !== versionNumber) return;
+  if (!file || !version) return { variantCount: 0, skipped: 'FILE_GONE' };
+  if (file.fileType !== 'IMAGE') return { variantCount: 0, skipped: 'NOT_AN_IMAGE' };
+  if (file.currentVersionNumber !== versionNumber) return { variantCount: 0, skipped: 'VERSION_NOT_CURRENT' };
   const teamSimplyId = await teamSimplyIdOf(services, file.teamId);
   const copy = await fileStorage.localCopy(version.storageKey);
   let rendered;
@@ -39,14 +101,6 @@ async function renderOne(services: Services, fileId: bigint, versionNumber: numb
     // sharp (~20 MiB resident) is loaded by the first rendering, not at start
     const { renderImageVariants } = await import('./variants/image-variants.ts');
     rendered = await renderImageVariants(copy.path);
-  } catch (error) {
-    // undecodable here for good (no HEVC decoder for HEIC, a damaged JPEG, an SVG too slow to
-    // rasterize): the file stays without variants rather than being retried
-    if (error instanceof UnreadableImageError) {
-      services.logger.warn({ err: error, file: file.simplyId, versionNumber }, 'image variants cannot be rendered for this file');
-      return;
-    }
-    throw error;
   } finally {
     await copy.release();
   }
@@ -82,4 +136,5 @@ async function renderOne(services: Services, fileId: bigint, versionNumber: numb
     throw error;
   });
   await fileStorage.delete(replaced);
+  return { variantCount: written.length, skipped: null };
 }

@@ -15,6 +15,7 @@ import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges } 
 import { checkReferences, prepareFields, type PreparedFields } from './record-input.ts';
 import { findRecordPage, findRecords, insertRecords, lockRecords, parseSort, type RecordRow, softDeleteRecords, syncSmartMemberships, updateRecords } from './records.sql.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type pg from 'pg';
 
 export const MAX_BATCH_ITEMS = 100;
 export const MAX_QUERY_LENGTH = 128;
@@ -160,9 +161,9 @@ function unknownKeyWarnings(unknown: string[], path: string): string[] {
   return unknown.map((key) => `${path}.${key} is not a field of this collection and was skipped`);
 }
 
-function assertBatchSize(length: number, name: string): void {
-  if (length === 0 || length > MAX_BATCH_ITEMS) {
-    throw new ValidationError(`${name} takes 1 to ${MAX_BATCH_ITEMS} items (got ${length})`, [{ field: name, message: `1 to ${MAX_BATCH_ITEMS} items` }]);
+function assertBatchSize(length: number, name: string, max = MAX_BATCH_ITEMS): void {
+  if (length === 0 || length > max) {
+    throw new ValidationError(`${name} takes 1 to ${max} items (got ${length})`, [{ field: name, message: `1 to ${max} items` }]);
   }
 }
 
@@ -185,10 +186,17 @@ export interface CreateOptions {
   /** batch: per-item failures and one DATA_RECORDS_BULK_SYNCED event; single: the first failure is thrown */
   batch: boolean;
   source?: string;
+  /** a batch larger than the API's MAX_BATCH_ITEMS (background tasks writing a chunk of a file) */
+  maxItems?: number;
+  /**
+   * More work in the write's own transaction, given the items that failed: a background task
+   * stores its checkpoint and row errors with the records, so a crash never applies a chunk twice.
+   */
+  alsoInTransaction?: (db: pg.PoolClient, failures: readonly ItemFailure[]) => Promise<void>;
 }
 
 export async function createRecords(ctx: RequestContext, collectionSimplyId: string, inputs: readonly unknown[], options: CreateOptions): Promise<WriteOutcome> {
-  if (options.batch) assertBatchSize(inputs.length, 'records');
+  if (options.batch) assertBatchSize(inputs.length, 'records', options.maxItems);
   const access = await collectionFor(ctx, collectionSimplyId, 'EDIT');
   writableCollection(access);
   const path = (i: number) => (options.batch ? `records[${i}].fields` : 'fields');
@@ -218,6 +226,7 @@ export async function createRecords(ctx: RequestContext, collectionSimplyId: str
     }));
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'CREATE', collection: access.collection, succeeded: rows.length, failed: inputs.length - rows.length } : undefined;
     const eventIds = await recordChanges(db, ctx.services.events, actor, changes, bulk);
+    await options.alsoInTransaction?.(db, prepared.flatMap((p, index) => (p.error ? [failure(index, null, p.error)] : [])));
     return { rows, eventIds };
   });
   void ctx.services.outbox.nudge();
@@ -243,7 +252,7 @@ function sameStored(a: unknown, b: unknown): boolean {
 /** PATCH and PUT (same merge): only supplied fields are written; null clears. */
 export async function updateRecordsById(ctx: RequestContext, items: readonly UpdateItem[], options: CreateOptions): Promise<WriteOutcome> {
   const team = requireTeam(ctx);
-  if (options.batch) assertBatchSize(items.length, 'records');
+  if (options.batch) assertBatchSize(items.length, 'records', options.maxItems);
   requireRecordCredential(ctx.principal, 'EDIT');
   const path = (i: number) => (options.batch ? `records[${i}].fields` : 'fields');
   const idPath = (i: number) => (options.batch ? `records[${i}].dataRecordSimplyId` : 'dataRecordSimplyId');
@@ -318,6 +327,7 @@ export async function updateRecordsById(ctx: RequestContext, items: readonly Upd
     });
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'UPDATE', collection: null, succeeded: good.length, failed: items.length - good.length } : undefined;
     const eventIds = await recordChanges(db, ctx.services.events, actor, changes, bulk);
+    await options.alsoInTransaction?.(db, results.filter((r): r is { ok: false } & ItemFailure => !r.ok));
     for (const g of good) {
       const row = after.get(g.before.simplyId) ?? g.before;
       results.push({ ok: true, index: g.index, record: { row, access: g.access, shown: g.access.readable } });
@@ -335,7 +345,7 @@ function rethrow(f: ItemFailure): ApiError {
 
 export async function deleteRecordsById(ctx: RequestContext, simplyIds: readonly unknown[], options: CreateOptions): Promise<WriteOutcome> {
   const team = requireTeam(ctx);
-  if (options.batch) assertBatchSize(simplyIds.length, 'dataRecordSimplyIds');
+  if (options.batch) assertBatchSize(simplyIds.length, 'dataRecordSimplyIds', options.maxItems);
   requireRecordCredential(ctx.principal, 'EDIT');
   const schema = await ctx.services.schemas.get(team.id);
   const actor = actorOf(ctx, options.source);
@@ -361,6 +371,7 @@ export async function deleteRecordsById(ctx: RequestContext, simplyIds: readonly
     await softDeleteRecords(db, team.id, doomed.map((d) => d.row.id));
     const changes: RecordChange[] = doomed.map((d) => ({ kind: 'DELETED', record: d.row, collection: d.collection, fields: d.access.fields, changedFields: [] }));
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'DELETE', collection: null, succeeded: doomed.length, failed: simplyIds.length - doomed.length } : undefined;
+    await options.alsoInTransaction?.(db, results.filter((r): r is { ok: false } & ItemFailure => !r.ok));
     for (const d of doomed) results.push({ ok: true, index: d.index, record: { row: d.row, access: d.access, shown: d.access.readable } });
     return recordChanges(db, ctx.services.events, actor, changes, bulk);
   });

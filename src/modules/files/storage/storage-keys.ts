@@ -16,3 +16,8 @@ export function sanitizedObjectKey(uploadKey: string): string {
 export function variantObjectKey(teamSimplyId: string, format: string): string {
   return `teams/${teamSimplyId}/variants/${randomUUID()}.${format}`;
 }
+
+/** the CSV of one data export: private to its background task, never a team file */
+export function exportObjectKey(teamSimplyId: string): string {
+  return `exports/${teamSimplyId}/${randomUUID()}.csv`;
+}

@@ -1,0 +1,121 @@
+// The background-task list of `npm run bench` (docs/benchmark.md "Background tasks"), on a platform
+// server of its own (`svc start`) over a fresh database:
+//   background-task-list  GET /v1/background-tasks for a team with 10,000 tasks (half the admin's,
+//                         half a member's), 10 connections, signed in as the team admin: first pages,
+//                         pages further in, a status filter and a type filter (p95 < 20 ms)
+// The tasks are written straight into the table, as finished tasks would have left them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { TargetOutcome } from '../report.ts';
+import { ApiClient } from '../events/api-client.ts';
+import { queryDatabase, startEventDatabases, type ScenarioDatabase } from '../events/databases.ts';
+import { runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
+import { judged } from '../events/results.ts';
+import { summarizeLatencies } from '../events/stats.ts';
+import type { SectionResult } from '../sections.ts';
+
+export const TASK_LIST_SCENARIOS = ['background-task-list'] as const;
+export type TaskListScenario = (typeof TASK_LIST_SCENARIOS)[number];
+
+const TASKS = 10_000;
+const CONNECTIONS = 10;
+const REQUESTS_PER_CONNECTION = 100;
+const TARGET_MS = 20;
+
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
+const fixed = (ms: number) => ms.toFixed(1);
+
+/** Tasks of every type and status, one a minute (newest last), with progress, results and a few errors. */
+async function seedTasks(database: ScenarioDatabase, teamSimplyId: string): Promise<void> {
+  await queryDatabase(
+    database.url,
+    `WITH team AS (SELECT id FROM "Team" WHERE "simplyId" = $1),
+          admin AS (SELECT m."userId" AS id FROM "TeamMembership" m WHERE m."teamId" = (SELECT id FROM team) ORDER BY m.id LIMIT 1)
+     INSERT INTO "BackgroundTask" ("simplyId", "teamId", "taskType", status, "userId", "queueData", progress, result, "errorCount", "unacknowledgedErrorCount",
+                                   "createdAt", "startedAt", "completedAt", "lastUpdatedAt")
+     SELECT 'btk-' || regexp_replace(translate(upper(substr(md5('task' || g), 1, 12)), '01', 'GH'), '(.{4})(.{4})(.{4})', '\\1-\\2-\\3'),
+            (SELECT id FROM team),
+            (ARRAY['DATA_EXPORT','BULK_DATA_IMPORT','BULK_DELETE','DOCUMENT_GENERATION','IMAGE_VARIANT_GENERATION'])[1 + g % 5],
+            (ARRAY['COMPLETED','COMPLETED','COMPLETED','PARTIAL_SUCCESS','FAILED'])[1 + g % 5],
+            CASE WHEN g % 2 = 0 THEN (SELECT id FROM admin) ELSE NULL END,
+            '{}'::jsonb, jsonb_build_object('processedCount', g % 1000, 'totalCount', 1000),
+            jsonb_build_object('recordCount', g % 1000, 'durationMs', g % 5000), g % 7, g % 3,
+            now() - (($2::int - g) || ' minutes')::interval, now() - (($2::int - g) || ' minutes')::interval,
+            now() - (($2::int - g) || ' minutes')::interval, now() - (($2::int - g) || ' minutes')::interval
+       FROM generate_series(0, $2::int - 1) AS g`,
+    [teamSimplyId, TASKS],
+  );
+  await queryDatabase(database.url, 'VACUUM ANALYZE "BackgroundTask"');
+}
+
+async function listScenario(database: ScenarioDatabase, env: Record<string, string>, boot: { teamSimplyId: string; userToken: string }, progress: (line: string) => void, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+  const platform = await startPlatform(svcEnvironment({ ...env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000' }));
+  try {
+    progress(`background tasks: seeding ${TASKS.toLocaleString('en')} tasks`);
+    await seedTasks(database, boot.teamSimplyId);
+    const api = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: boot.userToken, sockets: CONNECTIONS });
+    const kinds = ['first page', 'deeper page', 'status filter', 'type filter'] as const;
+    const url = (kind: (typeof kinds)[number], n: number) => {
+      const base = `/v1/background-tasks?teamSimplyId=${boot.teamSimplyId}`;
+      if (kind === 'first page') return `${base}&limit=50`;
+      if (kind === 'deeper page') return `${base}&limit=50&offset=${50 * (1 + (n % 40))}`;
+      if (kind === 'status filter') return `${base}&status=PARTIAL_SUCCESS&limit=50`;
+      return `${base}&enumBackgroundTaskTypeId=BULK_DELETE&limit=50`;
+    };
+    for (let i = 0; i < 40; i++) await api.request('GET', url(kinds[i % 4]!, i));
+    const measured = new Map<string, number[]>(kinds.map((k) => [k, []]));
+    const lane = async (laneIndex: number) => {
+      for (let i = 0; i < REQUESTS_PER_CONNECTION; i++) {
+        const kind = kinds[(i + laneIndex) % kinds.length]!;
+        const response = await api.request('GET', url(kind, laneIndex * REQUESTS_PER_CONNECTION + i));
+        if (response.status !== 200 || response.body.data.total < 1) throw new Error(`${kind} answered ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
+        measured.get(kind)!.push(response.doneAt - response.sentAt);
+      }
+    };
+    await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => lane(i)));
+    api.close();
+    const all = [...measured.values()].flat();
+    const overall = p95(all);
+    summary.list = { tasks: TASKS, connections: CONNECTIONS, all: { ...summarizeLatencies(all), p95: overall }, ...Object.fromEntries([...measured].map(([k, v]) => [k, { ...summarizeLatencies(v), p95: p95(v) }])) };
+    lines.push('', `background-task-list: ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, ${all.length} requests as the team admin, limit 50`);
+    for (const [kind, values] of measured) lines.push(`  ${kind}: p50 ${fixed(summarizeLatencies(values).p50)} ms, p95 ${fixed(p95(values))} ms`);
+    targets.push(judged(`background task list at ${TASKS.toLocaleString('en')} tasks, ${CONNECTIONS} connections, p95 < ${TARGET_MS} ms`, `${fixed(overall)} ms`, overall < TARGET_MS));
+  } finally {
+    await platform.stop();
+  }
+}
+
+export async function runTaskListSection(scenarios: readonly TaskListScenario[], progress: (line: string) => void): Promise<SectionResult> {
+  const lines: string[] = [];
+  const targets: TargetOutcome[] = [];
+  const summary: Record<string, unknown> = {};
+  let failed = false;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-task-list-'));
+  fs.chmodSync(root, 0o755);
+  const dataDir = path.join(root, 'platform');
+  fs.mkdirSync(dataDir);
+  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
+  const database = await databases.create('task_list');
+  try {
+    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const email = `bench-tasks-${randomBytes(4).toString('hex')}@example.test`;
+    const boot = JSON.parse(
+      (await runSvc(['bootstrap', '--team', 'Bench tasks', '--email', email, '--password', `bench-${randomBytes(12).toString('hex')}`], svcEnvironment(env))).trim().split('\n').at(-1)!,
+    ) as { teamSimplyId: string; userToken: string };
+    if (scenarios.includes('background-task-list')) {
+      try {
+        await listScenario(database, env, boot, progress, lines, targets, summary);
+      } catch (error) {
+        failed = true;
+        lines.push(`background-task-list FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      }
+    }
+  } finally {
+    await database.drop().catch(() => {});
+    await databases.stop().catch(() => {});
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  return { lines, targets, summary, failed };
+}

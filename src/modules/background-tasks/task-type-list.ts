@@ -1,0 +1,15 @@
+// The task types this platform runs: one line each.
+import { bulkDeleteTask } from './bulk-delete/bulk-delete.task.ts';
+import { dataExportTask } from './data-export/data-export.task.ts';
+import { dataImportTask } from './data-import/data-import.task.ts';
+import { documentGenerationTask } from './document-generation/document-generation.task.ts';
+import { imageVariantTask } from './image-variants.task.ts';
+import type { TaskTypeDefinition } from './task-types.ts';
+
+const TASK_TYPES: readonly TaskTypeDefinition<never>[] = [dataExportTask, dataImportTask, bulkDeleteTask, documentGenerationTask, imageVariantTask] as never;
+
+const byName = new Map<string, TaskTypeDefinition<unknown>>(TASK_TYPES.map((t) => [t.type, t as TaskTypeDefinition<unknown>]));
+
+export function taskTypeOf(name: string): TaskTypeDefinition<unknown> | null {
+  return byName.get(name) ?? null;
+}

@@ -1,0 +1,148 @@
+// The statements a running task makes many times (claim, progress, error entries, finish), in SQL
+// so they can join the caller's transaction (a chunk of an import commits with its checkpoint).
+// Every statement names the team with the row.
+import type pg from 'pg';
+import { backgroundTaskErrorId } from './background-tasks.ids.ts';
+import type { BackgroundTaskEvent } from './background-tasks.events.ts';
+
+type Db = pg.Pool | pg.PoolClient;
+
+export interface TaskRow {
+  id: bigint;
+  simplyId: string;
+  teamId: bigint;
+  teamSimplyId: string;
+  taskType: string;
+  status: string;
+  userId: bigint | null;
+  queueData: unknown;
+  progress: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  internal: Record<string, unknown>;
+  errorCount: number;
+  unacknowledgedErrorCount: number;
+  attempts: number;
+  cancelRequestedAt: Date | null;
+  lastUpdatedAt: Date;
+  completedAt: Date | null;
+}
+
+const COLUMNS = `t.id, t."simplyId", t."teamId", tm."simplyId" AS "teamSimplyId", t."taskType", t.status, t."userId", t."queueData", t.progress, t.result,
+  t.internal, t."errorCount", t."unacknowledgedErrorCount", t.attempts, t."cancelRequestedAt", t."lastUpdatedAt", t."completedAt"`;
+
+function toRow(r: Record<string, any>): TaskRow {
+  return {
+    ...(r as TaskRow),
+    id: BigInt(r.id),
+    teamId: BigInt(r.teamId),
+    userId: r.userId === null ? null : BigInt(r.userId),
+  };
+}
+
+export function eventOf(row: Pick<TaskRow, 'simplyId' | 'taskType' | 'status' | 'progress' | 'errorCount' | 'unacknowledgedErrorCount' | 'lastUpdatedAt' | 'completedAt'>): BackgroundTaskEvent {
+  return {
+    backgroundTaskSimplyId: row.simplyId,
+    enumBackgroundTaskTypeId: row.taskType,
+    status: row.status,
+    progress: row.progress,
+    errorCount: row.errorCount,
+    unacknowledgedErrorCount: row.unacknowledgedErrorCount,
+    lastUpdatedAt: new Date(row.lastUpdatedAt).toISOString(),
+    completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : null,
+  };
+}
+
+export async function readTask(db: Db, teamId: bigint, id: bigint): Promise<TaskRow | null> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM "BackgroundTask" t JOIN "Team" tm ON tm.id = t."teamId" WHERE t."teamId" = $1 AND t.id = $2`, [teamId, id]);
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** QUEUED → PROCESSING (or PROCESSING again after a crash); null when the task already finished. */
+export async function claimTask(db: Db, teamId: bigint, id: bigint): Promise<TaskRow | null> {
+  const { rows } = await db.query(
+    `UPDATE "BackgroundTask" t SET status = 'PROCESSING', "startedAt" = coalesce(t."startedAt", now()), attempts = t.attempts + 1, "lastUpdatedAt" = clock_timestamp()
+       FROM "Team" tm
+      WHERE t."teamId" = $1 AND t.id = $2 AND t.status IN ('QUEUED', 'PROCESSING') AND tm.id = t."teamId"
+      RETURNING ${COLUMNS}`,
+    [teamId, id],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/**
+ * Progress (and the resume checkpoint) of a processing task, with its event, in `db`'s
+ * transaction when it is one. Answers the row after the change; null when the task is no longer
+ * processing (finished or cancelled while queued).
+ */
+export async function saveProgress(db: Db, teamId: bigint, id: bigint, progress: Record<string, unknown>, checkpoint?: unknown): Promise<TaskRow | null> {
+  const { rows } = await db.query(
+    `UPDATE "BackgroundTask" t SET progress = $3::jsonb, "lastUpdatedAt" = clock_timestamp(),
+            internal = CASE WHEN $4::jsonb IS NULL THEN t.internal ELSE jsonb_set(t.internal, '{checkpoint}', $4::jsonb) END
+       FROM "Team" tm
+      WHERE t."teamId" = $1 AND t.id = $2 AND t.status = 'PROCESSING' AND tm.id = t."teamId"
+      RETURNING ${COLUMNS}`,
+    [teamId, id, JSON.stringify(progress), checkpoint === undefined ? null : JSON.stringify(checkpoint)],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** Merges keys into the task's internal object (never answered). */
+export async function mergeInternal(db: Db, teamId: bigint, id: bigint, patch: Record<string, unknown>): Promise<void> {
+  await db.query(`UPDATE "BackgroundTask" SET internal = internal || $3::jsonb, "hasResultFile" = (internal || $3::jsonb) ? 'resultFile' WHERE "teamId" = $1 AND id = $2`, [
+    teamId,
+    id,
+    JSON.stringify(patch),
+  ]);
+}
+
+export interface TaskErrorEntry {
+  errorType: string;
+  errorMessage: string;
+  errorContext?: Record<string, unknown>;
+  /** a retried unit of work reports the same error once */
+  dedupeKey?: string | null;
+}
+
+/** Adds error entries (a repeated dedupeKey is skipped) and counts them on the task. */
+export async function insertErrors(db: Db, teamId: bigint, taskId: bigint, entries: readonly TaskErrorEntry[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `WITH added AS (
+       INSERT INTO "BackgroundTaskError" ("simplyId", "teamId", "taskId", "errorType", "errorMessage", "errorContext", "dedupeKey")
+       SELECT e."simplyId", $1, $2, e."errorType", e."errorMessage", e."errorContext", e."dedupeKey"
+         FROM jsonb_to_recordset($3::jsonb) AS e("simplyId" text, "errorType" text, "errorMessage" text, "errorContext" jsonb, "dedupeKey" text)
+       ON CONFLICT ("teamId", "taskId", "dedupeKey") DO NOTHING
+       RETURNING 1)
+     UPDATE "BackgroundTask" SET "errorCount" = "errorCount" + (SELECT count(*) FROM added), "unacknowledgedErrorCount" = "unacknowledgedErrorCount" + (SELECT count(*) FROM added)
+      WHERE "teamId" = $1 AND id = $2 AND (SELECT count(*) FROM added) > 0`,
+    [
+      teamId,
+      taskId,
+      JSON.stringify(
+        entries.map((e) => ({
+          simplyId: backgroundTaskErrorId.create(),
+          errorType: e.errorType,
+          errorMessage: e.errorMessage.slice(0, 2000),
+          errorContext: e.errorContext ?? {},
+          dedupeKey: e.dedupeKey ?? null,
+        })),
+      ),
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * Tasks left QUEUED or PROCESSING with no pg-boss job that could still run them (the job failed
+ * for good, e.g. its worker died on the last try, or was lost): the sweep fails them.
+ */
+export async function orphanedTasks(db: Db, queue: string, quietSeconds: number): Promise<{ teamId: bigint; id: bigint }[]> {
+  const { rows } = await db.query(
+    `SELECT t."teamId", t.id FROM "BackgroundTask" t
+      WHERE t.status IN ('QUEUED', 'PROCESSING') AND t."lastUpdatedAt" < now() - make_interval(secs => $2)
+        AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.singleton_key = t."simplyId" AND j.state < 'completed')
+      LIMIT 100`,
+    [queue, quietSeconds],
+  );
+  return rows.map((r) => ({ teamId: BigInt(r.teamId), id: BigInt(r.id) }));
+}
