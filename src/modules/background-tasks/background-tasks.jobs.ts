@@ -50,7 +50,7 @@ export async function runTask(services: Services, job: Pick<Job<RunTaskJob>, 'da
   const run = new TaskRun(services, task, logger);
   const started = Date.now();
   try {
-    const outcome = await type.run(run);
+    const outcome = await type.run(run).finally(() => run.close());
     const now = await readTask(services.pool, teamId, id);
     const status = outcome.status ?? ((now?.errorCount ?? 0) > 0 ? 'PARTIAL_SUCCESS' : 'COMPLETED');
     await finishTask(services, task, { status, result: { ...outcome.result, durationMs: Date.now() - started } });

@@ -48,6 +48,8 @@ export class TaskRun<Q = unknown> {
   readonly signal: AbortSignal;
   private readonly abort = new AbortController();
   private lastSaved = 0;
+  private pending: TaskProgress | null = null;
+  private trailing: NodeJS.Timeout | null = null;
   private actorContext: RequestContext | null = null;
   private cancelled = false;
 
@@ -73,13 +75,45 @@ export class TaskRun<Q = unknown> {
     return this.actorContext;
   }
 
-  /** Saves progress (throttled unless `force`); throws TaskCancelledError once the task was cancelled. */
+  /**
+   * Saves progress (throttled unless `force`); throws TaskCancelledError once the task was
+   * cancelled. A change inside the interval is saved at its end (trailing), so a step that then
+   * takes long still shows how far the task got.
+   */
   async progress(progress: TaskProgress, options: { force?: boolean } = {}): Promise<void> {
     if (this.cancelled) throw new TaskCancelledError();
-    const now = Date.now();
-    if (!options.force && now - this.lastSaved < PROGRESS_EVERY_MS) return;
-    this.lastSaved = now;
+    const wait = this.lastSaved + PROGRESS_EVERY_MS - Date.now();
+    if (!options.force && wait > 0) {
+      this.pending = progress;
+      this.trailing ??= setTimeout(() => void this.flushPending(), wait);
+      return;
+    }
+    this.stopTrailing();
+    this.lastSaved = Date.now();
     await this.saveIn(this.services.pool, progress);
+  }
+
+  /** Called once the type's run has returned or thrown: no progress is saved after it. */
+  close(): void {
+    this.stopTrailing();
+  }
+
+  private stopTrailing(): void {
+    if (this.trailing) clearTimeout(this.trailing);
+    this.trailing = null;
+    this.pending = null;
+  }
+
+  private async flushPending(): Promise<void> {
+    const progress = this.pending;
+    this.trailing = null;
+    this.pending = null;
+    if (!progress || this.cancelled) return;
+    this.lastSaved = Date.now();
+    // a cancel found here is thrown by the next progress call
+    await this.saveIn(this.services.pool, progress).catch((error: unknown) => {
+      if (!(error instanceof TaskCancelledError)) this.logger.warn({ err: error }, 'saving task progress failed');
+    });
   }
 
   /**
