@@ -101,6 +101,34 @@ describe('listing', () => {
   });
 });
 
+describe('totals', () => {
+  it('agree with the tasks through creation, status moves, archive and deletion', async () => {
+    const admin = adminOf(A());
+    const { pool, prisma } = suite.server.app.services;
+    const counted = async (where: string) => (await pool.query(`SELECT count(*)::int AS n FROM "BackgroundTask" WHERE "teamId" = $1 AND ${where}`, [A().teamId])).rows[0].n;
+    const totals = async () => ({
+      all: (await get(admin, '/v1/background-tasks?limit=1')).body.data.total,
+      archivedToo: (await get(admin, '/v1/background-tasks?limit=1&includeArchived=true')).body.data.total,
+      failed: (await get(admin, '/v1/background-tasks?limit=1&status=FAILED')).body.data.total,
+      deletes: (await get(admin, '/v1/background-tasks?limit=1&enumBackgroundTaskTypeId=BULK_DELETE&includeArchived=true')).body.data.total,
+    });
+    const expected = async () => ({
+      all: await counted('"clearedAt" IS NULL'),
+      archivedToo: await counted('true'),
+      failed: await counted(`"clearedAt" IS NULL AND status = 'FAILED'`),
+      deletes: await counted(`"taskType" = 'BULK_DELETE'`),
+    });
+    const task = await insertTask(A(), { type: 'BULK_DELETE' });
+    expect(await totals()).toEqual(await expected());
+    await prisma.backgroundTask.update({ where: { id: task.id }, data: { status: 'FAILED', completedAt: new Date() } });
+    expect(await totals()).toEqual(await expected());
+    await post(admin, `/v1/background-tasks/${task.simplyId}/archive`);
+    expect(await totals()).toEqual(await expected());
+    await prisma.backgroundTask.delete({ where: { id: task.id } });
+    expect(await totals()).toEqual(await expected());
+  });
+});
+
 describe('visibility (rule 1)', () => {
   it('shows a member their own user-scoped tasks only; team admins see all; no data access sees nothing', async () => {
     const member = await memberWithDataAccess(A());

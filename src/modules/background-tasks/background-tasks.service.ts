@@ -8,7 +8,7 @@ import { parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { runTransaction } from '../../db/transaction.ts';
-import type { BackgroundTask, BackgroundTaskError } from '../../generated/prisma/client.ts';
+import type { BackgroundTaskError } from '../../generated/prisma/client.ts';
 import { TaskResultUnavailableError, TaskStateConflictError, TaskTypeNotSupportedError } from './background-tasks.errors.ts';
 import { taskTopicId, type BackgroundTaskEvent } from './background-tasks.events.ts';
 import { backgroundTaskErrorId, backgroundTaskId } from './background-tasks.ids.ts';
@@ -17,20 +17,19 @@ import { cancelledOutcome, queueTask } from './background-tasks.jobs.ts';
 import { finishTask } from './task-finish.ts';
 import { publicObject } from './task-public.ts';
 import { taskTypeOf } from './task-type-list.ts';
-import { canViewTasks, visibilityOf, visibleWhere } from './task-visibility.ts';
+import { canViewTasks, visibilityOf } from './task-visibility.ts';
+import { findVisibleTask, listVisibleTasks, type ListedTask } from './tasks.sql.ts';
 
 /** A task as one caller sees it. */
-/** A task row as lists read it: without its queueData and internal values (an import's checkpoint can be large). */
-export type TaskRow = Omit<BackgroundTask, 'queueData' | 'internal'>;
-
+/** A task as one caller sees it. */
 export interface TaskView {
-  row: TaskRow;
+  row: ListedTask;
   /** whether this caller may fetch the result file now (the starter, a finished task with a file) */
   canDownloadResult: boolean;
   /** detail only: unacknowledged error entries, oldest first */
   errors: BackgroundTaskError[] | null;
   /** detail only: the sanitized result (lists answer null) */
-  showResult: boolean;
+  result: Record<string, unknown> | null;
 }
 
 export interface ResultFile {
@@ -40,8 +39,8 @@ export interface ResultFile {
   sizeBytes?: number;
 }
 
-function resultFileOf(row: BackgroundTask): ResultFile | null {
-  const file = (row.internal as { resultFile?: ResultFile } | null)?.resultFile;
+function resultFileOf(internal: unknown): ResultFile | null {
+  const file = (internal as { resultFile?: ResultFile } | null)?.resultFile;
   return file && typeof file.storageKey === 'string' ? file : null;
 }
 
@@ -49,24 +48,24 @@ function isFinished(status: string): boolean {
   return (FINAL_STATUSES as readonly string[]).includes(status);
 }
 
-function canDownload(ctx: RequestContext, row: TaskRow): boolean {
+function canDownload(ctx: RequestContext, row: ListedTask): boolean {
   return row.status !== 'FAILED' && isFinished(row.status) && row.hasResultFile && row.userId !== null && row.userId === ctx.principal.userId;
 }
 
-function view(ctx: RequestContext, row: TaskRow, detail: { errors: BackgroundTaskError[] } | null): TaskView {
-  return { row, canDownloadResult: canDownload(ctx, row), errors: detail?.errors ?? null, showResult: detail !== null };
+function listed(ctx: RequestContext, row: ListedTask): TaskView {
+  return { row, canDownloadResult: canDownload(ctx, row), errors: null, result: null };
 }
 
 /** A task the caller may see; anything else (another team's, someone else's, malformed) is 404. */
-async function visibleTask(ctx: RequestContext, simplyId: string): Promise<BackgroundTask> {
+async function visibleTask(ctx: RequestContext, simplyId: string): Promise<ListedTask> {
   const team = requireTeam(ctx);
   backgroundTaskId.assert(simplyId, 'backgroundTaskSimplyId');
-  const row = await ctx.services.prisma.backgroundTask.findFirst({ where: { AND: [visibleWhere(ctx.principal, team.id), { simplyId }] } });
+  const row = await findVisibleTask(ctx.services.pool, team.id, ctx.principal, simplyId);
   if (!row) throw new NotFoundError('Background task', simplyId);
   return row;
 }
 
-async function unacknowledgedErrors(ctx: RequestContext, row: BackgroundTask): Promise<BackgroundTaskError[]> {
+async function unacknowledgedErrors(ctx: RequestContext, row: ListedTask): Promise<BackgroundTaskError[]> {
   return ctx.services.prisma.backgroundTaskError.findMany({
     where: { teamId: row.teamId, taskId: row.id, acknowledgedAt: null },
     orderBy: { id: 'asc' },
@@ -96,7 +95,7 @@ export async function createTask(ctx: RequestContext, raw: unknown): Promise<Tas
     await queueTask(ctx.services, tx, created);
     return created;
   });
-  return view(ctx, row, { errors: [] });
+  return getTask(ctx, row.simplyId);
 }
 
 export interface ListTasksArgs {
@@ -127,28 +126,26 @@ export async function listTasks(ctx: RequestContext, args: ListTasksArgs): Promi
   }, 'Invalid background task filters');
   // no team integrations exist on this platform yet: every id is "not in the selected team"
   if (filters.teamIntegrationSimplyId !== undefined) throw new NotFoundError('Team integration', filters.teamIntegrationSimplyId);
-  const visibility = visibilityOf(ctx.principal);
-  if (!canViewTasks(visibility)) return { nodes: [], canViewBackgroundTasks: false, total: 0, limit: paging.limit, offset: paging.offset };
-  const where = {
-    AND: [
-      visibleWhere(ctx.principal, team.id),
-      {
-        ...(filters.status ? { status: filters.status } : {}),
-        ...(filters.enumBackgroundTaskTypeId ? { taskType: filters.enumBackgroundTaskTypeId } : {}),
-        ...(filters.includeArchived ? {} : { clearedAt: null }),
-      },
-    ],
-  };
-  const [rows, total] = await Promise.all([
-    ctx.services.prisma.backgroundTask.findMany({ where, omit: { queueData: true, internal: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: paging.limit, skip: paging.offset }),
-    ctx.services.prisma.backgroundTask.count({ where }),
-  ]);
-  return { nodes: rows.map((row) => view(ctx, row, null)), canViewBackgroundTasks: true, total, limit: paging.limit, offset: paging.offset };
+  if (!canViewTasks(visibilityOf(ctx.principal))) return { nodes: [], canViewBackgroundTasks: false, total: 0, limit: paging.limit, offset: paging.offset };
+  const { rows, total } = await listVisibleTasks(ctx.services.pool, {
+    teamId: team.id,
+    principal: ctx.principal,
+    status: filters.status,
+    taskType: filters.enumBackgroundTaskTypeId,
+    includeArchived: filters.includeArchived === true,
+    ...paging,
+  });
+  return { nodes: rows.map((row) => listed(ctx, row)), canViewBackgroundTasks: true, total, limit: paging.limit, offset: paging.offset };
 }
 
 export async function getTask(ctx: RequestContext, simplyId: string): Promise<TaskView> {
   const row = await visibleTask(ctx, simplyId);
-  return view(ctx, row, { errors: await unacknowledgedErrors(ctx, row) });
+  const [errors, stored] = await Promise.all([
+    unacknowledgedErrors(ctx, row),
+    ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { id: row.id }, select: { result: true } }),
+  ]);
+  const result = stored.result ? publicObject(stored.result as Record<string, unknown>) : null;
+  return { ...listed(ctx, row), errors, result };
 }
 
 export interface AcknowledgeResult {
@@ -224,12 +221,13 @@ export interface ResultDownload {
 export async function resultDownload(ctx: RequestContext, simplyId: string): Promise<ResultDownload> {
   const task = await visibleTask(ctx, simplyId);
   if (task.userId === null || task.userId !== ctx.principal.userId) throw new PermissionDeniedError('Only the person who started this task can download its result');
-  const file = resultFileOf(task);
+  const stored = await ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { id: task.id }, select: { internal: true, queueData: true } });
+  const file = resultFileOf(stored.internal);
   if (!isFinished(task.status) || task.status === 'FAILED' || !file) {
     throw new TaskResultUnavailableError(`Task ${simplyId} has no result to download (${isFinished(task.status) ? (file ? task.status : 'it produced no file') : `it is ${task.status}`})`);
   }
   const type = taskTypeOf(task.taskType);
-  await type?.checkResultAccess?.(ctx, { queueData: task.queueData as never, internal: task.internal as Record<string, unknown> });
+  await type?.checkResultAccess?.(ctx, { queueData: stored.queueData as never, internal: stored.internal as Record<string, unknown> });
   const signed = await ctx.services.fileStorage.presignDownload({ key: file.storageKey, filename: file.filename, contentType: file.contentType, expiresInSeconds: TASK_LIMITS.downloadSeconds });
   return { url: signed.url, expiresAt: signed.expiresAt, expiresIn: TASK_LIMITS.downloadSeconds, filename: file.filename, contentType: file.contentType };
 }
@@ -242,13 +240,7 @@ export async function subscribeTask(ctx: RequestContext, simplyId: string): Prom
     context: ctx,
     accept: async (now) => {
       if (now.principal.team?.id !== task.teamId) return false;
-      const visible = await ctx.services.prisma.backgroundTask.count({ where: { AND: [visibleWhere(now.principal, task.teamId), { id: task.id }] } });
-      return visible > 0;
+      return (await findVisibleTask(ctx.services.pool, task.teamId, now.principal, task.simplyId)) !== null;
     },
   });
-}
-
-/** The public result: null in lists (rule), sanitized in the detail. */
-export function publicResult(v: TaskView): Record<string, unknown> | null {
-  return v.showResult && v.row.result ? publicObject(v.row.result as Record<string, unknown>) : null;
 }

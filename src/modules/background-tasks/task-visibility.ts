@@ -1,9 +1,9 @@
 // Who sees which tasks (rule 1): team admins and system administrators every task of the team;
 // others their own tasks of the user-scoped types when they have any data access, and tasks of
-// team-visible types whose feature permission they hold. One Prisma condition, used by the list,
-// the detail (an invisible task is "not found") and every route about one task.
+// team-visible types whose feature permission they hold. One SQL condition, used by the list, the
+// detail (an invisible task is "not found"), every route about one task and the subscription.
 import { hasFeature, type Principal } from '../../app/auth/principal.ts';
-import type { Prisma } from '../../generated/prisma/client.ts';
+import type { SqlParams } from '../records/sql-params.ts';
 import { TEAM_VISIBLE_FEATURE, USER_SCOPED_TYPES } from './task-types.ts';
 
 export interface TaskVisibility {
@@ -28,13 +28,15 @@ export function canViewTasks(v: TaskVisibility): boolean {
   return v.all || v.ownUserScoped || v.teamTypes.length > 0;
 }
 
-/** The condition a task row must meet to be visible (with the team's id). */
-export function visibleWhere(p: Principal, teamId: bigint): Prisma.BackgroundTaskWhereInput {
+/**
+ * The condition a row must meet to be visible to `p` in the team (`team`: its parameter): a task
+ * `t`, or a count row of BackgroundTaskCount (same columns).
+ */
+export function visibleSql(p: Principal, team: string, sql: SqlParams, alias = 't'): string {
   const v = visibilityOf(p);
-  if (v.all) return { teamId };
-  const any: Prisma.BackgroundTaskWhereInput[] = [];
-  if (v.ownUserScoped) any.push({ userId: p.userId!, taskType: { in: [...USER_SCOPED_TYPES] } });
-  if (v.teamTypes.length > 0) any.push({ taskType: { in: v.teamTypes } });
-  // nothing visible: a condition no row meets
-  return { teamId, OR: any.length > 0 ? any : [{ id: -1n }] };
+  if (v.all) return `${alias}."teamId" = ${team}`;
+  const any: string[] = [];
+  if (v.ownUserScoped) any.push(`(${alias}."userId" = ${sql.param(p.userId)} AND ${alias}."taskType" = ANY(${sql.param([...USER_SCOPED_TYPES])}::text[]))`);
+  if (v.teamTypes.length > 0) any.push(`${alias}."taskType" = ANY(${sql.param(v.teamTypes)}::text[])`);
+  return `${alias}."teamId" = ${team} AND ${any.length > 0 ? `(${any.join(' OR ')})` : 'false'}`;
 }

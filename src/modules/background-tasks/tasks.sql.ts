@@ -2,6 +2,9 @@
 // so they can join the caller's transaction (a chunk of an import commits with its checkpoint).
 // Every statement names the team with the row.
 import type pg from 'pg';
+import type { Principal } from '../../app/auth/principal.ts';
+import { SqlParams } from '../records/sql-params.ts';
+import { visibleSql } from './task-visibility.ts';
 import { backgroundTaskErrorId } from './background-tasks.ids.ts';
 import type { BackgroundTaskEvent } from './background-tasks.events.ts';
 
@@ -145,4 +148,78 @@ export async function orphanedTasks(db: Db, queue: string, quietSeconds: number)
     [queue, quietSeconds],
   );
   return rows.map((r) => ({ teamId: BigInt(r.teamId), id: BigInt(r.id) }));
+}
+
+/** A task as lists and the routes about one task read it: never its queueData, internal or result. */
+export interface ListedTask {
+  id: bigint;
+  simplyId: string;
+  teamId: bigint;
+  taskType: string;
+  status: string;
+  userId: bigint | null;
+  progress: Record<string, unknown>;
+  errorCount: number;
+  unacknowledgedErrorCount: number;
+  hasResultFile: boolean;
+  cancelRequestedAt: Date | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  lastUpdatedAt: Date;
+  clearedAt: Date | null;
+}
+
+const LISTED = `t.id, t."simplyId", t."teamId", t."taskType", t.status, t."userId", t.progress, t."errorCount", t."unacknowledgedErrorCount",
+  t."hasResultFile", t."cancelRequestedAt", t."createdAt", t."startedAt", t."completedAt", t."lastUpdatedAt", t."clearedAt"`;
+
+function toListed(r: Record<string, any>): ListedTask {
+  return { ...(r as ListedTask), id: BigInt(r.id), teamId: BigInt(r.teamId), userId: r.userId === null ? null : BigInt(r.userId) };
+}
+
+export interface TaskListQuery {
+  teamId: bigint;
+  principal: Principal;
+  status?: string;
+  taskType?: string;
+  includeArchived: boolean;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A page of the tasks `principal` may see, newest first, and how many there are. The total is a
+ * sum over BackgroundTaskCount (kept by triggers): a few rows per starter, type and status, so it
+ * costs the same at 100 tasks or 100,000.
+ */
+export async function listVisibleTasks(db: Db, q: TaskListQuery): Promise<{ rows: ListedTask[]; total: number }> {
+  const counting = new SqlParams();
+  const counted = `SELECT coalesce(sum(c.count), 0)::int AS total FROM "BackgroundTaskCount" c WHERE ${listConditions(q, 'c', counting).join(' AND ')}`;
+  // the page's ids from a list index alone (an offset skips index entries, not rows), then its rows
+  const paging = new SqlParams();
+  const page = `SELECT ${LISTED}
+       FROM (SELECT t.id, t."createdAt" FROM "BackgroundTask" t WHERE ${listConditions(q, 't', paging).join(' AND ')}
+              ORDER BY t."createdAt" DESC, t.id DESC LIMIT ${paging.param(q.limit)} OFFSET ${paging.param(q.offset)}) p
+       JOIN "BackgroundTask" t ON t."teamId" = ${paging.param(q.teamId)} AND t.id = p.id
+      ORDER BY p."createdAt" DESC, p.id DESC`;
+  const [total, rows] = await Promise.all([db.query(counted, counting.values), db.query(page, paging.values)]);
+  return { rows: rows.rows.map(toListed), total: total.rows[0].total };
+}
+
+/** The list's conditions on tasks (`t`) or on their count rows (`c`, which say `archived` where tasks hold `clearedAt`). */
+function listConditions(q: TaskListQuery, alias: 't' | 'c', sql: SqlParams): string[] {
+  return [
+    visibleSql(q.principal, sql.param(q.teamId), sql, alias),
+    ...(q.includeArchived ? [] : [alias === 't' ? 't."clearedAt" IS NULL' : 'NOT c.archived']),
+    ...(q.status ? [`${alias}.status = ${sql.param(q.status)}`] : []),
+    ...(q.taskType ? [`${alias}."taskType" = ${sql.param(q.taskType)}`] : []),
+  ];
+}
+
+/** One task `principal` may see, by simplyId; null for anything else (another team's, someone else's). */
+export async function findVisibleTask(db: Db, teamId: bigint, principal: Principal, simplyId: string): Promise<ListedTask | null> {
+  const sql = new SqlParams();
+  const visible = visibleSql(principal, sql.param(teamId), sql);
+  const { rows } = await db.query(`SELECT ${LISTED} FROM "BackgroundTask" t WHERE ${visible} AND t."simplyId" = ${sql.param(simplyId)}`, sql.values);
+  return rows[0] ? toListed(rows[0]) : null;
 }
