@@ -16,7 +16,7 @@ const TEAM_ROLES = 'team roles over REST (docs/api/team-roles.md): the route che
 const FIELD_ADMIN = 'field administration over REST (docs/api/data-collections.md): the route checklist has field reads only';
 const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
 const SIGNER_LINK = "the signer's side of a signing request (docs/api/signing-requests.md \"Signing as a signer\"): the documents require signer links but show no signer routes; authorized by the link's token alone";
-const TASK_CANCEL = 'cancelling a background task (docs/api/background-tasks.md "Cancelling a task"): the documents require tasks to be cancellable but show no route';
+const TASK_CANCEL = 'cancelling a background task (docs/api/background-tasks.md "Cancelling a task"): tasks can be cancelled while queued or processing, and the route checklist has no route for it';
 const SUPPRESSIONS = 'the team\'s suppression list (docs/api/mail-feedback.md "Suppression list"): the route checklist names suppressions privileged without routes';
 
 export const routeExtensions: Readonly<Record<string, RouteExtension>> = {

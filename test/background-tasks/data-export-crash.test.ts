@@ -97,6 +97,6 @@ it('a worker killed mid-export is replaced and the starter gets one complete CSV
   const stored = await pool.query(`SELECT "simplyId" FROM "DataRecord" WHERE "teamId" = $1 ORDER BY id`, [team.teamId]);
   expect(ids).toEqual(stored.rows.map((r) => r.simplyId));
   // one object in the team's export folder: the retry overwrote the key, nothing half-written stays
-  const exportsDir = path.join(dataDir, 'files', 'exports', team.teamSimplyId);
+  const exportsDir = path.join(dataDir, 'files', 'teams', team.teamSimplyId, 'exports');
   expect(fs.readdirSync(exportsDir).filter((name) => !name.endsWith('.meta.json'))).toHaveLength(1);
 });

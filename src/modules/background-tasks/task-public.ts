@@ -2,8 +2,8 @@
 // internal storage, AI, render or user identifiers (Document 3 §2.2). Applied when the values are
 // stored, so no read path can leak them.
 const HIDDEN_KEY = /(^id$|userid$|teamid$|storage|bucket|objectkey|^key$|render|prompt|model|internal|token|secret|password|path$)/i;
-/** object keys of the storage (uploads/<team>/…, variants/…, exports/…) and local paths */
-const HIDDEN_VALUE = /^(uploads|variants|exports|sanitized|generated)\/|^\/(tmp|var|home|work|srv)\//;
+/** object keys of the storage (teams/<team>/objects|variants|exports/…) and local paths */
+const HIDDEN_VALUE = /^(teams|uploads|variants|exports)\/|^\/(tmp|var|home|work|srv)\//;
 const REDACTED = '[redacted]';
 const MAX_DEPTH = 6;
 const MAX_STRING = 2000;

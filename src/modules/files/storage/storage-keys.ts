@@ -19,5 +19,5 @@ export function variantObjectKey(teamSimplyId: string, format: string): string {
 
 /** the CSV of one data export: private to its background task, never a team file */
 export function exportObjectKey(teamSimplyId: string): string {
-  return `exports/${teamSimplyId}/${randomUUID()}.csv`;
+  return `teams/${teamSimplyId}/exports/${randomUUID()}.csv`;
 }
