@@ -2,7 +2,7 @@
 // its own platform processes and database, and is selected by BENCH_ONLY with its group name (all
 // its scenarios) or single scenario ids. Adding one: a folder under scripts/bench/ exporting a
 // section of this shape, and one line in SECTIONS.
-import type { TargetOutcome } from './report.ts';
+import type { SectionResult } from './section-result.ts';
 import { FILE_SCENARIOS, runFilesSection } from './files/files-section.ts';
 import { NOTIFICATION_SCENARIOS, runNotificationsSection } from './notifications/notifications-section.ts';
 import { OUTGOING_MESSAGE_SCENARIOS, runOutgoingMessagesSection } from './outgoing-messages/outgoing-messages-section.ts';
@@ -15,12 +15,7 @@ import { EXPORT_SCENARIOS, runExportSection } from './background-tasks-export/ex
 import { IMPORT_SCENARIOS, runImportSection } from './background-tasks-import/import-section.ts';
 import { DOCUMENT_GENERATION_SCENARIOS, runDocumentGenerationSection } from './document-generation/document-generation-section.ts';
 
-export interface SectionResult {
-  lines: string[];
-  targets: TargetOutcome[];
-  summary: Record<string, unknown>;
-  failed: boolean;
-}
+export type { SectionResult } from './section-result.ts';
 
 export interface BenchSection {
   /** the BENCH_ONLY id of all its scenarios, and its key in the JSON summary */

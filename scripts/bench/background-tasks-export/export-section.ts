@@ -20,7 +20,7 @@ import { runSvc, startPlatform, svcEnvironment } from '../events/platform-proces
 import { judged } from '../events/results.ts';
 import { processRss } from '../memory-sampler.ts';
 import { mib, type TargetOutcome } from '../report.ts';
-import type { SectionResult } from '../sections.ts';
+import type { SectionResult } from '../section-result.ts';
 
 export const EXPORT_SCENARIOS = ['background-task-export'] as const;
 export type ExportScenario = (typeof EXPORT_SCENARIOS)[number];

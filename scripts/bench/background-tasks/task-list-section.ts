@@ -16,7 +16,7 @@ import { runSvc, startPlatform, svcEnvironment } from '../events/platform-proces
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
 import { startCpuSplit } from '../events/process-meter.ts';
-import type { SectionResult } from '../sections.ts';
+import type { SectionResult } from '../section-result.ts';
 
 export const TASK_LIST_SCENARIOS = ['background-task-list'] as const;
 export type TaskListScenario = (typeof TASK_LIST_SCENARIOS)[number];

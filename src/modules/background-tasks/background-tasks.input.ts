@@ -1,6 +1,6 @@
 // Inputs of the task routes, shared by GraphQL (the service parses them) and the REST table.
 import { z } from 'zod';
-import { KNOWN_TASK_TYPES } from './task-types.ts';
+import { KNOWN_TASK_TYPES } from './task-type-names.ts';
 
 export const TASK_STATUSES = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'PARTIAL_SUCCESS'] as const;
 export const FINAL_STATUSES = ['COMPLETED', 'FAILED', 'PARTIAL_SUCCESS'] as const;

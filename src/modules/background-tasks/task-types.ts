@@ -3,34 +3,7 @@
 // then does its work in a worker (run) through a TaskRun: progress, error entries, checkpoints.
 import type { RequestContext } from '../../app/context.ts';
 import type { TaskRun } from './task-run.ts';
-
-/** Every type the documents name; the ones with a definition below can run here. */
-export const KNOWN_TASK_TYPES = [
-  'BULK_DATA_IMPORT',
-  'DATA_EXPORT',
-  'DOCUMENT_GENERATION',
-  'WEBSITE_COPY',
-  'EXTERNAL_FILE_IMPORT',
-  'IMAGE_VARIANT_GENERATION',
-  'BULK_DELETE',
-  'WEBSITE_TEMPLATE_RELEASE',
-  'WEBSITE_DYNAMIC_REFRESH',
-  'BLUEPRINT_INSTALL',
-  'BLUEPRINT_UPGRADE',
-  'BLUEPRINT_SEED',
-  'DUPLICATE_MERGE',
-] as const;
-export type TaskTypeName = (typeof KNOWN_TASK_TYPES)[number];
-
-/** Rule 1: types whose tasks are their starter's own (others see them only as team admins). */
-export const USER_SCOPED_TYPES: ReadonlySet<string> = new Set(['EXTERNAL_FILE_IMPORT', 'IMAGE_VARIANT_GENERATION', 'BULK_DATA_IMPORT', 'DATA_EXPORT', 'BULK_DELETE', 'DOCUMENT_GENERATION']);
-
-/** Rule 1: the feature permission a team-visible type additionally needs (by type prefix). */
-export const TEAM_VISIBLE_FEATURE: Readonly<Record<string, string>> = {
-  WEBSITE_COPY: 'TEAM_WEBSITES',
-  WEBSITE_TEMPLATE_RELEASE: 'TEAM_WEBSITES',
-  WEBSITE_DYNAMIC_REFRESH: 'TEAM_WEBSITES',
-};
+import type { TaskTypeName } from './task-type-names.ts';
 
 export type FinalStatus = 'COMPLETED' | 'FAILED' | 'PARTIAL_SUCCESS';
 

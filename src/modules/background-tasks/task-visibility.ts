@@ -4,7 +4,7 @@
 // detail (an invisible task is "not found"), every route about one task and the subscription.
 import { hasFeature, type Principal } from '../../app/auth/principal.ts';
 import type { SqlParams } from '../records/sql-params.ts';
-import { TEAM_VISIBLE_FEATURE, USER_SCOPED_TYPES } from './task-types.ts';
+import { TEAM_VISIBLE_FEATURE, USER_SCOPED_TYPES } from './task-type-names.ts';
 
 export interface TaskVisibility {
   all: boolean;

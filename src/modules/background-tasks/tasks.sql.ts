@@ -1,6 +1,7 @@
-// The statements a running task makes many times (claim, progress, error entries, finish), in SQL
-// so they can join the caller's transaction (a chunk of an import commits with its checkpoint).
-// Every statement names the team with the row.
+// The statements a running task makes many times (claim, progress, error entries, internal notes),
+// in SQL so they can join the caller's transaction (a chunk of an import commits with its note),
+// and the list's reads (a page, its total from the trigger-kept counts, one visible task). Every
+// statement names the team with the row.
 import type pg from 'pg';
 import type { Principal } from '../../app/auth/principal.ts';
 import { SqlParams } from '../records/sql-params.ts';
