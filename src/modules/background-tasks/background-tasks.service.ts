@@ -21,7 +21,6 @@ import { canViewTasks, visibilityOf } from './task-visibility.ts';
 import { findVisibleTask, listVisibleTasks, type ListedTask } from './tasks.sql.ts';
 
 /** A task as one caller sees it. */
-/** A task as one caller sees it. */
 export interface TaskView {
   row: ListedTask;
   /** whether this caller may fetch the result file now (the starter, a finished task with a file) */
@@ -56,7 +55,7 @@ function listed(ctx: RequestContext, row: ListedTask): TaskView {
   return { row, canDownloadResult: canDownload(ctx, row), errors: null, result: null };
 }
 
-/** A task the caller may see; anything else (another team's, someone else's, malformed) is 404. */
+/** A task the caller may see; anything else (another team's, someone else's) is 404, a malformed id 400. */
 async function visibleTask(ctx: RequestContext, simplyId: string): Promise<ListedTask> {
   const team = requireTeam(ctx);
   backgroundTaskId.assert(simplyId, 'backgroundTaskSimplyId');
@@ -142,7 +141,7 @@ export async function getTask(ctx: RequestContext, simplyId: string): Promise<Ta
   const row = await visibleTask(ctx, simplyId);
   const [errors, stored] = await Promise.all([
     unacknowledgedErrors(ctx, row),
-    ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { id: row.id }, select: { result: true } }),
+    ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: row.teamId, simplyId: row.simplyId } }, select: { result: true } }),
   ]);
   const result = stored.result ? publicObject(stored.result as Record<string, unknown>) : null;
   return { ...listed(ctx, row), errors, result };
@@ -165,9 +164,9 @@ export async function acknowledgeTaskError(ctx: RequestContext, taskSimplyId: st
     const entry = await tx.backgroundTaskError.findUnique({ where: { teamId_simplyId: { teamId: task.teamId, simplyId: errorSimplyId } } });
     if (!entry || entry.taskId !== task.id) throw new NotFoundError('Background task error', errorSimplyId);
     const acknowledgedAt = entry.acknowledgedAt ?? new Date();
-    if (!entry.acknowledgedAt) await tx.backgroundTaskError.update({ where: { id: entry.id }, data: { acknowledgedAt } });
+    if (!entry.acknowledgedAt) await tx.backgroundTaskError.updateMany({ where: { teamId: task.teamId, id: entry.id }, data: { acknowledgedAt } });
     const unacknowledgedCount = await tx.backgroundTaskError.count({ where: { teamId: task.teamId, taskId: task.id, acknowledgedAt: null } });
-    await tx.backgroundTask.update({ where: { id: task.id }, data: { unacknowledgedErrorCount: unacknowledgedCount } });
+    await tx.backgroundTask.updateMany({ where: { teamId: task.teamId, id: task.id }, data: { unacknowledgedErrorCount: unacknowledgedCount } });
     return { success: true as const, backgroundTaskErrorSimplyId: errorSimplyId, acknowledgedAt, unacknowledgedCount };
   });
 }
@@ -178,7 +177,7 @@ export async function archiveTask(ctx: RequestContext, simplyId: string): Promis
   if (!isFinished(task.status)) throw new TaskStateConflictError(`Task ${simplyId} is ${task.status}: only finished tasks (COMPLETED, FAILED, PARTIAL_SUCCESS) can be archived`);
   const clearedAt = task.clearedAt ?? new Date();
   if (!task.clearedAt) await ctx.services.prisma.backgroundTask.updateMany({ where: { teamId: task.teamId, id: task.id, clearedAt: null }, data: { clearedAt } });
-  const now = await ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { id: task.id }, select: { clearedAt: true } });
+  const now = await ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: task.teamId, simplyId: task.simplyId } }, select: { clearedAt: true } });
   return { success: true, clearedAt: now.clearedAt ?? clearedAt };
 }
 
@@ -221,7 +220,7 @@ export interface ResultDownload {
 export async function resultDownload(ctx: RequestContext, simplyId: string): Promise<ResultDownload> {
   const task = await visibleTask(ctx, simplyId);
   if (task.userId === null || task.userId !== ctx.principal.userId) throw new PermissionDeniedError('Only the person who started this task can download its result');
-  const stored = await ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { id: task.id }, select: { internal: true, queueData: true } });
+  const stored = await ctx.services.prisma.backgroundTask.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: task.teamId, simplyId: task.simplyId } }, select: { internal: true, queueData: true } });
   const file = resultFileOf(stored.internal);
   if (!isFinished(task.status) || task.status === 'FAILED' || !file) {
     throw new TaskResultUnavailableError(`Task ${simplyId} has no result to download (${isFinished(task.status) ? (file ? task.status : 'it produced no file') : `it is ${task.status}`})`);
