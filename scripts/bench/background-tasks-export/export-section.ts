@@ -16,9 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../../../src/cli/server-flags.ts';
 import { ApiClient } from '../events/api-client.ts';
 import { startEventDatabases } from '../events/databases.ts';
-import { runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
+import { runNodeScript, runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
-import { processRss } from '../memory-sampler.ts';
+import { processRss, sampleMemory } from '../memory-sampler.ts';
+import { untilTaskFinished } from '../background-tasks/finished-task.ts';
 import { mib, type TargetOutcome } from '../report.ts';
 import type { SectionResult } from '../section-result.ts';
 
@@ -38,17 +39,6 @@ interface Seeded {
   dataCollectionSimplyId: string;
   fields: Record<string, string>;
   records: number;
-}
-
-function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`node ${args.join(' ')} exited with ${code}\n${stderr.slice(-4000)}`))));
-  });
 }
 
 /** `svc worker` under the server flags, its pid its own (no relaunch); resolves once it says it runs. */
@@ -106,7 +96,7 @@ async function exportScenario(env: Record<string, string>, progress: (line: stri
     (await runSvc(['bootstrap', '--team', 'Bench export', '--email', email, '--password', `bench-${randomBytes(12).toString('hex')}`], svcEnvironment(env))).trim().split('\n').at(-1)!,
   ) as { teamSimplyId: string; userToken: string };
   progress(`background tasks: seeding ${RECORDS.toLocaleString('en')} records to export`);
-  const seeded = JSON.parse((await runNode([SEED, '--records', String(RECORDS), '--team', boot.teamSimplyId], svcEnvironment(env))).trim().split('\n').at(-1)!) as Seeded;
+  const seeded = JSON.parse((await runNodeScript(SEED, ['--records', String(RECORDS), '--team', boot.teamSimplyId], svcEnvironment(env), 600_000)).trim().split('\n').at(-1)!) as Seeded;
 
   const platform = await startPlatform(svcEnvironment({ ...env, PORT: '0', JOBS_IN_SERVER: 'false', RATE_LIMIT_PER_MINUTE: '1000000' }));
   const worker = await startWorker(svcEnvironment(env));
@@ -119,8 +109,7 @@ async function exportScenario(env: Record<string, string>, progress: (line: stri
       await new Promise((r) => setTimeout(r, SAMPLE_EVERY_MS));
     }
     const baseline = [...idle].sort((a, b) => a - b)[Math.floor(idle.length / 2)]!;
-    let peak = baseline;
-    const sampler = setInterval(() => (peak = Math.max(peak, processRss(worker.pid) ?? 0)), SAMPLE_EVERY_MS);
+    const sampler = sampleMemory(worker.pid);
 
     progress(`background tasks: exporting ${RECORDS.toLocaleString('en')} records × 10 columns`);
     const team = `teamSimplyId=${boot.teamSimplyId}`;
@@ -129,15 +118,9 @@ async function exportScenario(env: Record<string, string>, progress: (line: stri
       enumBackgroundTaskTypeId: 'DATA_EXPORT',
       queueData: { dataCollectionSimplyId: seeded.dataCollectionSimplyId, dataFieldSimplyIds: Object.values(seeded.fields), systemColumns: ['RECORD_SIMPLY_ID', 'CALCULATED_NAME'] },
     });
-    let detail: any;
-    for (;;) {
-      detail = await api.expect(200, 'GET', `/v1/background-tasks/${task.backgroundTaskSimplyId}?${team}`);
-      if (['COMPLETED', 'FAILED', 'PARTIAL_SUCCESS'].includes(detail.status)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const detail = await untilTaskFinished(api, boot.teamSimplyId, task.backgroundTaskSimplyId, 20 * TARGET_SECONDS * 1000);
     const elapsedMs = performance.now() - started;
-    clearInterval(sampler);
-    peak = Math.max(peak, processRss(worker.pid) ?? 0);
+    const peak = Math.max(baseline, sampler.stop().externalRssMaxBytes ?? 0);
     if (detail.status !== 'COMPLETED') throw new Error(`the export ended ${detail.status}: ${JSON.stringify(detail.errors).slice(0, 500)}`);
     const link = await api.expect(200, 'GET', `/v1/background-tasks/${task.backgroundTaskSimplyId}/result-download?${team}`);
     const file = await countLines(link.url, platform.ca);

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TargetOutcome } from '../report.ts';
 import { ApiClient } from '../events/api-client.ts';
+import { untilTaskFinished } from '../background-tasks/finished-task.ts';
 import { queryDatabase, startEventDatabases } from '../events/databases.ts';
 import { runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { watchRss } from '../events/process-meter.ts';
@@ -67,18 +68,6 @@ function asMember(api: ApiClient, teamSimplyId: string) {
   return (method: string, route: string, body?: unknown) => api.request(method, `${route}${route.includes('?') ? '&' : '?'}teamSimplyId=${teamSimplyId}`, body);
 }
 
-async function untilFinished(call: ReturnType<typeof asMember>, taskId: string, timeoutMs: number): Promise<any> {
-  const started = Date.now();
-  for (;;) {
-    const response = await call('GET', `/v1/background-tasks/${taskId}`);
-    if (response.status !== 200) throw new Error(`task detail answered ${response.status}: ${JSON.stringify(response.body)}`);
-    const task = response.body.data;
-    if (['COMPLETED', 'FAILED', 'PARTIAL_SUCCESS'].includes(task.status)) return task;
-    if (Date.now() - started > timeoutMs) throw new Error(`task ${taskId} still ${task.status} after ${timeoutMs} ms (${JSON.stringify(task.progress)})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 export async function runImportSection(scenarios: readonly ImportScenario[], progress: (line: string) => void): Promise<ImportSection> {
   const lines: string[] = [];
   const targets: TargetOutcome[] = [];
@@ -100,7 +89,8 @@ export async function runImportSection(scenarios: readonly ImportScenario[], pro
     platform = await startPlatform(svcEnvironment(env));
     progress(`import: server ${platform.baseUrl} (pid ${platform.pid})`);
     const admin = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: team.apiKey, sockets: 2 });
-    const member = asMember(new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: team.userToken, sockets: 2 }), team.teamSimplyId);
+    const api = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: team.userToken, sockets: 2 });
+    const member = asMember(api, team.teamSimplyId);
 
     const collection = (await admin.expect(201, 'POST', '/v1/data-collections', { name: 'Imported people', dataRecordCalculatedNameFormula: '{name}', fields: FIELDS })) as { id: string; fields: { id: string; columnName: string }[] };
     const mapping = collection.fields.map((f) => ({ column: f.columnName, dataFieldSimplyId: f.id }));
@@ -129,7 +119,7 @@ export async function runImportSection(scenarios: readonly ImportScenario[], pro
       const created = await member('POST', '/v1/background-tasks', { enumBackgroundTaskTypeId: 'BULK_DATA_IMPORT', queueData: { fileSimplyId: status.fileSimplyId, dataCollectionSimplyId: collection.id, mapping } });
       if (created.status !== 201) throw new Error(`import task answered ${created.status}: ${JSON.stringify(created.body)}`);
       const createMs = performance.now() - started;
-      const task = await untilFinished(member, created.body.data.backgroundTaskSimplyId, 5 * IMPORT_TARGET_MS);
+      const task = await untilTaskFinished(api, team.teamSimplyId, created.body.data.backgroundTaskSimplyId, 5 * IMPORT_TARGET_MS);
       const ms = performance.now() - started;
       const growth = (during.stop().maxBytes ?? before) - before;
       if (task.status !== 'COMPLETED' || task.result.recordsCreated !== ROWS) throw new Error(`the import ended ${task.status}: ${JSON.stringify(task.result)} ${JSON.stringify(task.errors?.slice(0, 3))}`);
@@ -155,7 +145,7 @@ export async function runImportSection(scenarios: readonly ImportScenario[], pro
       const started = performance.now();
       const created = await member('POST', '/v1/background-tasks', { enumBackgroundTaskTypeId: 'BULK_DELETE', queueData: { dataCollectionSimplyId: collection.id, dataRecordSimplyIds: ids } });
       if (created.status !== 201) throw new Error(`delete task answered ${created.status}: ${JSON.stringify(created.body)}`);
-      const task = await untilFinished(member, created.body.data.backgroundTaskSimplyId, 10 * DELETE_TARGET_MS);
+      const task = await untilTaskFinished(api, team.teamSimplyId, created.body.data.backgroundTaskSimplyId, 10 * DELETE_TARGET_MS);
       const ms = performance.now() - started;
       if (task.status !== 'COMPLETED' || task.result.successCount !== DELETED) throw new Error(`the bulk delete ended ${task.status}: ${JSON.stringify(task.result)}`);
       summary.bulkDelete = { records: DELETED, ms, result: task.result };

@@ -53,9 +53,10 @@ export interface PlatformProcess {
 }
 
 /** `svc <args>` to its end; its stdout (rejects on a non-zero exit). */
-export function runSvc(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<string> {
+/** Runs a `node` script of the project (a `svc` command, a seed script) to its end; its stdout. */
+export function runNodeScript(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -65,9 +66,13 @@ export function runSvc(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_0
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(stdout);
-      else reject(new Error(`svc ${args[0]} exited with ${code ?? signal}\n${stdout}\n${stderr}`));
+      else reject(new Error(`${path.basename(script)} ${args[0] ?? ''} exited with ${code ?? signal}\n${stdout}\n${stderr}`));
     });
   });
+}
+
+export function runSvc(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<string> {
+  return runNodeScript(SVC, args, env, timeoutMs);
 }
 
 export async function startPlatform(env: NodeJS.ProcessEnv, startTimeoutMs = 120_000): Promise<PlatformProcess> {

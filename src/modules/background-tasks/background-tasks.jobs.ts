@@ -1,6 +1,6 @@
 // Every task runs as one pg-boss job carrying only its ids (singletonKey: the task's simplyId).
 // The job claims the task (QUEUED → PROCESSING, or PROCESSING again after a crash: the type's
-// run resumes from its checkpoint), runs its type and finishes it. A worker that dies stops
+// run resumes from what committed), runs its type and finishes it. A worker that dies stops
 // heartbeating and pg-boss hands the job to another; an unexpected error is retried up to
 // RETRY_LIMIT times and then ends the task FAILED. A sweep fails tasks whose job is gone for good.
 import type { Job } from 'pg-boss';
@@ -12,6 +12,7 @@ import { finishTask } from './task-finish.ts';
 import { TaskCancelledError, TaskFailedError, TaskRun } from './task-run.ts';
 import { claimTask, orphanedTasks, readTask } from './tasks.sql.ts';
 import { taskTypeOf } from './task-type-list.ts';
+import { backgroundTaskId } from './background-tasks.ids.ts';
 
 export const RUN_TASK = 'background-tasks.run';
 const SWEEP_TASKS = 'background-tasks.sweep';
@@ -24,17 +25,39 @@ export interface RunTaskJob {
   taskId: string;
 }
 
-/** Queues the task's job in the transaction that created the task. */
-export async function queueTask(services: Services, tx: Tx, task: { teamId: bigint; id: bigint; simplyId: string }): Promise<void> {
-  const job: RunTaskJob = { teamId: String(task.teamId), taskId: String(task.id) };
-  await services.jobs.sendInTransaction(tx, RUN_TASK, job, { singletonKey: task.simplyId });
+export interface NewTask {
+  teamId: bigint;
+  taskType: string;
+  /** the member who starts it; null: the platform */
+  userId: bigint | null;
+  queueData: unknown;
+  internal?: Record<string, unknown>;
+  totalCount?: number | null;
+}
+
+/** The one way a task comes to exist: its row (QUEUED) and its job, in the caller's transaction. */
+export async function startTask(services: Services, tx: Tx, task: NewTask): Promise<{ simplyId: string }> {
+  const created = await tx.backgroundTask.create({
+    data: {
+      simplyId: backgroundTaskId.create(),
+      teamId: task.teamId,
+      taskType: task.taskType,
+      userId: task.userId,
+      queueData: task.queueData as never,
+      internal: (task.internal ?? {}) as never,
+      progress: { processedCount: 0, totalCount: task.totalCount ?? null },
+    },
+    select: { id: true, simplyId: true },
+  });
+  const job: RunTaskJob = { teamId: String(task.teamId), taskId: String(created.id) };
+  await services.jobs.sendInTransaction(tx, RUN_TASK, job, { singletonKey: created.simplyId });
+  return { simplyId: created.simplyId };
 }
 
 export async function runTask(services: Services, job: Pick<Job<RunTaskJob>, 'data' | 'retryCount'>): Promise<void> {
   const teamId = BigInt(job.data.teamId);
   const id = BigInt(job.data.taskId);
-  const before = await readTask(services.pool, teamId, id);
-  if (!before || !['QUEUED', 'PROCESSING'].includes(before.status)) return;
+  // null: the task already finished (a duplicate delivery, or a cancel while it was queued)
   const task = await claimTask(services.pool, teamId, id);
   if (!task) return;
   const logger = services.logger.child({ task: task.simplyId, taskType: task.taskType, attempt: task.attempts });

@@ -13,7 +13,7 @@ import { TaskResultUnavailableError, TaskStateConflictError, TaskTypeNotSupporte
 import { taskTopicId, type BackgroundTaskEvent } from './background-tasks.events.ts';
 import { backgroundTaskErrorId, backgroundTaskId } from './background-tasks.ids.ts';
 import { FINAL_STATUSES, TASK_LIMITS, createTaskInput, listTasksInput } from './background-tasks.input.ts';
-import { cancelledOutcome, queueTask } from './background-tasks.jobs.ts';
+import { cancelledOutcome, startTask } from './background-tasks.jobs.ts';
 import { finishTask } from './task-finish.ts';
 import { publicObject } from './task-public.ts';
 import { taskTypeOf } from './task-type-list.ts';
@@ -79,21 +79,9 @@ export async function createTask(ctx: RequestContext, raw: unknown): Promise<Tas
   if (!type) throw new TaskTypeNotSupportedError(input.enumBackgroundTaskTypeId, 'are not run by this platform');
   if (!type.creatableByApi) throw new TaskTypeNotSupportedError(input.enumBackgroundTaskTypeId, 'are started by the platform itself, not through this route');
   const prepared = await type.prepare(ctx, input.queueData ?? {});
-  const row = await runTransaction(ctx.services.prisma, async (tx) => {
-    const created = await tx.backgroundTask.create({
-      data: {
-        simplyId: backgroundTaskId.create(),
-        teamId: team.id,
-        taskType: type.type,
-        userId: ctx.principal.userId,
-        queueData: prepared.queueData as never,
-        internal: (prepared.internal ?? {}) as never,
-        progress: { processedCount: 0, totalCount: prepared.totalCount ?? null },
-      },
-    });
-    await queueTask(ctx.services, tx, created);
-    return created;
-  });
+  const row = await runTransaction(ctx.services.prisma, (tx) =>
+    startTask(ctx.services, tx, { teamId: team.id, taskType: type.type, userId: ctx.principal.userId, queueData: prepared.queueData, internal: prepared.internal, totalCount: prepared.totalCount }),
+  );
   return getTask(ctx, row.simplyId);
 }
 

@@ -3,13 +3,12 @@
 // are written in the files area's transaction, so the work is a task people can follow from the
 // start. userId is the uploader when a signed-in user stored the version, null otherwise (API
 // keys, session tokens, the platform): such tasks are seen by team admins only (rule 1).
-// Kept apart from image-variants.task.ts because it queues through background-tasks.jobs.ts,
+// Kept apart from image-variants.task.ts because it starts tasks through background-tasks.jobs.ts,
 // which imports every task type.
 import type { Services } from '../../app/context.ts';
 import type { Tx } from '../../db/transaction.ts';
 import type { ImageVariantWork, VariantWorkItem } from '../files/variant-jobs.ts';
-import { queueTask } from './background-tasks.jobs.ts';
-import { backgroundTaskId } from './background-tasks.ids.ts';
+import { startTask } from './background-tasks.jobs.ts';
 import type { ImageVariantQueueData } from './image-variants.task.ts';
 
 export function imageVariantWorkOf(services: Services): ImageVariantWork {
@@ -17,19 +16,7 @@ export function imageVariantWorkOf(services: Services): ImageVariantWork {
     async queue(tx: Tx, item: VariantWorkItem) {
       const uploader = item.createdByKind === 'USER' && item.createdById ? await tx.user.findUnique({ where: { simplyId: item.createdById }, select: { id: true } }) : null;
       const queueData: ImageVariantQueueData = { fileSimplyId: item.fileSimplyId, versionNumber: item.versionNumber };
-      const task = await tx.backgroundTask.create({
-        data: {
-          simplyId: backgroundTaskId.create(),
-          teamId: item.teamId,
-          taskType: 'IMAGE_VARIANT_GENERATION',
-          status: 'QUEUED',
-          userId: uploader?.id ?? null,
-          queueData: queueData as never,
-          progress: { processedCount: 0, totalCount: 1 },
-        },
-        select: { id: true, teamId: true, simplyId: true },
-      });
-      await queueTask(services, tx, task);
+      await startTask(services, tx, { teamId: item.teamId, taskType: 'IMAGE_VARIANT_GENERATION', userId: uploader?.id ?? null, queueData, totalCount: 1 });
     },
   };
 }

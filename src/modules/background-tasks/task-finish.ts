@@ -2,11 +2,10 @@
 // closing error entry (failure, cancel), the starter's notification (category `system`) and the
 // realtime event. Exactly once: the move is conditional on the status it leaves.
 import type { Services } from '../../app/context.ts';
-import { runTransaction, type Tx } from '../../db/transaction.ts';
+import { runTransaction } from '../../db/transaction.ts';
 import { notify } from '../notifications/notify.service.ts';
 import { taskTopicId } from './background-tasks.events.ts';
-import { backgroundTaskErrorId } from './background-tasks.ids.ts';
-import { eventOf, type TaskErrorEntry, type TaskRow } from './tasks.sql.ts';
+import { eventOf, insertErrorsStatement, type TaskErrorEntry, type TaskRow } from './tasks.sql.ts';
 import type { FinalStatus } from './task-types.ts';
 import { publicObject } from './task-public.ts';
 
@@ -27,29 +26,6 @@ function label(type: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-async function addErrorIn(tx: Tx, task: { teamId: bigint; id: bigint }, entry: TaskErrorEntry): Promise<void> {
-  const created = await tx.backgroundTaskError.createMany({
-    data: [
-      {
-        simplyId: backgroundTaskErrorId.create(),
-        teamId: task.teamId,
-        taskId: task.id,
-        errorType: entry.errorType,
-        errorMessage: entry.errorMessage.slice(0, 2000),
-        errorContext: publicObject(entry.errorContext) as never,
-        dedupeKey: entry.dedupeKey ?? null,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  if (created.count > 0) {
-    await tx.backgroundTask.updateMany({
-      where: { teamId: task.teamId, id: task.id },
-      data: { errorCount: { increment: created.count }, unacknowledgedErrorCount: { increment: created.count } },
-    });
-  }
-}
-
 /**
  * Moves the task from one of `from` to `status`; answers false when it was not in one of them
  * (already final: a retry or a parallel cancel got there first).
@@ -67,7 +43,10 @@ export async function finishTask(
       data: { status: outcome.status, result: publicObject(outcome.result) as never, completedAt: now, lastUpdatedAt: now },
     });
     if (moved.count === 0) return false;
-    if (outcome.error) await addErrorIn(tx, task, outcome.error);
+    if (outcome.error) {
+      const added = insertErrorsStatement(task.teamId, task.id, [outcome.error]);
+      await tx.$executeRawUnsafe(added.text, ...added.values);
+    }
     const row = await tx.backgroundTask.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: task.teamId, simplyId: task.simplyId } } });
     if (task.userId !== null) {
       await notify(services, tx, {

@@ -1,5 +1,5 @@
 // A task as its type's worker code sees it while it runs: the starter acting now, progress,
-// error entries and the resume checkpoint. Progress is throttled (a change at most every
+// error entries and notes on the task (what a resumed run continues from). Progress is throttled (a change at most every
 // PROGRESS_EVERY_MS unless forced); each saved change bumps lastUpdatedAt, publishes the task's
 // realtime event and is where a cancel request is noticed.
 import type pg from 'pg';
@@ -42,8 +42,6 @@ export class TaskRun<Q = unknown> {
   readonly queueData: Q;
   readonly services: Services;
   readonly logger: Logger;
-  /** what the previous attempt saved with its last committed unit of work (undefined: none) */
-  readonly checkpoint: unknown;
   /** aborted once a cancel request was noticed */
   readonly signal: AbortSignal;
   private readonly abort = new AbortController();
@@ -58,7 +56,6 @@ export class TaskRun<Q = unknown> {
     this.task = task;
     this.queueData = task.queueData as Q;
     this.logger = logger;
-    this.checkpoint = task.internal.checkpoint;
     this.signal = this.abort.signal;
   }
 
@@ -91,6 +88,7 @@ export class TaskRun<Q = unknown> {
     this.stopTrailing();
     this.lastSaved = Date.now();
     await this.saveIn(this.services.pool, progress);
+    this.throwIfCancelled();
   }
 
   /** Called once the type's run has returned or thrown: no progress is saved after it. */
@@ -111,17 +109,15 @@ export class TaskRun<Q = unknown> {
     if (!progress || this.cancelled) return;
     this.lastSaved = Date.now();
     // a cancel found here is thrown by the next progress call
-    await this.saveIn(this.services.pool, progress).catch((error: unknown) => {
-      if (!(error instanceof TaskCancelledError)) this.logger.warn({ err: error }, 'saving task progress failed');
-    });
+    await this.saveIn(this.services.pool, progress).catch((error: unknown) => this.logger.warn({ err: error }, 'saving task progress failed'));
   }
 
   /**
-   * Progress and the checkpoint in the caller's transaction: a unit of work and the note that it
-   * is done commit together (a retry resumes after it).
+   * Progress in the caller's transaction, so a unit of work and the progress it makes commit
+   * together. Never throws for a cancel (the unit may commit); the next progress call does.
    */
-  async saveIn(db: pg.Pool | pg.PoolClient, progress: TaskProgress, checkpoint?: unknown): Promise<void> {
-    const row = await saveProgress(db, this.task.teamId, this.task.id, publicObject(progress), checkpoint);
+  async saveIn(db: pg.Pool | pg.PoolClient, progress: TaskProgress): Promise<void> {
+    const row = await saveProgress(db, this.task.teamId, this.task.id, publicObject(progress));
     if (!row || row.cancelRequestedAt) {
       this.cancelled = true;
       this.abort.abort();
@@ -130,12 +126,11 @@ export class TaskRun<Q = unknown> {
       const note = this.services.events.notification('backgroundTaskProgress', taskTopicId(this.task.teamSimplyId, this.task.simplyId), eventOf(row));
       await db.query('SELECT pg_notify($1, $2)', [note.channel, note.payload]);
     }
-    if (checkpoint === undefined && this.cancelled) throw new TaskCancelledError();
   }
 
   /** Error entries (with row, field or record in errorContext), in `db`'s transaction when given. */
   async addErrors(entries: readonly TaskErrorEntry[], db: pg.Pool | pg.PoolClient = this.services.pool): Promise<void> {
-    await insertErrors(db, this.task.teamId, this.task.id, entries.map((e) => ({ ...e, errorContext: publicObject(e.errorContext) })));
+    await insertErrors(db, this.task.teamId, this.task.id, entries);
   }
 
   /** Keeps values on the task that are never answered (the storage key of a result, a fingerprint). */

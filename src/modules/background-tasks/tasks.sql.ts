@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import type { Principal } from '../../app/auth/principal.ts';
 import { SqlParams } from '../records/sql-params.ts';
+import { publicObject } from './task-public.ts';
 import { visibleSql } from './task-visibility.ts';
 import { backgroundTaskErrorId } from './background-tasks.ids.ts';
 import type { BackgroundTaskEvent } from './background-tasks.events.ts';
@@ -74,18 +75,16 @@ export async function claimTask(db: Db, teamId: bigint, id: bigint): Promise<Tas
 }
 
 /**
- * Progress (and the resume checkpoint) of a processing task, with its event, in `db`'s
- * transaction when it is one. Answers the row after the change; null when the task is no longer
- * processing (finished or cancelled while queued).
+ * Progress of a processing task, in `db`'s transaction when it is one. Answers the row after the
+ * change; null when the task is no longer processing (finished, or cancelled while queued).
  */
-export async function saveProgress(db: Db, teamId: bigint, id: bigint, progress: Record<string, unknown>, checkpoint?: unknown): Promise<TaskRow | null> {
+export async function saveProgress(db: Db, teamId: bigint, id: bigint, progress: Record<string, unknown>): Promise<TaskRow | null> {
   const { rows } = await db.query(
-    `UPDATE "BackgroundTask" t SET progress = $3::jsonb, "lastUpdatedAt" = clock_timestamp(),
-            internal = CASE WHEN $4::jsonb IS NULL THEN t.internal ELSE jsonb_set(t.internal, '{checkpoint}', $4::jsonb) END
+    `UPDATE "BackgroundTask" t SET progress = $3::jsonb, "lastUpdatedAt" = clock_timestamp()
        FROM "Team" tm
       WHERE t."teamId" = $1 AND t.id = $2 AND t.status = 'PROCESSING' AND tm.id = t."teamId"
       RETURNING ${COLUMNS}`,
-    [teamId, id, JSON.stringify(progress), checkpoint === undefined ? null : JSON.stringify(checkpoint)],
+    [teamId, id, JSON.stringify(progress)],
   );
   return rows[0] ? toRow(rows[0]) : null;
 }
@@ -107,11 +106,21 @@ export interface TaskErrorEntry {
   dedupeKey?: string | null;
 }
 
-/** Adds error entries (a repeated dedupeKey is skipped) and counts them on the task. */
-export async function insertErrors(db: Db, teamId: bigint, taskId: bigint, entries: readonly TaskErrorEntry[]): Promise<number> {
-  if (entries.length === 0) return 0;
-  const { rowCount } = await db.query(
-    `WITH added AS (
+/**
+ * The statement that adds error entries (a repeated dedupeKey is skipped) and counts them on the
+ * task; their contexts are made public here, so no path stores more. A statement, not a call, so
+ * the final move's Prisma transaction (task-finish.ts) runs the same one.
+ */
+export function insertErrorsStatement(teamId: bigint, taskId: bigint, entries: readonly TaskErrorEntry[]): { text: string; values: unknown[] } {
+  const rows = entries.map((e) => ({
+    simplyId: backgroundTaskErrorId.create(),
+    errorType: e.errorType,
+    errorMessage: e.errorMessage.slice(0, 2000),
+    errorContext: publicObject(e.errorContext),
+    dedupeKey: e.dedupeKey ?? null,
+  }));
+  return {
+    text: `WITH added AS (
        INSERT INTO "BackgroundTaskError" ("simplyId", "teamId", "taskId", "errorType", "errorMessage", "errorContext", "dedupeKey")
        SELECT e."simplyId", $1, $2, e."errorType", e."errorMessage", e."errorContext", e."dedupeKey"
          FROM jsonb_to_recordset($3::jsonb) AS e("simplyId" text, "errorType" text, "errorMessage" text, "errorContext" jsonb, "dedupeKey" text)
@@ -119,21 +128,14 @@ export async function insertErrors(db: Db, teamId: bigint, taskId: bigint, entri
        RETURNING 1)
      UPDATE "BackgroundTask" SET "errorCount" = "errorCount" + (SELECT count(*) FROM added), "unacknowledgedErrorCount" = "unacknowledgedErrorCount" + (SELECT count(*) FROM added)
       WHERE "teamId" = $1 AND id = $2 AND (SELECT count(*) FROM added) > 0`,
-    [
-      teamId,
-      taskId,
-      JSON.stringify(
-        entries.map((e) => ({
-          simplyId: backgroundTaskErrorId.create(),
-          errorType: e.errorType,
-          errorMessage: e.errorMessage.slice(0, 2000),
-          errorContext: e.errorContext ?? {},
-          dedupeKey: e.dedupeKey ?? null,
-        })),
-      ),
-    ],
-  );
-  return rowCount ?? 0;
+    values: [teamId, taskId, JSON.stringify(rows)],
+  };
+}
+
+export async function insertErrors(db: Db, teamId: bigint, taskId: bigint, entries: readonly TaskErrorEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const statement = insertErrorsStatement(teamId, taskId, entries);
+  await db.query(statement.text, statement.values);
 }
 
 /**

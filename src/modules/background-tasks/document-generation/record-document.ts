@@ -57,7 +57,7 @@ async function failRecord(g: Generation, record: RecordRow, link: LinkState, out
       ...(output ? { outputId: output.id, outputStatus: output.status === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', destinationWriteStatus: writeStatus } : {}),
     });
     await run.addErrors([{ ...entry, errorContext: { dataRecordSimplyId: record.simplyId, ...entry.errorContext }, dedupeKey: `${run.queueData.outputKey}:${record.simplyId}` }], db);
-    await run.saveIn(db, progressOf(g.counts, 0, 1), { lastRecord: record.simplyId });
+    await run.saveIn(db, progressOf(g.counts, 0, 1));
   });
   g.counts.failed++;
 }
@@ -125,7 +125,7 @@ export async function generateForRecord(g: Generation, record: RecordRow, link: 
       source: 'BACKGROUND_TASK',
       alsoInTransaction: async (db) => {
         await finishRecord(db, teamId, link.linkId, { recordStatus: 'SUCCEEDED', outputId: output.id, outputStatus: 'SUCCEEDED', destinationWriteStatus: 'WRITTEN' });
-        await run.saveIn(db, progressOf(g.counts, 1, 0), { lastRecord: record.simplyId });
+        await run.saveIn(db, progressOf(g.counts, 1, 0));
       },
     });
   } catch (error) {
