@@ -7,6 +7,7 @@ import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
 import type { JobDefinition } from '../../app/jobs.ts';
 import type { Tx } from '../../db/transaction.ts';
+import type { BackgroundTask } from '../../generated/prisma/client.ts';
 import { ApiError } from '../../app/errors.ts';
 import { finishTask } from './task-finish.ts';
 import { TaskCancelledError, TaskFailedError, TaskRun } from './task-run.ts';
@@ -36,7 +37,7 @@ export interface NewTask {
 }
 
 /** The one way a task comes to exist: its row (QUEUED) and its job, in the caller's transaction. */
-export async function startTask(services: Services, tx: Tx, task: NewTask): Promise<{ simplyId: string }> {
+export async function startTask(services: Services, tx: Tx, task: NewTask): Promise<BackgroundTask> {
   const created = await tx.backgroundTask.create({
     data: {
       simplyId: backgroundTaskId.create(),
@@ -47,11 +48,10 @@ export async function startTask(services: Services, tx: Tx, task: NewTask): Prom
       internal: (task.internal ?? {}) as never,
       progress: { processedCount: 0, totalCount: task.totalCount ?? null },
     },
-    select: { id: true, simplyId: true },
   });
   const job: RunTaskJob = { teamId: String(task.teamId), taskId: String(created.id) };
   await services.jobs.sendInTransaction(tx, RUN_TASK, job, { singletonKey: created.simplyId });
-  return { simplyId: created.simplyId };
+  return created;
 }
 
 export async function runTask(services: Services, job: Pick<Job<RunTaskJob>, 'data' | 'retryCount'>): Promise<void> {

@@ -82,7 +82,9 @@ export async function createTask(ctx: RequestContext, raw: unknown): Promise<Tas
   const row = await runTransaction(ctx.services.prisma, (tx) =>
     startTask(ctx.services, tx, { teamId: team.id, taskType: type.type, userId: ctx.principal.userId, queueData: prepared.queueData, internal: prepared.internal, totalCount: prepared.totalCount }),
   );
-  return getTask(ctx, row.simplyId);
+  // the task as created (QUEUED): a worker may already be at it, but this answer is the creation's
+  const { queueData: _queueData, internal: _internal, result: _result, ...created } = row;
+  return { ...listed(ctx, { ...created, progress: created.progress as Record<string, unknown> }), errors: [], result: null };
 }
 
 export interface ListTasksArgs {
