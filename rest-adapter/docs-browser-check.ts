@@ -15,6 +15,26 @@ export const DOCS_EXPECTED_TEXTS: readonly string[] = [
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** The machine's Chromium, headless, trusting the test server's self-signed certificate. */
+export async function launchChromium(extraArgs: string[] = []) {
+  const { default: puppeteer } = await import('puppeteer-core');
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // root in a container has no sandbox to use; a closed network refuses the browser's own calls home
+    args: [
+      '--ignore-certificate-errors',
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...extraArgs,
+    ],
+  });
+}
+
 export interface DocsCheckResult {
   /** every URL the page requested (blocked ones included) */
   requests: string[];
@@ -34,14 +54,8 @@ export async function checkDocsPage(options: {
   screenshot: string;
   timeoutMs?: number;
 }): Promise<DocsCheckResult> {
-  const { default: puppeteer } = await import('puppeteer-core');
   const origin = new URL(options.baseUrl).origin;
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // the test server's certificate is self-signed; root in a container has no sandbox to use
-    args: ['--ignore-certificate-errors', '--no-sandbox', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 1000 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
-import { CHROMIUM } from '../../rest-adapter/docs-browser-check.ts';
+import { launchChromium } from '../../rest-adapter/docs-browser-check.ts';
 import { createApiKey } from '../support/fixtures.ts';
 import { rawRequest } from '../support/raw-https.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -195,22 +195,12 @@ describe('GraphiQL in Chromium without a network', () => {
 
   beforeAll(async () => {
     trap = await startTrapProxy();
-    const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        // the test server's certificate is self-signed; root in a container has no sandbox to use
-        '--ignore-certificate-errors',
-        '--no-sandbox',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-        // no name resolves, and everything but the test server's address goes to the trap
-        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-        `--proxy-server=http://127.0.0.1:${trap.port}`,
-        '--proxy-bypass-list=127.0.0.1',
-      ],
-    });
+    browser = await launchChromium([
+      // no name resolves, and everything but the test server's address goes to the trap
+      '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+      `--proxy-server=http://127.0.0.1:${trap.port}`,
+      '--proxy-bypass-list=127.0.0.1',
+    ]);
     page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });
     // the page's own session sees the workers' script loads and the WebSocket frames

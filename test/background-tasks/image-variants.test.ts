@@ -8,6 +8,7 @@ import { adminOf, createTask, untilTaskDone, type Member } from '../support/back
 import { heic, png } from '../support/file-samples.ts';
 import { uploadFile } from '../support/file-uploads.ts';
 import { untilWith } from '../support/until.ts';
+import { renderVersionVariants } from '../../src/modules/files/variant-jobs.ts';
 import { useServer } from '../support/use-server.ts';
 
 const { server, teams } = useServer({ teams: 2, runJobs: true, ownDatabase: 'bt_image_variants' });
@@ -94,6 +95,21 @@ describe('IMAGE_VARIANT_GENERATION', () => {
     // one set, newly written: none of the old rows is left
     const oldIds = new Set(before.map((v) => v.fileVariantSimplyId));
     expect(after.some((v) => oldIds.has(v.fileVariantSimplyId))).toBe(false);
+  });
+
+  it('renderings of one file at the same moment (the upload\'s own and regenerates) all complete and leave one set', async () => {
+    const admin = adminOf(teams[0]);
+    const fileSimplyId = await upload(admin.token, await png(240, 180), 'image/png', 'racing.png', admin.teamId);
+    const file = await server.app.services.prisma.storedFile.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: teams[0].teamId, simplyId: fileSimplyId } } });
+    // straight at the rendering, several at once, beside the upload's own task and two regenerate tasks
+    const created = await Promise.all([1, 2].map(() => createTask(server, admin, 'IMAGE_VARIANT_GENERATION', { fileSimplyId })));
+    const direct = await Promise.all([1, 2, 3].map(() => renderVersionVariants(server.app.services, file.id, 1)));
+    for (const outcome of direct) expect(outcome).toMatchObject({ skipped: null, variantCount: expect.any(Number) });
+    const tasks = [await variantTaskOf(fileSimplyId), ...created.map((t) => ({ simplyId: t.backgroundTaskSimplyId }))];
+    for (const task of tasks) expect(await untilTaskDone(server, admin, task.simplyId)).toMatchObject({ status: 'COMPLETED', errorCount: 0 });
+    const variants = await variantsOf(admin, fileSimplyId);
+    expect(variants.length).toBe(direct[0]!.variantCount);
+    expect(new Set(variants.map((v) => `${v.variantType}/${v.format}`)).size).toBe(variants.length);
   });
 
   it('the same over GraphQL: createBackgroundTask, then backgroundTask', async () => {

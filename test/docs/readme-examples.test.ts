@@ -18,7 +18,7 @@ const until = untilWith({ timeoutMs: 45_000, everyMs: 200 });
 /** the port the README's samples show; the test's server listens elsewhere */
 const README_PORT = '8443';
 /** what the examples use of the project folder (the working folder links to them) */
-const PROJECT_ENTRIES = ['package.json', 'scripts', 'src', 'node_modules', 'prisma', 'bin'];
+const PROJECT_ENTRIES = ['package.json', '.node-version', 'scripts', 'src', 'node_modules', 'prisma', 'bin'];
 
 const cleanups: (() => Promise<unknown>)[] = [];
 const commands: ReadmeCommand[] = readmeCommands(readmeShellBlocks(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')));
@@ -135,7 +135,7 @@ beforeAll(async () => {
   dataDir = path.join(tempDir('data'), '.data');
   workDir = tempDir('work');
   for (const entry of PROJECT_ENTRIES) fs.symlinkSync(path.join(ROOT, entry), path.join(workDir, entry));
-  // Node >= 22.15 first on PATH, as scripts/with-node.sh leaves it
+  // the project's Node first on PATH, as scripts/with-node.sh leaves it
   const env = { DATA_DIR: dataDir, PORT: String(port), PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` };
   const server = await startServer(env);
   cleanups.push(() => stopServer(server));

@@ -1,9 +1,10 @@
-// The local storage driver and its signed endpoints, over real HTTP: the endpoint is mounted on a
-// plain node:http server as the platform's front door mounts it (prefix /storage/), and every
+// The local storage driver and its signed endpoints, over real HTTP: the endpoint is mounted on
+// the platform's front door (plain HTTP) as the server mounts it (prefix /storage/), and every
 // upload is a real multipart post (fetch's FormData, or a hand-built stream for the large one).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,11 +22,13 @@ import { LocalObjectStorage } from '../../src/modules/files/storage/local-storag
 import type { SignedPost } from '../../src/modules/files/storage/object-storage.ts';
 import { InvalidStorageInputError, ObjectNotFoundError } from '../../src/modules/files/storage/storage-errors.ts';
 import { loadConfig } from '../../src/app/config.ts';
+import { createFrontDoor, type FrontDoor } from '../../src/app/http/front-door.ts';
 
 const TEAM = 'tm-TEST-LOCA-L234';
 let root: string;
 let storage: LocalObjectStorage;
-let server: http.Server;
+let door: FrontDoor;
+let server: net.Server;
 let baseUrl: string;
 
 const { newKey, bindingFor } = storageFixtures(TEAM);
@@ -56,7 +59,8 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-local-storage-'));
   storage = new LocalObjectStorage({ root: path.join(root), secretsKey: randomBytes(32) });
   const [endpoint] = localStorageEndpoints(storage) as [HttpEndpoint];
-  server = http.createServer((req, res) => {
+  // the platform's own front door (plain HTTP here), so refusals close the way the server's do
+  door = createFrontDoor({ tls: null, onUpgrade: (_req, socket) => socket.destroy(), handler: (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!url.pathname.startsWith(endpoint.prefix)) {
       res.writeHead(404).end();
@@ -65,15 +69,15 @@ beforeAll(async () => {
     endpoint.handle(req, res, url, 'test-request').catch((error: unknown) => {
       res.writeHead(500).end(String(error));
     });
-  });
+  } });
+  server = door.listener;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   storage.setBaseUrl(baseUrl);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await door.close(1_000);
   await storage.close();
   fs.rmSync(root, { recursive: true, force: true });
 });

@@ -1,15 +1,17 @@
 // Requests Node's HTTP parser refuses before any handler runs (a request line and headers over
 // its 16 KiB limit, malformed syntax, a head or body that arrives too slowly). Node's own answer
 // is a bare status without the envelope, and for a large head often none at all: the socket is
-// destroyed while the client is still sending. Here they get the documented envelope, the
-// connection is closed after it, and what the client still sends is read and dropped for a moment
-// so the answer reaches it instead of a reset.
+// destroyed while the client is still sending. Here they get the documented envelope, and the
+// connection closes lingering after it (lingering-close.ts), so the answer reaches the client
+// instead of a reset.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { lingerThenClose } from './lingering-close.ts';
 
-/** how long the rest of a refused request is read and dropped before the socket is cut */
-const DRAIN_MS = 2_000;
+/** sockets already answered: the parser reports every later chunk as another error */
+const answered = new WeakSet<Duplex>();
 
 interface Refusal {
   status: number;
@@ -28,6 +30,7 @@ function refusalFor(code: string | undefined): Refusal {
 }
 
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (answered.has(socket)) return;
   // a response already under way on this socket (or a socket gone) cannot take another
   if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
     socket.destroy();
@@ -36,7 +39,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const refusal = refusalFor(error.code);
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message, requestId }, meta: { requestId } });
-  socket.end(
+  answered.add(socket);
+  socket.write(
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -45,7 +49,5 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       'Connection: close\r\n\r\n' +
       body,
   );
-  socket.on('data', () => {});
-  socket.resume();
-  setTimeout(() => socket.destroy(), DRAIN_MS).unref();
+  lingerThenClose(socket as Socket);
 }

@@ -9,6 +9,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { answerClientError } from './client-errors.ts';
 import { sendError } from './envelope.ts';
+import { closeLingering, noteRequest } from './lingering-close.ts';
 import type { TlsMaterial } from './tls.ts';
 
 export const HTTPS_REQUIRED = {
@@ -37,19 +38,28 @@ export function createFrontDoor(options: {
   // requestTimeout bounds a whole request, body included: a 500 MiB file upload to the local
   // storage endpoint needs minutes on a slow link (that endpoint cuts a stalled client after 60 s)
   const serverOptions = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 15 * 60_000 };
+  // every connection that ends after an answer ends lingering (lingering-close.ts), so an answer
+  // given before the request was read to its end reaches the client
+  const handler: http.RequestListener = (req, res) => {
+    noteRequest(req);
+    return options.handler(req, res);
+  };
   if (!options.tls) {
-    const app = http.createServer(serverOptions, options.handler);
+    const app = http.createServer(serverOptions, handler);
+    app.on('connection', closeLingering);
     app.on('upgrade', options.onUpgrade);
     app.on('clientError', answerClientError);
     return { listener: app, app, close: (ms) => closeServer(app, ms) };
   }
 
-  const app = https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, options.handler);
+  const app = https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler);
+  app.on('secureConnection', closeLingering);
   app.on('upgrade', options.onUpgrade);
   app.on('clientError', answerClientError);
   app.on('tlsClientError', (_err, socket) => socket.destroy());
 
   const plain = http.createServer(serverOptions, (req, res) => {
+    noteRequest(req);
     const requestId = randomUUID();
     res.setHeader('connection', 'close');
     res.setHeader('x-request-id', requestId);
@@ -70,6 +80,7 @@ export function createFrontDoor(options: {
   };
   app.on('secureConnection', track);
   plain.on('connection', track);
+  plain.on('connection', closeLingering);
   // Node sets up connection tracking (closeIdleConnections, headersTimeout/requestTimeout checks)
   // when a server starts listening; these two never listen themselves
   app.emit('listening');

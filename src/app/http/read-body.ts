@@ -21,8 +21,8 @@ export class UnsupportedMediaTypeError extends ApiError {
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    throw new PayloadTooLargeError(limit);
+    // not read to the end: the connection closes (lingering) after the answer
+    throw new PayloadTooLargeError(limit, true);
   }
   const body = await readUpTo(req, limit);
   if (body.length === 0) return undefined;
@@ -42,7 +42,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
  * The body, or PayloadTooLargeError once more than `limit` bytes arrived. A streamed (chunked) body
  * has no end in sight then: reading it to its end would let a client feed the server for ever, and
  * destroying the request mid-stream left the connection half-read, so the next request on it hung.
- * The answer says `Connection: close` instead, and Node closes the connection once it is sent.
+ * The answer says `Connection: close` instead, and the connection closes once the client has sent
+ * its body or has been cut off (lingering-close.ts).
  */
 function readUpTo(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

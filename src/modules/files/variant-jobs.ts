@@ -111,6 +111,10 @@ export async function renderVersionVariants(services: Services, fileId: bigint, 
     written.push({ ...variant, storageKey });
   }
   const replaced = await runTransaction(prisma, async (tx) => {
+    // two renderings of one file (the upload's own and a regenerate) take turns here: the later one
+    // then sees the earlier one's set and replaces it, rather than colliding with it
+    const locked = await tx.$queryRaw<unknown[]>`SELECT id FROM "StoredFile" WHERE id = ${fileId} FOR UPDATE`;
+    if (locked.length === 0) return null;
     // this version's previous set, and every set of older versions (only the current one is served)
     const stale = { fileId, versionNumber: { lte: versionNumber } };
     const old = await tx.fileVariant.findMany({ where: stale, select: { storageKey: true } });
@@ -131,10 +135,14 @@ export async function renderVersionVariants(services: Services, fileId: bigint, 
     });
     return old.map((o) => o.storageKey);
   }).catch(async (error) => {
-    // the file went away meanwhile (force delete): the new objects have no rows
     await fileStorage.delete(written.map((w) => w.storageKey));
     throw error;
   });
+  if (replaced === null) {
+    // the file went away meanwhile (force delete): the new objects have no rows
+    await fileStorage.delete(written.map((w) => w.storageKey));
+    return { variantCount: 0, skipped: 'FILE_GONE' };
+  }
   await fileStorage.delete(replaced);
   return { variantCount: written.length, skipped: null };
 }
