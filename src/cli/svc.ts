@@ -1,9 +1,14 @@
 // The `svc` command: start | worker | migrate | bootstrap | counts | export | import. See README.md.
 // The server commands (server-commands.ts) load the whole platform; export and import are clients
 // of a running platform over HTTPS (task-commands.ts) and load only what they use.
+import module from 'node:module';
 import { ApiError } from '../app/errors.ts';
 import { USAGE } from './usage.ts';
 
+// Node keeps what it compiled (the type-stripped sources, the dependencies) in its on-disk cache
+// (NODE_COMPILE_CACHE, else the system's temp folder): later starts load the platform in about
+// half the time. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.();
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

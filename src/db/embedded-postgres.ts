@@ -33,6 +33,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
   log?: (line: string) => void;
+  /** server settings beyond the defaults (`-c name=value`), e.g. durability off for a throwaway test cluster */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const root = path.join(options.dataDir, 'postgres');
   const clusterDir = path.join(root, 'cluster');
@@ -60,7 +62,13 @@ export async function startEmbeddedPostgres(options: {
     password: credentials.password,
     persistent: true,
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message) => {
       lastLines = [...lastLines, String(message)].slice(-20);
       log(String(message).trimEnd());
@@ -83,11 +91,12 @@ export async function startEmbeddedPostgres(options: {
     owned: true,
     stop: async () => {
       // 'exit' (what stop() waits for) can come before the last lines postgres wrote are read:
-      // wait for its pipes to close too (bounded), so its output is logged before the caller's last line
+      // wait for its pipes to close too, so its output is logged before the caller's last line.
+      // Bounded, but generously: on a busy machine reading the last lines took over a second.
       const child = (server as unknown as { process?: ChildProcess }).process;
       const drained = child && child.exitCode === null ? once(child, 'close') : Promise.resolve();
       await server.stop();
-      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     },
   };
 }

@@ -46,7 +46,7 @@ function multipart(fields: Record<string, string>, file: Buffer, boundary: strin
 
 const tampered = (intent: UploadIntent) => ({ ...intent.upload.fields, checksumSha256: Buffer.alloc(32, 7).toString('base64') });
 
-const modes = [
+const modes: { mode: string; env: { TRUST_PROXY?: boolean }; proxyHeaders: Record<string, string> }[] = [
   { mode: 'on the HTTPS port', env: {}, proxyHeaders: {} },
   { mode: 'in plain HTTP behind a TLS-terminating proxy', env: { TRUST_PROXY: true }, proxyHeaders: { 'x-forwarded-proto': 'https' } },
 ];
@@ -253,7 +253,7 @@ describe.each(modes)('$mode', ({ env, proxyHeaders }) => {
 
     it('node:http(s) reads 413 PAYLOAD_TOO_LARGE, declared or chunked, and the connection closes once the rest is sent', async () => {
       const body = json();
-      for (const extra of [{ 'content-length': String(body.length) }, { 'transfer-encoding': 'chunked' }]) {
+      for (const extra of [{ 'content-length': String(body.length) }, { 'transfer-encoding': 'chunked' }] as Record<string, string>[]) {
         const answer = await nodeSend(roles(), { headers: { ...headers(), ...extra }, body });
         expect(answer, JSON.stringify(extra)).toMatchObject({ status: 413, headers: { connection: 'close' }, body: { error: { code: 'PAYLOAD_TOO_LARGE' } } });
         expect(await answer.closedAfterMs).toEqual(expect.any(Number));

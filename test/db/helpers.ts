@@ -16,9 +16,10 @@ export interface ThrowawayDatabase {
   drop(): Promise<void>;
 }
 
-export async function createThrowawayDatabase(serverUrl: string, label = 'test'): Promise<ThrowawayDatabase> {
+/** An empty database on the server of `serverUrl`, or a copy of `template` (a database without sessions). */
+export async function createThrowawayDatabase(serverUrl: string, label = 'test', template?: string): Promise<ThrowawayDatabase> {
   const name = `${label}_${randomBytes(6).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
   const url = databaseUrlFor(serverUrl, name);
   return {
     name,

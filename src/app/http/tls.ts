@@ -2,7 +2,6 @@
 // folder on first start (localhost, 127.0.0.1 and ::1 as names) so HTTPS works on a bare machine.
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import type { Config } from '../config.ts';
 
 export interface TlsMaterial {
@@ -36,6 +35,8 @@ export async function loadTls(config: TlsSettings): Promise<TlsMaterial> {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const notAfterDate = new Date();
     notAfterDate.setFullYear(notAfterDate.getFullYear() + 2);
+    // the certificate library is loaded only when a certificate is made (once per data folder)
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keyType: 'ec',
       curve: 'P-256',

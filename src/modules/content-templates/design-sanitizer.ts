@@ -5,9 +5,8 @@
 // it with escapes. What stays is markup an email or a printed page needs: text, tables, images
 // (http, https or raster data: URLs), links (http, https, mailto, tel, relative, #) and styles.
 // Merge tags are plain text to the sanitizer, so `{{first_name}}` survives anywhere it was written.
-import createDOMPurify from 'dompurify';
 import type { DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import { createPurifier } from '../../app/dom-purifier.ts';
 
 const FORBIDDEN_TAGS = [
   'script', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'form', 'input', 'button', 'textarea',
@@ -57,8 +56,7 @@ let purifier: { purify: DOMPurify } | undefined;
 /** One jsdom window serves every call: sanitizing is synchronous, so calls never interleave. */
 function getPurifier(): DOMPurify {
   if (purifier) return purifier.purify;
-  const { window } = new JSDOM('');
-  const purify = createDOMPurify(window);
+  const { purify } = createPurifier();
   purify.addHook('uponSanitizeElement', (node, data) => {
     if (data.tagName === 'style' && unsafeCss(node.textContent ?? '')) node.textContent = '';
   });

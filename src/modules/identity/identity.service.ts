@@ -14,9 +14,15 @@ import { issueMfaChallenge, mfaEnabledFor, passMfaChallenge, type IssuedMfaChall
 import { loginInput, loginMfaInput } from './identity.input.ts';
 import { userSessionId } from './identity.ids.ts';
 
-// Guessing passwords is slowed per address and per account, whatever the general API limit.
-const attemptsPerAddress = new RateLimiter(20, 20);
-const attemptsPerAccount = new RateLimiter(10, 10);
+/** Guessing passwords is slowed per address and per account, whatever the general API limit (one pair per instance). */
+export interface SignInThrottle {
+  perAddress: RateLimiter;
+  perAccount: RateLimiter;
+}
+
+export function createSignInThrottle(): SignInThrottle {
+  return { perAddress: new RateLimiter(20, 20), perAccount: new RateLimiter(10, 10) };
+}
 
 export interface IssuedSession {
   accessToken: string;
@@ -31,7 +37,8 @@ export type SignInOutcome = IssuedSession | IssuedMfaChallenge;
 
 export async function login(ctx: RequestContext, raw: unknown): Promise<SignInOutcome> {
   const input = parseInput(loginInput, raw, 'Invalid sign-in request');
-  const wait = Math.max(attemptsPerAddress.take(ctx.clientIp), attemptsPerAccount.take(input.email));
+  const { perAddress, perAccount } = ctx.services.signInThrottle;
+  const wait = Math.max(perAddress.take(ctx.clientIp), perAccount.take(input.email));
   if (wait > 0) throw new RateLimitError(wait);
   const user = await ctx.services.prisma.user.findUnique({ where: { email: input.email } });
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);

@@ -3,7 +3,7 @@
 // docs/api/mail-feedback.md. The return paths and unsubscribe links it reads are minted by the mail
 // area (src/modules/mail/mail-tokens.ts) when a message is stored.
 import { defineModule } from '../../app/module.ts';
-import { startInboundSmtp, type InboundSmtpState } from './inbound-smtp.ts';
+import type { InboundSmtpState } from './inbound-smtp.ts';
 import * as suppressionsSchema from './suppressions.schema.ts';
 import { unsubscribeEndpoints } from './unsubscribe-endpoint.ts';
 
@@ -20,5 +20,6 @@ export const mailFeedbackModule = defineModule({
   schema: { suppressionsSchema },
   services: () => ({ inboundSmtp: { address: null } }),
   httpEndpoints: (services) => unsubscribeEndpoints(services),
-  listen: (services) => startInboundSmtp(services, services.inboundSmtp),
+  // smtp-server and mailparser are loaded only where the listener runs
+  listen: async (services) => (await import('./inbound-smtp.ts')).startInboundSmtp(services, services.inboundSmtp),
 });

@@ -16,7 +16,7 @@ import { ApiError } from '../../app/errors.ts';
 import type { JobDefinition } from '../../app/jobs.ts';
 import { fieldValueWithFile, readFileVersionBytes, storeGeneratedFileVersion } from '../files/generated-version.ts';
 import { updateRecordsById } from '../records/records.service.ts';
-import { buildSignedPdf, type SignedPdfInput } from './signed-pdf/signed-pdf.ts';
+import type { SignedPdfInput } from './signed-pdf/signed-pdf.ts';
 import { requestTitle } from './signing-requests.service.ts';
 import { displayValue, fieldLabel } from './signing-views.ts';
 import { expireDue, findRequestById, insertEvents, signersOf, type RequestKey, type RequestRow, type SignerRow } from './signing.sql.ts';
@@ -168,6 +168,8 @@ async function storeSignedPdf(
     [request.teamId, request.id],
   );
   const title = requestTitle(collection, record);
+  // pdf-lib is loaded by the first completion, not at start
+  const { buildSignedPdf } = await import('./signed-pdf/signed-pdf.ts');
   const pdf = await buildSignedPdf({
     title,
     requestSimplyId: request.simplyId,

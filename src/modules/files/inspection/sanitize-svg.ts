@@ -3,9 +3,7 @@
 // stored instead of the upload. An SVG opened on its own is a web page: scripts, event handlers,
 // foreign HTML and references to other documents must all go, and what remains must only ever
 // point inside the document itself.
-import createDOMPurify from 'dompurify';
-import type { DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import { createPurifier, type Purifier } from '../../../app/dom-purifier.ts';
 import { checkXml } from './xml-check.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -40,18 +38,12 @@ function localReference(value: string): boolean {
   return value.trim().startsWith('#');
 }
 
-interface Sanitizer {
-  window: JSDOM['window'];
-  purify: DOMPurify;
-}
-
-let sanitizer: Sanitizer | undefined;
+let sanitizer: Purifier | undefined;
 
 /** One jsdom window serves every call: sanitizing is synchronous, so calls never interleave. */
-function getSanitizer(): Sanitizer {
+function getSanitizer(): Purifier {
   if (sanitizer) return sanitizer;
-  const { window } = new JSDOM('');
-  const purify = createDOMPurify(window);
+  const { window, purify } = createPurifier();
   purify.addHook('uponSanitizeElement', (node, data) => {
     if (data.tagName === 'style' && unsafeCss(node.textContent ?? '')) node.textContent = '';
   });
