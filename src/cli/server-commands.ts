@@ -21,7 +21,11 @@ import { checkCounts } from '../modules/records/record-counts.sql.ts';
 import { USAGE } from './usage.ts';
 
 
-/** The last log line is "stopped", once everything is closed (pino writes synchronously). */
+/**
+ * The last log line is "stopped", once everything is closed. pino writes asynchronously and the
+ * exit writes what is still queued synchronously: a line whose write was under way at the exit
+ * (the embedded PostgreSQL's last words) would land after "stopped", so the log is flushed first.
+ */
 function onSignals(logger: Logger, stop: () => Promise<void>): void {
   leaveSignalsToTheApplication();
   let stopping = false;
@@ -29,16 +33,18 @@ function onSignals(logger: Logger, stop: () => Promise<void>): void {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      stop().then(
-        () => {
-          logger.info('stopped');
-          process.exit(0);
-        },
-        (error) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+      stop()
+        .then(() => new Promise<void>((flushed) => logger.flush(() => flushed())))
+        .then(
+          () => {
+            logger.info('stopped');
+            process.exit(0);
+          },
+          (error) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
     });
   }
 }

@@ -59,5 +59,5 @@ describe('parallel requests on every write route', () => {
       problems.push(...kit.problems);
     });
     expect(problems.length, `${problems.length} problems:\n\n${problems.join('\n\n')}\n`).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

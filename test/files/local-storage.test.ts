@@ -292,7 +292,7 @@ describe('local storage: signed uploads', () => {
     expect(mib(peakBuffers - before.arrayBuffers)).toBeLessThan(16);
     expect((await storage.stat(key))?.sizeBytes).toBe(chunk.length * 50);
     await expectNoTempFiles();
-  });
+  }, 120_000);
 });
 
 /** posts `count` times `chunk` as one file, streamed from a generator (the body never exists whole) */

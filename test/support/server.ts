@@ -68,7 +68,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   });
   const ca = app.tls ? app.tls.cert : '';
-  const dispatcher = new Agent({ connect: { ca: ca || undefined } });
+  // a loaded CI machine can take seconds over a TLS handshake when many tests connect at once
+  const dispatcher = new Agent({ connect: { ca: ca || undefined, timeout: 60_000 } });
   const request = async (method: string, urlPath: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
