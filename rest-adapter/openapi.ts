@@ -3,7 +3,7 @@
 // operation's GraphQL selection shaped by the route's responder. Served at /openapi.json and
 // rendered at /docs; built once per process (the route table does not change while it runs).
 import { parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { RegisteredModule } from '../src/app/module.ts';
+import type { RegisteredModule } from './route.ts';
 import { documentedRoutes, routeKey } from './openapi-checklist.ts';
 import { routeExtensions } from './openapi-extensions.ts';
 import { requestBody, requestParameters, type SharedSchemas } from './openapi-request.ts';

@@ -2,6 +2,7 @@
 // engine before anything runs), the GraphQL operation that serves it, how the validated input
 // becomes variables, and how the operation's result becomes `{ data, meta }`. No business logic.
 import type { z } from 'zod';
+import type { AppModule } from '../src/app/module.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type JsonSchema = Record<string, unknown>;
@@ -125,3 +126,8 @@ export const respond = {
   ): Responder<T, I> => ({ map, schema }),
   property,
 };
+
+/** A module and its REST table: one entry of the module list (src/main/modules.ts). */
+export interface RegisteredModule extends AppModule {
+  routes: readonly RestRoute[];
+}

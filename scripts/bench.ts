@@ -187,11 +187,11 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
   const { loadConfig } = await import('../src/app/config.ts');
   const { startEmbeddedPostgres } = await import('../src/db/embedded-postgres.ts');
   const { applyPendingMigrations } = await import('../src/db/schema-engine/migrations.ts');
-  const { startApp } = await import('../src/app/server.ts');
+  const { startApp } = await import('../src/main/server.ts');
   const { createLogger } = await import('../src/app/logger.ts');
   const { bootstrapTeam } = await import('../src/modules/teams/bootstrap.service.ts');
   const { FEATURE_PERMISSIONS } = await import('../src/app/auth/feature-permissions.ts');
-  const { routes } = await import('../src/app/modules.ts');
+  const { routes } = await import('../src/main/modules.ts');
   const { validateInput } = await import('../rest-adapter/validate-input.ts');
 
   type App = Awaited<ReturnType<typeof startApp>>;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { checkDocsPage, DOCS_EXPECTED_TEXTS } from '../rest-adapter/docs-browser-check.ts';
 import { loadConfig } from '../src/app/config.ts';
 import { createLogger } from '../src/app/logger.ts';
-import { startApp } from '../src/app/server.ts';
+import { startApp } from '../src/main/server.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { applyPendingMigrations } from '../src/db/schema-engine/migrations.ts';
 

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/app/config.ts';
 import { createLogger } from '../src/app/logger.ts';
-import { closeServices, createServices } from '../src/app/server.ts';
+import { closeServices, createServices } from '../src/main/services.ts';
 import { SERVER_NODE_FLAGS } from '../src/cli/server-flags.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { applyPendingMigrations } from '../src/db/schema-engine/migrations.ts';

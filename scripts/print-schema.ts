@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from '../src/app/schema.ts';
+import { schema } from '../src/main/schema.ts';
 
 const file = path.join(path.dirname(path.dirname(fileURLToPath(import.meta.url))), 'schema.graphql');
 const sdl = `${printSchema(lexicographicSortSchema(schema))}\n`;

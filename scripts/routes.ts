@@ -3,7 +3,7 @@
 // (extensions, with their reasons). Exits 1 when the checklist does not hold (see
 // test/rest-adapter/route-coverage.test.ts for the rules).
 import { routeChecklist, routeKey } from '../rest-adapter/openapi-checklist.ts';
-import { routes } from '../src/app/modules.ts';
+import { routes } from '../src/main/modules.ts';
 
 const checklist = routeChecklist(routes);
 const rows = [...checklist.byArea].sort((a, b) => a.area.localeCompare(b.area));

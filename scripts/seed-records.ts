@@ -24,7 +24,7 @@ import { SCHEMA_CHANNEL } from '../src/modules/collections/schema-cache.ts';
 import { loadTeamSchema } from '../src/modules/collections/team-schema.ts';
 import { encodeRecordFields } from '../src/modules/collections/values/index.ts';
 import { newSimplyId } from '../src/app/ids.ts';
-import { inTransaction } from '../src/db/transaction.ts';
+import { inTransaction } from '../src/app/transaction.ts';
 import { dataFieldId } from '../src/modules/collections/collections.ids.ts';
 
 export const SEED_STATUSES = ['active', 'inactive', 'pending', 'churned', 'trial'] as const;

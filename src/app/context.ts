@@ -8,10 +8,7 @@ import type { Principal } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { JwtService } from './auth/jwt-service.ts';
-import type { Jobs } from './jobs.ts';
-import type { EventBus } from './pubsub/event-bus.ts';
 import type { PgNotifier } from './pubsub/pg-notifier.ts';
-import type { DomainEventOutbox } from './outbox.ts';
 
 /**
  * What one instance (server, worker or CLI) holds. Services are per instance: tests run two in one
@@ -26,11 +23,9 @@ export interface Services {
   logger: Logger;
   authenticator: Authenticator;
   jwt: JwtService;
-  events: EventBus;
-  jobs: Jobs;
   notifier: PgNotifier;
-  /** record-change events waiting for their consumers (webhooks, automations) */
-  outbox: DomainEventOutbox;
+  // `jobs`, `events` and `outbox` are declared by their own files (jobs.ts, pubsub/event-bus.ts,
+  // outbox.ts), which need this interface themselves: declared here they would import each other
 }
 
 /** Which face a request came through; recorded in the audit log. */

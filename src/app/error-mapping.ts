@@ -4,7 +4,7 @@
 // caller may retry (SERVICE_UNAVAILABLE, Retry-After); anything else is logged and masked.
 import { GraphQLError } from 'graphql';
 import { isDatabaseUnavailable } from '../db/connection-errors.ts';
-import { translatePrismaError } from '../db/transaction.ts';
+import { translatePrismaError } from './transaction.ts';
 import { ApiError, ServiceUnavailableError, type ErrorDetail } from './errors.ts';
 
 export interface PublicError {

@@ -10,9 +10,15 @@
 // again after about heartbeat + supervise interval + retry delay, not after its expiry.
 import type pg from 'pg';
 import { PgBoss, type Db, type Job, type SendOptions } from 'pg-boss';
-import type { Tx } from '../db/transaction.ts';
+import type { Tx } from './transaction.ts';
 import type { Logger } from 'pino';
 import type { Services } from './context.ts';
+
+declare module './context.ts' {
+  interface Services {
+    jobs: Jobs;
+  }
+}
 import { traceJobs } from './telemetry/tracing.ts';
 
 /**

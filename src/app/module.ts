@@ -2,7 +2,6 @@
 // these manifests through one list (modules.ts) to build the schema, the REST router, the
 // services of an instance, its job queues, the outbox consumers and the route checklist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RestRoute } from '../../rest-adapter/route.ts';
 import type { Services } from './context.ts';
 import type { IdKind } from './ids.ts';
 import type { JobDefinition } from './jobs.ts';
@@ -56,11 +55,6 @@ export interface HttpEndpoint {
 export interface ModuleListener {
   /** stops accepting; sessions still open may finish until `deadline` (epoch ms) and are cut then */
   close(deadline: number): Promise<void>;
-}
-
-/** A module and its REST table: one entry of the module list. */
-export interface RegisteredModule extends AppModule {
-  routes: readonly RestRoute[];
 }
 
 export function defineModule<M extends AppModule>(module: M): M {

@@ -13,7 +13,14 @@
 // the whole transaction instead, and the batch is dispatched again later.
 import type pg from 'pg';
 import type { Jobs } from './jobs.ts';
-import { inTransaction } from '../db/transaction.ts';
+import { inTransaction } from './transaction.ts';
+
+declare module './context.ts' {
+  interface Services {
+    /** record-change events waiting for their consumers (webhooks, automations) */
+    outbox: DomainEventOutbox;
+  }
+}
 
 // (renamed from data.dispatch-domain-events when the queue became `short`: pg-boss keeps a
 // queue's policy from its creation)

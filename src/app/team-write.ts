@@ -1,7 +1,7 @@
 // Writes that change who may do what in a team share one shape: a transaction that also
 // queues (with pg_notify, delivered only on commit) the credential-cache invalidation for
 // every instance and the team's realtime event; then the local cache is dropped at once.
-import { runTransaction, type Tx } from '../db/transaction.ts';
+import { runTransaction, type Tx } from './transaction.ts';
 import type { TeamEvent } from './pubsub/event-bus.ts';
 import { CREDENTIALS_CHANNEL, invalidationPayload } from './auth/credential-invalidation.ts';
 import type { RequestContext } from './context.ts';

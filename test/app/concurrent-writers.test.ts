@@ -1,9 +1,9 @@
 // Concurrent writers of the same rows serialize or retry; they never surface a 500. Both cases
 // below used to: 8 parallel resyncs of a SMART collection (duplicate membership key) and 8 parallel
 // replacements of one team role (a unique-key race, 409s for valid requests). The transaction
-// helper reruns a transaction PostgreSQL aborted as a deadlock (src/db/transaction.ts).
+// helper reruns a transaction PostgreSQL aborted as a deadlock (src/app/transaction.ts).
 import { expect, it } from 'vitest';
-import { inTransaction, runTransaction } from '../../src/db/transaction.ts';
+import { inTransaction, runTransaction } from '../../src/app/transaction.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { buildRouteWorld, routeWorldServer, type RouteWorld } from '../support/route-world.ts';
 import { useServer } from '../support/use-server.ts';

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/app/config.ts';
 import type { Services } from '../../src/app/context.ts';
 import { Jobs } from '../../src/app/jobs.ts';
 import { PURGE_EXPIRED_CREDENTIALS } from '../../src/modules/credentials/credentials.jobs.ts';
-import { closeServices, createServices } from '../../src/app/server.ts';
+import { closeServices, createServices } from '../../src/main/services.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { untilWith } from '../support/until.ts';
 import { useServer } from '../support/use-server.ts';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../../src/app/schema.ts';
+import { schema } from '../../src/main/schema.ts';
 
 describe('schema.graphql', () => {
   it('matches the Pothos schema (run `npm run print-schema -- --write` after changing it)', () => {

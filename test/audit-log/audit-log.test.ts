@@ -154,7 +154,7 @@ describe('permissions and ids', () => {
 
   it('a record with no entries (written outside the API) has an empty log', async () => {
     const { insertRecords } = await import('../../src/modules/records/records.sql.ts');
-    const { inTransaction } = await import('../../src/db/transaction.ts');
+    const { inTransaction } = await import('../../src/app/transaction.ts');
     const schema = await server.app.services.schemas.get(team.teamId);
     const collection = schema.collectionsBySimplyId.get(secrets.id)!;
     const [row] = await inTransaction(server.app.services.pool, (db) =>

@@ -15,7 +15,7 @@ import { expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts
 import { addMember, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { createWizard, requiredLink, updateTask } from '../support/wizard-fixtures.ts';
 import { automationApi, type AutomationTestServer, startAutomationServer, until, updateFields } from '../support/automation-fixtures.ts';
-import { inTransaction } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/app/transaction.ts';
 
 let server: AutomationTestServer;
 let team: TeamFixture;

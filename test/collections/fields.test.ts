@@ -11,7 +11,7 @@ import { insertRecords } from '../../src/modules/records/records.sql.ts';
 import { loadTeamSchema } from '../../src/modules/collections/team-schema.ts';
 import { newSimplyId } from '../../src/app/ids.ts';
 import { createWizard } from '../support/wizard-fixtures.ts';
-import { inTransaction } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/app/transaction.ts';
 
 let server: TestServer;
 let team: TeamFixture;

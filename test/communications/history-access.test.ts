@@ -8,7 +8,7 @@ import { operation } from '../../src/app/graphql/fragments.ts';
 import { COMMUNICATION_PAGE, PROTECTED_COMMUNICATION_PAGE } from '../../src/modules/communications/communications.fragments.ts';
 import { MASK } from '../../src/modules/communications/masking.ts';
 import { recordDelivery } from '../../src/modules/communications/record-delivery.ts';
-import { inTransaction } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/app/transaction.ts';
 import { mintSessionToken } from '../support/credentials-fixtures.ts';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';

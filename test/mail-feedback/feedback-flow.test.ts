@@ -5,7 +5,7 @@
 // this file's own keeps other files' workers off its mail.send jobs.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/app/transaction.ts';
 import { recordDelivery } from '../../src/modules/communications/record-delivery.ts';
 import { mailTokensFor } from '../../src/modules/mail/mail-tokens.ts';
 import type { ThrowawayDatabase } from '../db/helpers.ts';

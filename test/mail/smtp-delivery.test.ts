@@ -10,7 +10,7 @@ import type { Services } from '../../src/app/context.ts';
 import { createMailer } from '../../src/modules/mail/create-mailer.ts';
 import { queueDeliveries, SEND_MAIL, type MailRetryPolicy } from '../../src/modules/mail/mail-queue.ts';
 import type { Mailer, OutgoingMail } from '../../src/modules/mail/mailer.ts';
-import { closeServices, createServices } from '../../src/app/server.ts';
+import { closeServices, createServices } from '../../src/main/services.ts';
 import { mailId } from '../../src/modules/mail/mail.ids.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { bootstrapTeam } from '../../src/modules/teams/bootstrap.service.ts';

@@ -2,7 +2,7 @@
 // team's approval setting, every refusal and its code, self-approval, scheduling times, readiness
 // blockers stopping a send, the jobs a move queues, and concurrent moves of one message.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/app/transaction.ts';
 import { batchSizeFor, queueBatches, RESOLVE_RECIPIENTS, SEND_BATCH, START_DUE } from '../../src/modules/outgoing-messages/send-pipeline.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';

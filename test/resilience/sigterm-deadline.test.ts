@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { SHUTDOWN_MARGIN_MS } from '../../src/app/server.ts';
+import { SHUTDOWN_MARGIN_MS } from '../../src/main/services.ts';
 import { query, type ThrowawayDatabase } from '../db/helpers.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
 import { rawRequest, slowPost } from '../support/raw-https.ts';

@@ -10,9 +10,10 @@ import { cachedOpenApiDocument, openApiDocument, type OpenApiDocument } from '..
 import { operationFieldSchema } from '../../rest-adapter/openapi-response.ts';
 import { respond, route, type JsonSchema } from '../../rest-adapter/route.ts';
 import { pageQuery } from '../../rest-adapter/schemas.ts';
-import { defineModule, type RegisteredModule } from '../../src/app/module.ts';
-import { modules, routes } from '../../src/app/modules.ts';
-import { schema } from '../../src/app/schema.ts';
+import { defineModule } from '../../src/app/module.ts';
+import type { RegisteredModule } from '../../rest-adapter/route.ts';
+import { modules, routes } from '../../src/main/modules.ts';
+import { schema } from '../../src/main/schema.ts';
 
 const SERVER = 'https://api.example.test/';
 const document = openApiDocument({ schema, modules, serverUrl: SERVER });

@@ -11,8 +11,8 @@ import { DOCUMENTED_ROUTES_FILE, documentedRoutes, routeChecklist, routeKey, ser
 import { routeExtensions } from '../../rest-adapter/openapi-extensions.ts';
 import { openApiDocument } from '../../rest-adapter/openapi.ts';
 import { routesNotBuilt } from '../../rest-adapter/routes-not-built.ts';
-import { modules, routes } from '../../src/app/modules.ts';
-import { schema } from '../../src/app/schema.ts';
+import { modules, routes } from '../../src/main/modules.ts';
+import { schema } from '../../src/main/schema.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const documented = documentedRoutes();

@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream, degrees, StandardFonts } from 'pdf-lib';
 import { extractText, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSignedPdf, sourceDocumentBytes, type SignedPdfInput } from '../../src/modules/signing/signed-pdf/signed-pdf.ts';
+import { buildSignedPdf, sourceDocumentBytes } from '../../src/modules/signing/signed-pdf/signed-pdf.ts';
+import type { SignedPdfInput } from '../../src/modules/signing/signed-pdf/signed-pdf.types.ts';
 import { inspectSourcePdf } from '../../src/modules/signing/signed-pdf/source-pdf.ts';
 import { UnusableSourcePdfError } from '../../src/modules/signing/signed-pdf/signed-pdf.errors.ts';
 

@@ -2,7 +2,7 @@
 // platform writes them (`notify` in a transaction), installations with preferences, and a
 // graphql-ws subscriber of a person's feed that records what it receives.
 import { randomBytes } from 'node:crypto';
-import { runTransaction } from '../../src/db/transaction.ts';
+import { runTransaction } from '../../src/app/transaction.ts';
 import type { NotificationType, Preferences } from '../../src/modules/notifications/notification-categories.ts';
 import { notify } from '../../src/modules/notifications/notify.service.ts';
 import { deviceId } from '../../src/modules/users/users.ids.ts';

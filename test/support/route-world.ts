@@ -4,11 +4,11 @@
 // here knows fails those suites with a message naming it: add the builder below.
 import { randomBytes } from 'node:crypto';
 import type { Env } from '../../src/app/config.ts';
-import { inTransaction } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/app/transaction.ts';
 import { recordDelivery } from '../../src/modules/communications/record-delivery.ts';
 import { backgroundTaskId, recordOutputId, recordTaskLinkId } from '../../src/modules/background-tasks/background-tasks.ids.ts';
 import { insertErrors } from '../../src/modules/background-tasks/tasks.sql.ts';
-import { modules } from '../../src/app/modules.ts';
+import { modules } from '../../src/main/modules.ts';
 import { routeExtensions } from '../../rest-adapter/openapi-extensions.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import { createWizard } from './wizard-fixtures.ts';

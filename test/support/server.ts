@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { inject } from 'vitest';
 import { loadConfig, type Env } from '../../src/app/config.ts';
-import { startApp, type App } from '../../src/app/server.ts';
+import { startApp, type App } from '../../src/main/server.ts';
 import { createLogger } from '../../src/app/logger.ts';
 
 export interface TestServer {

@@ -27,7 +27,7 @@ registerHooks({
 });
 
 const { loadConfig } = await import('../../src/app/config.ts');
-const { startApp } = await import('../../src/app/server.ts');
+const { startApp } = await import('../../src/main/server.ts');
 const { createLogger } = await import('../../src/app/logger.ts');
 
 function call(baseUrl: string, ca: string, method: string, urlPath: string, body?: unknown, token?: string): Promise<number> {

@@ -49,7 +49,7 @@ it('a delivery whose worker dies mid-request is delivered after restart', { time
 
   const script = `
     import { loadConfig } from ${JSON.stringify(new URL('../../src/app/config.ts', import.meta.url).href)};
-    import { createServices } from ${JSON.stringify(new URL('../../src/app/server.ts', import.meta.url).href)};
+    import { createServices } from ${JSON.stringify(new URL('../../src/main/services.ts', import.meta.url).href)};
     import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: process.env.CA_FILE, LOG_LEVEL: 'silent' });
     const services = await createServices({ config, databaseUrl: process.env.DATABASE_URL, migrate: false, logger: createLogger('silent'), jobPollingIntervalSeconds: 0.5 });

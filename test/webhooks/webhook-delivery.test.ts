@@ -14,7 +14,7 @@ import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 import { type Receiver, startWebhookBed, type WebhookBed } from '../support/webhook-receiver.ts';
-import { inTransaction } from '../../src/db/transaction.ts';
+import { inTransaction } from '../../src/app/transaction.ts';
 
 const until = untilWith({ timeoutMs: 15_000, everyMs: 50 });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

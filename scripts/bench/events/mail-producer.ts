@@ -6,7 +6,7 @@
 // { queued, committedAt } as JSON.
 import { loadConfig } from '../../../src/app/config.ts';
 import { createLogger } from '../../../src/app/logger.ts';
-import { closeServices, createServices } from '../../../src/app/server.ts';
+import { closeServices, createServices } from '../../../src/main/services.ts';
 import { wallClockMs } from './stats.ts';
 
 const [teamIdArg, countArg] = process.argv.slice(2);

@@ -19,6 +19,7 @@ import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
 import { SubscriberClients } from '../events/subscriber-clients.ts';
 import { runPushScenario } from './push-scenario.ts';
+import { signIn, type BenchPerson, type NotificationsBed } from './notifications-bed.ts';
 
 export const NOTIFICATION_SCENARIOS = ['notifications-feed', 'notifications-realtime', 'notifications-push'] as const;
 export type NotificationScenario = (typeof NOTIFICATION_SCENARIOS)[number];
@@ -39,34 +40,7 @@ export interface NotificationsSection {
   failed: boolean;
 }
 
-/** What the bench signs in as: the bootstrap user (a team admin) with a password. */
-export interface BenchPerson {
-  teamSimplyId: string;
-  userSimplyId: string;
-  email: string;
-  password: string;
-  /** the team's API key (collections and automations) */
-  apiKey: string;
-}
-
-export interface NotificationsBed {
-  root: string;
-  dataDir: string;
-  database: ScenarioDatabase;
-  person: BenchPerson;
-  env: Record<string, string>;
-  progress: (line: string) => void;
-}
-
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
-
-/** A 1-hour access token of the person (the built-in identity provider). */
-export async function signIn(platform: PlatformProcess, person: BenchPerson): Promise<string> {
-  const anonymous = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: '', sockets: 1 });
-  const answer = await anonymous.request('POST', '/v1/auth/login', { email: person.email, password: person.password });
-  if (answer.status !== 200) throw new Error(`login answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
-  return answer.body.data.accessToken as string;
-}
 
 /** `count` notifications for the person (every fourth unread), oldest first, as the platform writes them. */
 export async function seedNotifications(database: ScenarioDatabase, person: BenchPerson, count: number): Promise<void> {

@@ -11,8 +11,7 @@ import { queryDatabase } from '../events/databases.ts';
 import { startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
-import type { NotificationsBed } from './notifications-section.ts';
-import { signIn } from './notifications-section.ts';
+import { signIn, type NotificationsBed } from './notifications-bed.ts';
 
 const WARM_UP = 5;
 const MEASURED = 50;

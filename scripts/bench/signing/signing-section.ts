@@ -8,7 +8,8 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { TargetOutcome } from '../report.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
-import { buildSignedPdf, type SignedPdfInput } from '../../../src/modules/signing/signed-pdf/signed-pdf.ts';
+import { buildSignedPdf } from '../../../src/modules/signing/signed-pdf/signed-pdf.ts';
+import type { SignedPdfInput } from '../../../src/modules/signing/signed-pdf/signed-pdf.types.ts';
 
 export const SIGNING_SCENARIOS = ['signing-signed-pdf'] as const;
 export type SigningScenario = (typeof SIGNING_SCENARIOS)[number];

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { toGraphQLError, toPublicError } from '../error-mapping.ts';
@@ -17,7 +18,6 @@ import type { RequestContext, Services } from '../context.ts';
 import { createContext } from '../create-context.ts';
 import { PushQueue } from '../pubsub/push-queue.ts';
 import { subscribeShared, type SubscriberSocket } from '../pubsub/shared-subscription.ts';
-import { schema } from '../schema.ts';
 import { tracingPlugins } from '../telemetry/tracing.ts';
 
 export interface NodeServerContext {
@@ -33,7 +33,8 @@ interface WsServerContext {
 
 type YogaContext = Partial<NodeServerContext> & Partial<WsServerContext> & { request?: Request };
 
-export function createGraphQLServer(services: Services): YogaServerInstance<NodeServerContext, RequestContext> {
+/** Yoga over `schema` (the platform's, assembled by the composition root). */
+export function createGraphQLServer(services: Services, schema: GraphQLSchema): YogaServerInstance<NodeServerContext, RequestContext> {
   const { config, logger } = services;
   return createYoga<NodeServerContext, RequestContext>({
     schema,

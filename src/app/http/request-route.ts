@@ -1,5 +1,5 @@
 // The route template a request is served as (a REST route's pattern, a fixed path, or `unmatched`),
-// decided by the handler in src/app/server.ts as it routes, and read once the response is done by
+// decided by the handler in src/main/server.ts as it routes, and read once the response is done by
 // whatever describes the request (access line, metrics, the trace's server span). Never the concrete
 // path: ids and other values stay out of logs, labels and spans.
 import type { ServerResponse } from 'node:http';

@@ -9,6 +9,12 @@ import { EventCatchUp, topicOf } from './event-catch-up.ts';
 import { SubscriberHub, type SubscriberOptions } from './subscriber-hub.ts';
 import { TopicStream } from './topic-stream.ts';
 
+declare module '../context.ts' {
+  interface Services {
+    events: EventBus;
+  }
+}
+
 export const EVENTS_CHANNEL = 'svc_events';
 
 export interface TeamEvent {

@@ -13,7 +13,7 @@
 import { context, ROOT_CONTEXT, SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
 import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
 import type { Job, JobInsert, PgBoss } from 'pg-boss';
-import type { TraceHeaders, Tracing } from './tracing.ts';
+import type { TraceHeaders, Tracing } from './tracing.types.ts';
 import { errorTypeOf, markFailed, withinSpan, type SpanKit } from './span-kit.ts';
 
 // (incubating in the semantic conventions: named here rather than imported from their incubating entry)

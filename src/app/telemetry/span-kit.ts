@@ -3,7 +3,7 @@
 import { context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import type { TraceHeaders } from './tracing.ts';
+import type { TraceHeaders } from './tracing.types.ts';
 
 export interface SpanKit {
   tracer: Tracer;

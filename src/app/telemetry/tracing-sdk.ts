@@ -24,7 +24,7 @@ import { propagateThroughJobs, jobSpans } from './job-context.ts';
 import { graphqlOperationPlugin, restOperation } from './operation-spans.ts';
 import { createSpanKit } from './span-kit.ts';
 import { instrumentPool } from './sql-spans.ts';
-import type { Tracing } from './tracing.ts';
+import type { Tracing } from './tracing.types.ts';
 import type { SamplerName, TracingSettings } from './tracing-settings.ts';
 
 const TRACER_NAME = 'svc-platform';

@@ -11,6 +11,8 @@ import type { Services } from '../context.ts';
 import type { CompiledOperation } from '../graphql/compiled-execution.ts';
 import { settlesBy } from '../../db/pool-shutdown.ts';
 import { tracingSettings } from './tracing-settings.ts';
+import type { AttemptFacts, TraceHeaders, Tracing } from './tracing.types.ts';
+
 
 declare module '../context.ts' {
   interface Services {
@@ -19,27 +21,7 @@ declare module '../context.ts' {
   }
 }
 
-/** What a traced webhook attempt reports back for its span. */
-export interface AttemptFacts {
-  success: boolean;
-  responseStatus: number | null;
-}
-
-/** The trace headers an outgoing request carries (`traceparent`, `tracestate`). */
-export type TraceHeaders = Readonly<Record<string, string>>;
-
 const NO_TRACE_HEADERS: TraceHeaders = Object.freeze({});
-
-/** An instance's live tracing (built by tracing-sdk.ts); the hooks below are its only callers. */
-export interface Tracing {
-  traceRequests(handler: RequestListener): RequestListener;
-  graphqlPlugin: Plugin;
-  operation(document: DocumentNode, compiled: CompiledOperation, context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult>;
-  jobs<J extends Job<unknown>, C>(queue: string, jobs: J[], handler: (jobs: J[], context: C) => Promise<void>, context: C): Promise<void>;
-  webhookAttempt<T extends AttemptFacts>(job: Job<unknown>, attempt: (headers: TraceHeaders) => Promise<T>): Promise<T>;
-  /** exports the spans still buffered, then stops */
-  shutdown(): Promise<void>;
-}
 
 /**
  * Turns tracing on for this instance when the settings ask for it: loads the SDK, and from then

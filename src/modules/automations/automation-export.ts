@@ -1,7 +1,7 @@
 // The automations of a team in the portable team-schema document (references by simplyId only).
 // Run state (lastRunAt, executions) and who created them are not schema, so they are left out.
 
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 export interface ExportedAutomation {
   automationSimplyId: string;
   name: string;

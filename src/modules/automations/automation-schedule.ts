@@ -9,7 +9,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import type { Services } from '../../app/context.ts';
 import { type Claim, claimExecutions, type ExecutionRow } from './execution-claims.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 
 export const SCHEDULE_TICK = 'automations.schedule-tick';
 export const SCHEDULE_LOOKBACK_MS = 5 * 60_000;

@@ -14,7 +14,7 @@ import { type ErrorDetail, PermissionDeniedError, ValidationError } from '../../
 import { simplyIdPattern, userId } from '../../app/ids.ts';
 import { dataWizardId, dataWizardStepId } from '../wizards/wizards.ids.ts';
 import { unknownTags } from '../merge-tags/render.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 export const TRIGGER_TYPES = ['SCHEDULE', 'RECORD_CREATED', 'RECORD_UPDATED', 'FIELD_VALUE_CHANGED', 'WIZARD_COMPLETED', 'WIZARD_COMPLETION_FAILED'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];

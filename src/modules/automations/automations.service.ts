@@ -31,7 +31,7 @@ import {
   type ValidationEnv,
   zodDetails,
 } from './automations.input.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 /** Reads need it at VIEW level, writes at EDIT (the fields' privileged tier). */
 export const AUTOMATION_ADMIN_FEATURE = 'TEAM_ADMIN_DATA_WIZARDS';

@@ -14,7 +14,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../app/errors.
 import { automationId, automationExecutionId } from './automations.ids.ts';
 import { AutomationNotFoundError } from './automations.errors.ts';
 import { announce, EXECUTE_AUTOMATION, type ExecutionJobData, sendExecutionJob, toExecutionRow } from './execution-claims.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 
 export const EXECUTION_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'PARTIALLY_FAILED', 'FAILED', 'SKIPPED'] as const;
 export const RECONCILE_RESOLUTIONS = ['RETRY', 'ABANDON'] as const;

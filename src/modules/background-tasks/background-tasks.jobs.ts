@@ -6,7 +6,7 @@
 import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
 import type { JobDefinition } from '../../app/jobs.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Tx } from '../../app/transaction.ts';
 import type { BackgroundTask } from '../../generated/prisma/client.ts';
 import { ApiError } from '../../app/errors.ts';
 import { finishTask } from './task-finish.ts';

@@ -7,7 +7,7 @@ import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import type { BackgroundTaskError } from '../../generated/prisma/client.ts';
 import { TaskResultUnavailableError, TaskStateConflictError, TaskTypeNotSupportedError } from './background-tasks.errors.ts';
 import { taskTopicId, type BackgroundTaskEvent } from './background-tasks.events.ts';

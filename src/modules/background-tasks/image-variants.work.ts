@@ -6,7 +6,7 @@
 // Kept apart from image-variants.task.ts because it starts tasks through background-tasks.jobs.ts,
 // which imports every task type.
 import type { Services } from '../../app/context.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Tx } from '../../app/transaction.ts';
 import type { ImageVariantWork, VariantWorkItem } from '../files/variant-jobs.ts';
 import { startTask } from './background-tasks.jobs.ts';
 import type { ImageVariantQueueData } from './image-variants.task.ts';

@@ -2,7 +2,7 @@
 // closing error entry (failure, cancel), the starter's notification (category `system`) and the
 // realtime event. Exactly once: the move is conditional on the status it leaves.
 import type { Services } from '../../app/context.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { notify } from '../notifications/notify.service.ts';
 import { taskTopicId } from './background-tasks.events.ts';
 import { eventOf, insertErrorsStatement, type TaskErrorEntry, type TaskRow } from './tasks.sql.ts';

@@ -5,7 +5,7 @@
 // principal may still hold the removed grant until its next load; it names a field that no
 // longer exists, so it grants nothing.)
 import { ConflictError } from '../../app/errors.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 /** simplyIds of the team's automations whose trigger, filters or actions name the field. */
 export async function automationsUsingField(tx: Tx, teamId: bigint, fieldSimplyId: string): Promise<string[]> {

@@ -14,7 +14,7 @@ import { columnNameBase, type FieldInput, fieldInput, MAX_FIELDS_PER_COLLECTION,
 import { refuseIfAutomationsUse, releaseFieldReferences } from './field-references.ts';
 import { dropFieldKeys, recomputeRecordNames } from './recompute.ts';
 import { assertOwnsFields, checkFieldConfig, criteriaFields, findCollection, findOwnField, loadSchemaTx, smartOver, throwIfDetails } from './schema-admin.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 export interface FieldDraft {
   simplyId: string;

@@ -9,7 +9,7 @@ import { prefixOf } from '../records/record-keys.ts';
 import { syncSmartMemberships } from '../records/records.sql.ts';
 import { loadTeamSchema } from './team-schema.ts';
 import { criteriaFields } from './schema-admin.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 
 export const RECOMPUTE_BATCH = 1000;
 

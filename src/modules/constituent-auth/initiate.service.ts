@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { RequestContext } from '../../app/context.ts';
 import { parseInput } from '../../app/validate.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import { recordDelivery } from '../communications/record-delivery.ts';
 import { parseMailbox } from '../mail/mail.input.ts';
 import { matchContact, type MatchedConstituent } from './contact-match.ts';

@@ -7,7 +7,7 @@ import { requireTeam } from '../../app/require-team.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { UnauthenticatedError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import { InvalidVerificationCodeError, VerificationUnusableError } from './constituent-auth.errors.ts';
 import { constituentSessionId } from './constituent-auth.ids.ts';
 import { refreshInput, verifyInput, verifyLinkQuery } from './constituent-auth.input.ts';

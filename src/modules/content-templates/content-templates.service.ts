@@ -10,7 +10,7 @@ import { membershipId } from '../../app/ids.ts';
 import { paginationOf, parsePaging, type Page } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction, type Tx } from '../../db/transaction.ts';
+import { runTransaction, type Tx } from '../../app/transaction.ts';
 import type { TeamSchema } from '../collections/team-schema.ts';
 import { contentTemplateId } from './content-templates.ids.ts';
 import { TemplateArchivedError } from './content-templates.errors.ts';

@@ -6,7 +6,7 @@
 // (http, https or raster data: URLs), links (http, https, mailto, tel, relative, #) and styles.
 // Merge tags are plain text to the sanitizer, so `{{first_name}}` survives anywhere it was written.
 import type { DOMPurify } from 'dompurify';
-import { createPurifier } from '../../app/dom-purifier.ts';
+import { createPurifier } from '../../app/sanitize/markup-purifier.ts';
 
 const FORBIDDEN_TAGS = [
   'script', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'form', 'input', 'button', 'textarea',
@@ -21,55 +21,17 @@ const EMBEDDED_RASTER = /^data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/=\s]
 /** characters browsers ignore inside a scheme ("java\tscript:", "&#x0A;") */
 const URI_NOISE = /[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g;
 
-/**
- * CSS that can run script or fetch something the reader did not ask for: the old script
- * extensions, @import, url() to anything but https or an embedded raster image, and escapes and
- * comments (which can spell any of these past a pattern).
- */
-const UNSAFE_CSS = [
-  /expression\s*\(/i,
-  /-moz-binding/i,
-  /behavior\s*:/i,
-  /@import/i,
-  /javascript\s*:/i,
-  /vbscript\s*:/i,
-  /\\/,
-  /\/\*/,
-  /url\s*\(\s*(?!['"]?\s*(?:https:|data:image\/(?:png|jpeg|gif|webp);))/i,
-  /image-set\s*\(/i,
-];
-
-export function unsafeCss(css: string): boolean {
-  return UNSAFE_CSS.some((pattern) => pattern.test(css));
-}
-
 function safeUri(value: string, tag: string, attribute: string): boolean {
   const compact = value.replace(URI_NOISE, '');
   if (attribute === 'src' && tag === 'img' && EMBEDDED_RASTER.test(value.trim())) return true;
   return SAFE_URI.test(compact);
 }
 
-const URI_ATTRIBUTES = new Set(['href', 'src', 'xlink:href', 'cite', 'longdesc', 'poster', 'usemap', 'manifest']);
+let purifier: DOMPurify | undefined;
 
-let purifier: { purify: DOMPurify } | undefined;
-
-/** One jsdom window serves every call: sanitizing is synchronous, so calls never interleave. */
 function getPurifier(): DOMPurify {
-  if (purifier) return purifier.purify;
-  const { purify } = createPurifier();
-  purify.addHook('uponSanitizeElement', (node, data) => {
-    if (data.tagName === 'style' && unsafeCss(node.textContent ?? '')) node.textContent = '';
-  });
-  purify.addHook('uponSanitizeAttribute', (node, data) => {
-    const name = data.attrName;
-    if (URI_ATTRIBUTES.has(name)) {
-      if (!safeUri(data.attrValue, node.nodeName.toLowerCase(), name)) data.keepAttr = false;
-      return;
-    }
-    if (name === 'style' && unsafeCss(data.attrValue)) data.keepAttr = false;
-  });
-  purifier = { purify };
-  return purify;
+  purifier ??= createPurifier({ cssUrls: 'https-or-embedded-raster', linkAllowed: safeUri }).purify;
+  return purifier;
 }
 
 const WHOLE_DOCUMENT = /^\s*(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s|<html[\s>]|<head[\s>]|<body[\s>])/i;

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { contentTemplateId } from './content-templates.ids.ts';
 import { TemplateArchivedError, TemplateLinkRefusedError } from './content-templates.errors.ts';
 import { copyContentTemplateInput, linkTemplateInput } from './content-templates.input.ts';

@@ -11,7 +11,7 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../app
 import { byCreation, type Paging } from '../../app/paging.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 import { findRoleId } from '../team-roles/team-roles.service.ts';
 import { createApiKeyInput, toDate, updateApiKeyInput } from './api-keys.input.ts';
 import { apiKeyId } from './credentials.ids.ts';

@@ -10,7 +10,7 @@ import { SESSION_ID_PATTERN, newSessionId } from './credentials.ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { creatorFeatures, creatorScopes } from './creator-scopes.ts';
 import { createSessionTokenInput } from './session-tokens.input.ts';
 

@@ -7,7 +7,7 @@ import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { FileFolder } from '../../generated/prisma/client.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
-import { runTransaction, type Tx } from '../../db/transaction.ts';
+import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { canViewMediaLibrary, requireMediaLibraryEdit } from './files.access.ts';
 import { FolderNotEmptyError } from './files.errors.ts';
 import { fileFolderId } from './files.ids.ts';

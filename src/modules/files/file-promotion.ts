@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
 import type { FileUpload } from '../../generated/prisma/client.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { commitStoredContent, lockTeamStorage } from './file-version-commit.ts';
 import { checkUpload } from './upload-checks.ts';
 import { publishUploadStatus, rejectUpload, teamSimplyIdOf, type RejectionReason } from './upload-outcomes.ts';

@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { FileVariant, FileVersion, Prisma, StoredFile } from '../../generated/prisma/client.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { canViewMediaLibrary, requireMediaLibraryEdit } from './files.access.ts';
 import { fileFolderId, fileId, teamLabelId } from './files.ids.ts';
 import { bulkDeleteInput, deleteFileInput, downloadUrlsInput, listFilesInput, moveFileInput, updateFileInput, type ListFilesInput } from './files.input.ts';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Services } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { allowedType, maxBytesFor } from './files.allowlist.ts';
 import { StorageLimitExceededError } from './files.errors.ts';
 import { fileId } from './files.ids.ts';

@@ -7,7 +7,7 @@
 // it states what it needs here and the other one supplies it.
 import type { Job } from 'pg-boss';
 import type { Services } from '../../app/context.ts';
-import { runTransaction, type Tx } from '../../db/transaction.ts';
+import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { fileVariantId } from './files.ids.ts';
 import { variantObjectKey } from './storage/storage-keys.ts';
 import { teamSimplyIdOf } from './upload-outcomes.ts';

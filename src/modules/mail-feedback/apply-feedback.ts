@@ -2,7 +2,7 @@
 // reports about one mail (a delivery and a late bounce arriving together) are applied in turn and
 // the precedence holds whatever their order.
 import type pg from 'pg';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import type { MailRef } from '../mail/mail-tokens.ts';
 import { parseMailbox } from '../mail/mail.input.ts';
 import { supersedes, type FeedbackEffect } from './feedback-effects.ts';

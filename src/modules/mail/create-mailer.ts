@@ -13,7 +13,7 @@ import { ApiError } from '../../app/errors.ts';
 import { outgoingMailInput, parseMailbox, type ValidMail } from './mail.input.ts';
 import { DEFAULT_RETRY, queueDeliveries, type MailRetryPolicy } from './mail-queue.ts';
 import type { Mailer, MailOutcome, OutgoingMail } from './mailer.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import { mailId } from './mail.ids.ts';
 import { insertMailMessages, type StoredMail } from './mail.sql.ts';
 import { mailTokensFor, returnPathFor, type MailRef } from './mail-tokens.ts';

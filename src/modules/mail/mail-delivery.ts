@@ -11,7 +11,7 @@ import type { Services } from '../../app/context.ts';
 import { parseMailbox, type Mailbox } from './mail.input.ts';
 import type { SendMailJob } from './mail-queue.ts';
 import { SEND_TIMEOUT_MS, type SmtpTransport } from './smtp-transport.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import { type AttemptOutcome, failQueued, keepInOutbox, lockQueued, type QueuedRow, recordAttempts } from './mail.sql.ts';
 
 const MAX_ERROR = 2000;

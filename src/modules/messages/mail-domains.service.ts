@@ -9,7 +9,7 @@ import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { checkTxtRecord } from './domain-verification.ts';
 import { createMailDomainInput, verificationRecordName, verificationRecordValue } from './mail-domains.input.ts';
 import { MailDomainExistsError, MailDomainInUseError } from './messages.errors.ts';

@@ -10,7 +10,7 @@ import { byCreation, paginationOf, parsePaging, type Page, type PageInput } from
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction, type Tx } from '../../db/transaction.ts';
+import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { createMessageSenderInput, domainOfAddress, updateMessageSenderInput } from './message-senders.input.ts';
 import { DELIVERY_METHODS } from './message-templates.input.ts';
 import { messageSenderId } from './messages.ids.ts';

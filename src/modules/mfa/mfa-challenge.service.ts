@@ -5,7 +5,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { UnauthenticatedError } from '../../app/errors.ts';
 import { hashToken } from '../../app/auth/tokens.ts';
 import { randomSecret } from '../../app/ids.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import type { MfaChallenge } from '../../generated/prisma/client.ts';
 import { checkSecondFactor, lockedMfa, MFA_ENABLED, type Verdict } from './mfa-check.ts';
 import { secondFactorOf } from './mfa.input.ts';

@@ -6,7 +6,7 @@ import { hashToken } from '../../app/auth/tokens.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { RateLimitError, type ApiError } from '../../app/errors.ts';
 import { secretBoxFor } from '../../app/secret-box.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Tx } from '../../app/transaction.ts';
 import type { UserMfa } from '../../generated/prisma/client.ts';
 import { findHash, matchTotpStep, normalizeRecoveryCode } from './mfa.codes.ts';
 import { InvalidMfaCodeError } from './mfa.errors.ts';

@@ -5,7 +5,7 @@ import { hashToken } from '../../app/auth/tokens.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { ConflictError, IdpRequiredError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { checkSecondFactor, lockedMfa, MFA_ENABLED, MFA_PENDING, sealContext, secretBox, type Verdict } from './mfa-check.ts';
 import { newRecoveryCode, newTotpSecret, normalizeRecoveryCode, otpauthUri, qrCodeDataUrl, RECOVERY_CODE_COUNT } from './mfa.codes.ts';
 import { codeInput, disableInput, secondFactorOf } from './mfa.input.ts';

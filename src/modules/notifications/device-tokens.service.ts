@@ -11,7 +11,7 @@
 import type { RequestContext } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { checkTargetAtCreation, TargetRefused } from '../webhooks/target-guard.ts';
 import { currentUserId, upsertCurrentDevice } from '../users/user-devices.ts';
 import { deactivateDeviceTokenInput, registerDeviceTokenInput } from './device-tokens.input.ts';

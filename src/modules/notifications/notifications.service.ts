@@ -9,7 +9,7 @@ import { pagination, parsePaging, type Page } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { ResyncRequiredError } from '../../app/pubsub/resync.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { currentUserId } from '../users/user-devices.ts';
 import { categoryOf, type NotificationType } from './notification-categories.ts';
 import { hiddenCategoriesOf } from './notification-preferences.service.ts';

@@ -3,7 +3,7 @@
 // event. Reads go straight to the pool; writes run in the caller's Prisma transaction so the event
 // published there commits with them.
 import type pg from 'pg';
-import type { Tx } from '../../db/transaction.ts';
+import type { Tx } from '../../app/transaction.ts';
 import type { LocalizedText } from '../../app/localized-text.ts';
 
 /** A notification as the feed shows it (a Prisma UserNotification row fits too). */

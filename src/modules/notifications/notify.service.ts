@@ -4,7 +4,7 @@
 // `sourceId` writes nothing twice.
 import type { Services } from '../../app/context.ts';
 import type { LocalizedText } from '../../app/localized-text.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Tx } from '../../app/transaction.ts';
 import type { UserNotification } from '../../generated/prisma/client.ts';
 import { categoryOf, type NotificationType } from './notification-categories.ts';
 import { feedTopicId, type NotificationEvent, type NotificationSnapshot } from './notifications.events.ts';

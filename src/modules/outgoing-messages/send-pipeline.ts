@@ -13,7 +13,7 @@ import { onConnection } from '../../app/jobs.ts';
 import type pg from 'pg';
 import type { OutgoingMessage } from '../../generated/prisma/client.ts';
 import type { Services } from '../../app/context.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import { recordDeliveries, type DeliveryDraft } from '../communications/record-delivery.ts';
 import { channelAvailable } from './channel-providers.ts';
 import { renderContent } from './message-content.ts';

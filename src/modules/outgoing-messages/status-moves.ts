@@ -8,7 +8,7 @@ import type { OutgoingMessage, Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { channelAvailable } from './channel-providers.ts';
 import { approvalRequired } from './message-settings.service.ts';
 import {

@@ -4,7 +4,7 @@
 // the message's status stays as it is.
 import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import { collectionFor } from '../collections/access.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import type { MergeField, MergeRecord } from '../merge-tags/render.ts';

@@ -6,7 +6,7 @@
 // that checks (and repairs) the counters against the memberships.
 import type pg from 'pg';
 import { advisoryLock } from '../../db/advisory-locks.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 
 type Db = pg.Pool | pg.PoolClient;
 

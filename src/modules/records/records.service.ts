@@ -14,7 +14,7 @@ import { calculateName } from './calculated-name.ts';
 import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges } from './record-changes.ts';
 import { checkReferences, prepareFields, type PreparedFields } from './record-input.ts';
 import { findRecordPage, findRecords, insertRecords, lockRecords, parseSort, type RecordRow, softDeleteRecords, syncSmartMemberships, updateRecords } from './records.sql.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import type pg from 'pg';
 
 export const MAX_BATCH_ITEMS = 100;

@@ -9,7 +9,7 @@ import { membershipId } from '../../app/ids.ts';
 import { pagination, parsePaging, type Page } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import { accessTo, requireRecordCredential } from '../collections/access.ts';
 import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
 import { parseEmail } from '../collections/values/contact.ts';

@@ -10,7 +10,7 @@ import type { PrismaSelection } from '../../db/prisma.ts';
 import { teamRoleId } from './team-roles.ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { normalizeRole, teamRoleInput } from './team-roles.input.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 export async function findRoleId(tx: Tx, teamId: bigint, simplyId: string): Promise<bigint> {
   teamRoleId.assert(simplyId, 'teamRoleSimplyId');

@@ -4,7 +4,7 @@
 import type { FieldDefinition } from '../collections/team-schema.ts';
 import { exportAutomations } from '../automations/automation-export.ts';
 import { exportWizards } from '../wizards/wizard-export.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 /** A field's portable columns: its definition without internal ids and timestamps. */
 export type ExportedField = Pick<FieldDefinition, 'dataFieldSimplyId' | 'title' | 'columnName' | 'dataType' | 'isRequired' | 'sortOrder'> & { config: unknown };

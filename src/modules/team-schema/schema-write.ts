@@ -7,7 +7,7 @@ import { requireTeam } from '../../app/require-team.ts';
 import { SCHEMA_CHANNEL } from '../collections/schema-cache.ts';
 import { exportTeamSchema } from './schema-export.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
-import { runTransaction, type Tx } from '../../db/transaction.ts';
+import { runTransaction, type Tx } from '../../app/transaction.ts';
 
 export async function schemaWrite<T>(ctx: RequestContext, summary: string | ((result: T) => string), work: (tx: Tx) => Promise<T>): Promise<T> {
   const team = requireTeam(ctx);

@@ -7,7 +7,7 @@
 // (fieldAccess NONE); team admins and full data access see every collection. The same narrowing
 // applies to both sides of a comparison.
 import { fieldAccess, hasDataAccess, hasScope, type Principal } from '../../app/auth/principal.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { parsePaging, type PageInput, type PaginationShape, paginationOf } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';

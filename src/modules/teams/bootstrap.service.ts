@@ -5,7 +5,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { API_KEY_PREFIX, hashToken, newApiKey, tokenHint } from '../../app/auth/tokens.ts';
 import { hashPassword } from '../../app/auth/passwords.ts';
 import { ValidationError } from '../../app/errors.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { membershipId, teamId, userId } from '../../app/ids.ts';
 import { FEATURE_PERMISSIONS } from '../../app/auth/feature-permissions.ts';
 import { apiKeyId } from '../credentials/credentials.ids.ts';

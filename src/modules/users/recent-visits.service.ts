@@ -4,7 +4,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import type { RecentVisit } from '../../generated/prisma/client.ts';
 import { RECENT_VISITS_KEPT, recentVisitsQuery, recordVisitInput } from './recent-visits.input.ts';
 import { recentVisitId } from './users.ids.ts';

@@ -2,7 +2,7 @@
 // notification preferences and push registration are per installation.
 import type { RequestContext } from '../../app/context.ts';
 import { UnauthenticatedError } from '../../app/errors.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Tx } from '../../app/transaction.ts';
 import type { UserDevice } from '../../generated/prisma/client.ts';
 import { DeviceNotFoundError } from './users.errors.ts';
 import { deviceId } from './users.ids.ts';

@@ -9,7 +9,7 @@ import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { createUserInput, updateMeInput } from './users.input.ts';
 
 /**

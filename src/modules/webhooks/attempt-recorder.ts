@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { Job, JobInsert } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Services } from '../../app/context.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
 import type { AttemptOutcome } from './webhook-sender.ts';
 import { targetGroupId } from './delivery-order.ts';

@@ -15,7 +15,7 @@ import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } 
 import { randomSecret } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
-import { runTransaction } from '../../db/transaction.ts';
+import { runTransaction } from '../../app/transaction.ts';
 import { secretBoxFor } from '../../app/secret-box.ts';
 import { checkTargetAtCreation, parseTargetUrl, TargetRefused } from './target-guard.ts';
 import { secretContext } from './webhook-delivery.ts';

@@ -38,7 +38,7 @@ import {
   updateTaskInput,
   updateWizardInput,
 } from './wizards.input.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 /** An update that names nothing to change would only record an empty schema version. */
 function requireSomething(input: object, keys: string): void {

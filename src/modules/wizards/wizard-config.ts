@@ -4,7 +4,7 @@
 import type { DataWizard, DataWizardStep, DataWizardStepTask, Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
 import type { TaskType } from './wizards.input.ts';
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 
 export interface WizardTaskField {
   field: FieldDefinition;

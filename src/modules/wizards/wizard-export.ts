@@ -3,7 +3,7 @@
 // A task field is only its reference and isRequired: the field's own properties live with the
 // collection in the same document, so renaming a field is not a change of every wizard using it.
 
-import { type Tx } from '../../db/transaction.ts';
+import { type Tx } from '../../app/transaction.ts';
 export interface ExportedWizard {
   dataWizardSimplyId: string;
   dataCollectionSimplyId: string | null;

@@ -27,7 +27,7 @@ import { dataWizardId, dataWizardStepId, dataWizardInstanceId } from './wizards.
 import { WizardNotFoundError, WizardStepNotFoundError } from './wizards.errors.ts';
 import { firstStep, loadWizardConfig, type WizardConfig, type WizardStep, type WizardTask } from './wizard-config.ts';
 import { insertCompletionEvent, type RunErrorDetail } from './wizard-events.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../app/transaction.ts';
 
 export interface RunWizardInput {
   teamId: bigint;

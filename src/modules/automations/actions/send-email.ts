@@ -12,7 +12,7 @@ import { recordDelivery } from '../../communications/record-delivery.ts';
 import { suppressedAmong } from '../../mail-feedback/suppressions.sql.ts';
 import { MAX_SUBJECT, parseMailbox } from '../../mail/mail.input.ts';
 import { renderTemplate } from '../../merge-tags/render.ts';
-import { inTransaction } from '../../../db/transaction.ts';
+import { inTransaction } from '../../../app/transaction.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError, RecipientSuppressedError } from '../automations.errors.ts';
 

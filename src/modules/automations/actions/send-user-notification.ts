@@ -7,7 +7,7 @@ import { renderTemplate } from '../../merge-tags/render.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError, NotAMemberError } from '../automations.errors.ts';
 import { notify } from '../../notifications/notify.service.ts';
-import { runTransaction } from '../../../db/transaction.ts';
+import { runTransaction } from '../../../app/transaction.ts';
 
 export const sendUserNotification: ActionHandler = async (run) => {
   const config = run.config as { userSimplyId?: string; toUserFieldSimplyId?: string; title: string; body?: string };

@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { RequestContext } from '../../../app/context.ts';
 import { ValidationError } from '../../../app/errors.ts';
-import { inTransaction } from '../../../db/transaction.ts';
+import { inTransaction } from '../../../app/transaction.ts';
 import { type CollectionAccess, collectionFor } from '../../collections/access.ts';
 import { normalizeFilters, type NormalizedFilter } from '../../collections/values/index.ts';
 import { deleteRecordsById, type ItemFailure } from '../../records/records.service.ts';

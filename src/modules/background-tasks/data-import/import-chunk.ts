@@ -9,7 +9,7 @@
 // settled (doneRows), and a redone chunk leaves them out.
 import type { RequestContext } from '../../../app/context.ts';
 import type { ApiError } from '../../../app/errors.ts';
-import { inTransaction } from '../../../db/transaction.ts';
+import { inTransaction } from '../../../app/transaction.ts';
 import type pg from 'pg';
 import type { CollectionAccess } from '../../collections/access.ts';
 import { checkReferences, prepareFields } from '../../records/record-input.ts';

@@ -7,7 +7,7 @@
 // second file. A crash after the write committed finds the record done and skips it.
 import type { RequestContext } from '../../../app/context.ts';
 import { ApiError } from '../../../app/errors.ts';
-import { inTransaction } from '../../../db/transaction.ts';
+import { inTransaction } from '../../../app/transaction.ts';
 import type { FieldDefinition } from '../../collections/team-schema.ts';
 import { fieldValueWithFile, storeGeneratedFileVersion } from '../../files/generated-version.ts';
 import { updateRecordsById } from '../../records/records.service.ts';

@@ -3,7 +3,7 @@
 // stored instead of the upload. An SVG opened on its own is a web page: scripts, event handlers,
 // foreign HTML and references to other documents must all go, and what remains must only ever
 // point inside the document itself.
-import { createPurifier, type Purifier } from '../../../app/dom-purifier.ts';
+import { createPurifier, type Purifier } from '../../../app/sanitize/markup-purifier.ts';
 import { checkXml } from './xml-check.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -13,26 +13,6 @@ export type SanitizedSvg = { ok: true; svg: Buffer; width?: number; height?: num
 /** raster images may be embedded (never SVG: an embedded SVG is a document of its own) */
 const EMBEDDED_RASTER = /^data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/=\s]*$/i;
 
-/**
- * CSS that can fetch another resource or hide what it does: url() to anything but a fragment of
- * this document, @import, string-taking image functions, escapes (which can spell any of these)
- * and the old script-running extensions.
- */
-const UNSAFE_CSS = [
-  /url\s*\(\s*(?!['"]?\s*#)/i,
-  /@import/i,
-  /\bsrc\s*\(/i,
-  /image(?:-set)?\s*\(/i,
-  /\\/,
-  /expression\s*\(/i,
-  /-moz-binding/i,
-  /behavior\s*:/i,
-];
-
-function unsafeCss(css: string): boolean {
-  return UNSAFE_CSS.some((pattern) => pattern.test(css));
-}
-
 /** the fragment reference every in-document link is; anything else reaches outside */
 function localReference(value: string): boolean {
   return value.trim().startsWith('#');
@@ -40,27 +20,13 @@ function localReference(value: string): boolean {
 
 let sanitizer: Purifier | undefined;
 
-/** One jsdom window serves every call: sanitizing is synchronous, so calls never interleave. */
+/** Links stay only when they name an element of this document (or embed a raster <image>). */
+function linkAllowed(value: string, element: string): boolean {
+  return localReference(value) || (element === 'image' && EMBEDDED_RASTER.test(value));
+}
+
 function getSanitizer(): Purifier {
-  if (sanitizer) return sanitizer;
-  const { window, purify } = createPurifier();
-  purify.addHook('uponSanitizeElement', (node, data) => {
-    if (data.tagName === 'style' && unsafeCss(node.textContent ?? '')) node.textContent = '';
-  });
-  purify.addHook('uponSanitizeAttribute', (node, data) => {
-    const name = data.attrName;
-    const value = data.attrValue;
-    if (name === 'href' || name === 'xlink:href') {
-      const embedded = node.nodeName.toLowerCase() === 'image' && EMBEDDED_RASTER.test(value);
-      if (!localReference(value) && !embedded) data.keepAttr = false;
-      return;
-    }
-    // presentation attributes take url() too (fill="url(#gradient)")
-    if (name === 'style' || /url\s*\(/i.test(value)) {
-      if (unsafeCss(value)) data.keepAttr = false;
-    }
-  });
-  sanitizer = { window, purify };
+  sanitizer ??= createPurifier({ cssUrls: 'this-document', linkAllowed });
   return sanitizer;
 }
 

@@ -3,7 +3,7 @@
 // of the job finds the rows and sends nothing twice).
 import type { Job } from 'pg-boss';
 import type { JobContext, JobDefinition } from '../../../app/jobs.ts';
-import { runTransaction } from '../../../db/transaction.ts';
+import { runTransaction } from '../../../app/transaction.ts';
 import { allowsCategory } from '../notification-categories.ts';
 import { PUSH_FANOUT, PUSH_SEND, type PushFanoutJob, type PushSendJob } from './push-jobs.names.ts';
 import { pushSendOptions } from './push-retry.ts';

@@ -5,7 +5,7 @@
 // attempt records FAILED instead. Every attempt is counted on the delivery.
 import type { Job } from 'pg-boss';
 import type { JobContext, JobDefinition } from '../../../app/jobs.ts';
-import { runTransaction } from '../../../db/transaction.ts';
+import { runTransaction } from '../../../app/transaction.ts';
 import { allowsCategory } from '../notification-categories.ts';
 import { PUSH_SEND, type PushSendJob } from './push-jobs.names.ts';
 import { textIn } from './push-message.ts';

@@ -3,7 +3,7 @@
 // without parsing page text.
 import type { PDFDocument } from 'pdf-lib';
 import { orderedSigners } from './certificate.ts';
-import type { SignedPdfInput } from './signed-pdf.ts';
+import type { SignedPdfInput } from './signed-pdf.types.ts';
 
 export const AUDIT_TRAIL_NAME = 'audit-trail.json';
 

@@ -4,7 +4,7 @@
 // flow over as many pages as they need.
 import { rgb, type PDFDocument, type PDFImage } from 'pdf-lib';
 import { FlowWriter, type Fonts } from './pdf-writer.ts';
-import type { SignedPdfInput, SignedPdfSigner } from './signed-pdf.ts';
+import type { SignedPdfInput, SignedPdfSigner } from './signed-pdf.types.ts';
 import { needsReplacement } from './win-ansi.ts';
 
 const GREY = rgb(0.35, 0.35, 0.35);

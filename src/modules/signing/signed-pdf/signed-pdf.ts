@@ -11,35 +11,8 @@ import { embedFonts } from './pdf-writer.ts';
 import { buildReviewDocument } from './review-document.ts';
 import { openSourcePdf } from './source-pdf.ts';
 import { stampPage } from './page-stamp.ts';
+import type { SignedPdf, SignedPdfInput } from './signed-pdf.types.ts';
 
-export interface SignedPdfEvent {
-  type: string;
-  at: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-}
-
-export interface SignedPdfSigner {
-  name: string;
-  email: string | null;
-  roleKey: string;
-  signingOrder: number;
-  typedName: string | null;
-  signatureImagePng: Buffer | null;
-  consentVersion: string | null;
-  events: SignedPdfEvent[];
-}
-
-export type SignedPdfInput = {
-  title: string;
-  requestSimplyId: string;
-  source: { pdf: Buffer } | { reviewFields: { label: string; value: string }[] };
-  signers: SignedPdfSigner[];
-  consentVersion: string | null;
-  completedAt: Date;
-};
-
-export type SignedPdf = { pdf: Buffer; sourceSha256: string; sha256: string; pageCount: number };
 
 export function sha256Hex(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -1,8 +1,8 @@
 // The GraphQL schema: the scalars, then every module of the list registers its types and fields
 // on the one builder (importing the list imports each module's `<area>.schema.ts`).
-import './graphql/scalars.ts';
-import { builder } from './builder.ts';
-import type { RegisteredModule } from './module.ts';
+import '../app/graphql/scalars.ts';
+import { builder } from '../app/builder.ts';
+import type { RegisteredModule } from '../../rest-adapter/route.ts';
 import { modules } from './modules.ts';
 
 function buildSchema(registered: readonly RegisteredModule[]) {

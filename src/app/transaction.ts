@@ -12,7 +12,7 @@
 import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { ConflictError, NotFoundError } from '../app/errors.ts';
+import { ConflictError, NotFoundError } from './errors.ts';
 
 /** attempts of one transaction that keeps being aborted by concurrent writers */
 const CONFLICT_ATTEMPTS = 4;

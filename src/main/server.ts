@@ -3,47 +3,34 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import { Authenticator } from './auth/authenticator.ts';
-import type { Config } from './config.ts';
-import { createPool, createPrisma } from '../db/prisma.ts';
-import { applyPendingMigrations } from '../db/schema-engine/migrations.ts';
-import type { Services } from './context.ts';
-import { listenForCredentialInvalidation } from './auth/credential-invalidation.ts';
+import type { Services } from '../app/context.ts';
 import { schema } from './schema.ts';
-import { attachSubscriptions, createGraphQLServer } from './graphql/yoga.ts';
-import { JwtService } from './auth/jwt-service.ts';
-import { loadOrCreateSigningKey } from './auth/signing-key.ts';
-import { Jobs } from './jobs.ts';
-import { DomainEventOutbox } from './outbox.ts';
-import { EventBus } from './pubsub/event-bus.ts';
-import { PgNotifier } from './pubsub/pg-notifier.ts';
+import { attachSubscriptions, createGraphQLServer } from '../app/graphql/yoga.ts';
 import { RestAdapter } from '../../rest-adapter/handler.ts';
 import { cachedOpenApiDocument } from '../../rest-adapter/openapi.ts';
 import { serveDocs } from '../../rest-adapter/docs-page.ts';
 import { modules, routes } from './modules.ts';
-import type { ModuleListener } from './module.ts';
-import { outboxJobs } from './outbox.jobs.ts';
-import { clientAddress } from './http/client-address.ts';
-import { sendData, sendError, sendJson } from './http/envelope.ts';
-import { toPublicError } from './error-mapping.ts';
-import { RateLimitError, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, ServiceUnavailableError } from './errors.ts';
-import { endPool, settlesBy } from '../db/pool-shutdown.ts';
-import { dotSegmentError, hasDotSegment } from './http/dot-segments.ts';
-import { createFrontDoor, HTTPS_REQUIRED } from './http/front-door.ts';
-import { FRONT_PAGE_PATH, serveFrontPage } from './http/front-page.ts';
-import { GRAPHIQL_ASSETS_PATH, serveGraphiQLAsset } from './http/graphiql-assets.ts';
-import { createLogger } from './logger.ts';
-import { Metrics } from './http/metrics.ts';
-import { serveMetricsOnMainPort, startMetricsListener, type MetricsListener } from './http/metrics-endpoint.ts';
-import { observeRequest } from './http/access-log.ts';
-import { recordRoute } from './http/request-route.ts';
-import { NOT_READY_SHUTTING_DOWN, Readiness } from './drain.ts';
-import { RateLimiter } from './http/rate-limiter.ts';
-import { releaseMemoryAfterLoad } from './http/release-after-load.ts';
-import { loadTls, type TlsMaterial } from './http/tls.ts';
-import { startTracing, stopTracing, traceRequests } from './telemetry/tracing.ts';
+import type { ModuleListener } from '../app/module.ts';
+import { clientAddress } from '../app/http/client-address.ts';
+import { sendData, sendError, sendJson } from '../app/http/envelope.ts';
+import { toPublicError } from '../app/error-mapping.ts';
+import { RateLimitError, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, ServiceUnavailableError } from '../app/errors.ts';
+import { settlesBy } from '../db/pool-shutdown.ts';
+import { dotSegmentError, hasDotSegment } from '../app/http/dot-segments.ts';
+import { createFrontDoor, HTTPS_REQUIRED } from '../app/http/front-door.ts';
+import { FRONT_PAGE_PATH, serveFrontPage } from '../app/http/front-page.ts';
+import { GRAPHIQL_ASSETS_PATH, serveGraphiQLAsset } from '../app/http/graphiql-assets.ts';
+import { Metrics } from '../app/http/metrics.ts';
+import { serveMetricsOnMainPort, startMetricsListener, type MetricsListener } from '../app/http/metrics-endpoint.ts';
+import { observeRequest } from '../app/http/access-log.ts';
+import { recordRoute } from '../app/http/request-route.ts';
+import { NOT_READY_SHUTTING_DOWN, Readiness } from '../app/drain.ts';
+import { RateLimiter } from '../app/http/rate-limiter.ts';
+import { releaseMemoryAfterLoad } from '../app/http/release-after-load.ts';
+import { loadTls, type TlsMaterial } from '../app/http/tls.ts';
+import { traceRequests } from '../app/telemetry/tracing.ts';
+import { closeServices, createServices, SHUTDOWN_MARGIN_MS, type StartOptions } from './services.ts';
 
 export interface App {
   baseUrl: string;
@@ -56,89 +43,13 @@ export interface App {
   close(): Promise<void>;
 }
 
-export interface StartOptions {
-  config: Config;
-  databaseUrl: string;
-  /** run pg-boss workers in this process (default: config.JOBS_IN_SERVER) */
-  runJobs?: boolean;
-  /** apply pending migrations first (default true) */
-  migrate?: boolean;
-  logger?: Logger;
-  /** pg-boss polling interval; tests shorten it */
-  jobPollingIntervalSeconds?: number;
-}
-
-/** Builds the services one process needs, without any HTTP: shared by the server, the worker and the CLI. */
-export async function createServices(options: StartOptions): Promise<Services> {
-  const { config, databaseUrl } = options;
-  const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'svc', config.LOG_FORMAT);
-  if (options.migrate !== false) {
-    const { applied } = await applyPendingMigrations({ databaseUrl });
-    if (applied.length > 0) logger.info({ applied }, 'applied database migrations');
-  }
-  const pool = createPool(databaseUrl, config.DB_POOL_SIZE);
-  const prisma = createPrisma(pool);
-  const notifier = new PgNotifier(databaseUrl, pool, (msg, err) => logger.warn({ err }, msg));
-  await notifier.start();
-  const jwt = new JwtService(await loadOrCreateSigningKey(config.jwtSigningKeyFile), config);
-  const authenticator = new Authenticator(prisma, jwt, config.CREDENTIAL_CACHE_TTL_SECONDS, config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
-  await listenForCredentialInvalidation(notifier, authenticator);
-  const events = new EventBus(notifier, (err) => logger.warn({ err }, 'event publish failed'));
-  await events.start();
-  const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds, concurrency: config.JOB_CONCURRENCY });
-  const outbox = new DomainEventOutbox(pool, jobs, ({ consumer, event, error, attempts, dead }) =>
-    logger[dead ? 'error' : 'warn'](
-      { err: error, consumer, eventId: event.eventId, eventType: event.eventType, attempts },
-      dead ? 'domain event consumer gave up on an event (DomainEventFailure kept)' : 'domain event consumer failed; retrying later',
-    ),
-  );
-  // the core services; each module then adds its own (declared on Services by merging)
-  const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox } as Services;
-  await startTracing(services);
-  for (const module of modules) Object.assign(services, await module.services?.(services));
-  for (const definition of outboxJobs) jobs.define(definition);
-  for (const module of modules) {
-    for (const definition of module.jobs?.(services) ?? []) jobs.define(definition);
-    for (const [name, consume] of Object.entries(module.outboxConsumers?.(services) ?? {})) outbox.register(name, consume);
-  }
-  jobs.bindServices(services);
-  return services;
-}
-
-/**
- * How long past SHUTDOWN_TIMEOUT_MS a shutdown may take to cut what did not finish in time (end
- * busy database connections, close the listener and the job system); README documents it.
- */
-export const SHUTDOWN_MARGIN_MS = 1_000;
-
-/**
- * Stops jobs, the notifier, Prisma and the pool by one deadline (epoch ms; default
- * SHUTDOWN_TIMEOUT_MS from now): job handlers and transactions still running then are cut, and
- * this resolves by deadline + SHUTDOWN_MARGIN_MS at the latest.
- */
-export async function closeServices(services: Services, deadline = Date.now() + services.config.SHUTDOWN_TIMEOUT_MS): Promise<void> {
-  const hardDeadline = deadline + SHUTDOWN_MARGIN_MS;
-  // in-flight handlers may finish until the deadline; pg-boss then hands what is left back to its
-  // queue (retried elsewhere) and closes its own connections, finishing in the background if late
-  await settlesBy(services.jobs.stop(Math.max(0, deadline - Date.now())), deadline);
-  services.events.stop();
-  // side by side: Prisma's disconnect waits for its running transactions, which only end once the
-  // pool has cut their connections at the deadline
-  await Promise.all([
-    settlesBy(services.notifier.stop(), hardDeadline),
-    settlesBy(services.prisma.$disconnect(), hardDeadline),
-    endPool(services.pool, deadline, hardDeadline),
-  ]);
-  await stopTracing(services, hardDeadline);
-}
-
 export async function startApp(options: StartOptions): Promise<App> {
   const services = await createServices(options);
   const { config, logger } = services;
   await services.jobs.start({ work: options.runJobs ?? config.JOBS_IN_SERVER });
 
   const tls = config.TRUST_PROXY ? null : await loadTls(config);
-  const yoga = createGraphQLServer(services);
+  const yoga = createGraphQLServer(services, schema);
   const rest = new RestAdapter(schema, routes, services);
   const metrics = new Metrics(services, { webSockets: () => wsServer.clients.size });
   const readiness = new Readiness();

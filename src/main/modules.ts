@@ -53,8 +53,8 @@ import { signingModule } from '../modules/signing/index.ts';
 import { signingRoutes } from '../../rest-adapter/routes/signing.ts';
 import { backgroundTasksModule } from '../modules/background-tasks/index.ts';
 import { backgroundTaskRoutes } from '../../rest-adapter/routes/background-tasks.ts';
-import type { AppModule, RegisteredModule } from './module.ts';
-import type { RestRoute } from '../../rest-adapter/route.ts';
+import type { AppModule } from '../app/module.ts';
+import type { RegisteredModule, RestRoute } from '../../rest-adapter/route.ts';
 
 const entry = (module: AppModule, routes: readonly RestRoute[] = []): RegisteredModule => ({ ...module, routes });
 
