@@ -18,14 +18,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import type { Prisma } from '../src/db/prisma.ts';
-import { calculateName } from '../src/modules/records/calculated-name.ts';
-import { insertRecords, type NewRecord } from '../src/modules/records/records.sql.ts';
-import { SCHEMA_CHANNEL } from '../src/modules/collections/schema-cache.ts';
-import { loadTeamSchema } from '../src/modules/collections/team-schema.ts';
-import { encodeRecordFields } from '../src/modules/collections/values/index.ts';
+import { calculateName } from '../src/kernel/records/calculated-name.ts';
+import { insertRecords, type NewRecord } from '../src/kernel/records/records.sql.ts';
+import { SCHEMA_CHANNEL } from '../src/kernel/schema/schema-cache.ts';
+import { loadTeamSchema } from '../src/kernel/schema/team-schema.ts';
+import { encodeRecordFields } from '../src/kernel/values/index.ts';
 import { newSimplyId } from '../src/app/ids.ts';
 import { inTransaction } from '../src/app/transaction.ts';
-import { dataFieldId } from '../src/modules/collections/collections.ids.ts';
+import { dataFieldId } from '../src/kernel/schema/collections.ids.ts';
 
 export const SEED_STATUSES = ['active', 'inactive', 'pending', 'churned', 'trial'] as const;
 

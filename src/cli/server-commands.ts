@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import { bootstrapTeam } from '../modules/teams/bootstrap.service.ts';
 import { tlsCertificateFile } from '../app/http/tls.ts';
 import { relaunchWithServerFlags } from './server-flags.ts';
-import { checkCounts } from '../modules/records/record-counts.sql.ts';
+import { checkCounts } from '../kernel/records/record-counts.sql.ts';
 import { USAGE } from './usage.ts';
 
 

@@ -153,7 +153,7 @@ describe('permissions and ids', () => {
   });
 
   it('a record with no entries (written outside the API) has an empty log', async () => {
-    const { insertRecords } = await import('../../src/modules/records/records.sql.ts');
+    const { insertRecords } = await import('../../src/kernel/records/records.sql.ts');
     const { inTransaction } = await import('../../src/app/transaction.ts');
     const schema = await server.app.services.schemas.get(team.teamId);
     const collection = schema.collectionsBySimplyId.get(secrets.id)!;

@@ -2,7 +2,7 @@
 // create with every data type, read back, rename, archive, update (archetype, parent), limits,
 // validation errors, and one TeamSchemaVersion per schema change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_TYPES } from '../../src/modules/collections/values/index.ts';
+import { DATA_TYPES } from '../../src/kernel/values/index.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { postCollection, schemaVersions } from '../support/collection-fixtures.ts';
 import { createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';

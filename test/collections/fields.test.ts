@@ -7,8 +7,8 @@ import { fieldIdsByColumn, postCollection, schemaVersionCount } from '../support
 import { startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
 import { restCaller } from '../support/rest-caller.ts';
-import { insertRecords } from '../../src/modules/records/records.sql.ts';
-import { loadTeamSchema } from '../../src/modules/collections/team-schema.ts';
+import { insertRecords } from '../../src/kernel/records/records.sql.ts';
+import { loadTeamSchema } from '../../src/kernel/schema/team-schema.ts';
 import { newSimplyId } from '../../src/app/ids.ts';
 import { createWizard } from '../support/wizard-fixtures.ts';
 import { inTransaction } from '../../src/app/transaction.ts';

@@ -1,7 +1,7 @@
 // Rendering for one record: missing → empty, HTML escaping, display text of every kind of value,
 // prototype names, the output bound and a loose speed check.
 import { describe, expect, it } from 'vitest';
-import { encodeValue } from '../../src/modules/collections/values/index.ts';
+import { encodeValue } from '../../src/kernel/values/index.ts';
 import { ApiError } from '../../src/app/errors.ts';
 import { MergeOutputTooLargeError } from '../../src/modules/merge-tags/merge-tags.errors.ts';
 import { type MergeField, type MergeRecord, renderTemplate, unknownTags } from '../../src/modules/merge-tags/render.ts';

@@ -2,7 +2,7 @@
 // a load balancer. A graphql-ws client on B sees the record changes written through REST on A
 // (the NOTIFY is sent in the write's transaction), only those of its collection, only with the
 // field ids its role may read; a caller that cannot read the collection cannot subscribe.
-import type { RecordChangeEvent } from '../../src/modules/records/records.events.ts';
+import type { RecordChangeEvent } from '../../src/kernel/records/records.events.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createCollection, createLabelCollection, REQUIRED_TEXT, type CollectionFixture } from '../support/data-fixtures.ts';

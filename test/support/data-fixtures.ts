@@ -3,7 +3,7 @@
 import { newSimplyId } from '../../src/app/ids.ts';
 import type { TeamFixture } from './fixtures.ts';
 import type { TestServer } from './server.ts';
-import { dataFieldId } from '../../src/modules/collections/collections.ids.ts';
+import { dataFieldId } from '../../src/kernel/schema/collections.ids.ts';
 
 export interface FieldSpec {
   title?: string;

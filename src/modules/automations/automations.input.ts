@@ -7,8 +7,8 @@
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 import { hasFeature, type Principal } from '../../app/auth/principal.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
-import { currencyDigits, encodeRecordFields, normalizeFilters, toValidationError } from '../collections/values/index.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
+import { currencyDigits, encodeRecordFields, normalizeFilters, toValidationError } from '../../kernel/values/index.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { type ErrorDetail, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern, userId } from '../../app/ids.ts';

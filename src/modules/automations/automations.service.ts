@@ -6,7 +6,7 @@ import { type Automation, type AutomationAction, Prisma } from '../../generated/
 import type { RequestContext } from '../../app/context.ts';
 import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
+import type { CollectionDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
 import { schemaWrite } from '../team-schema/schema-write.ts';
 import { type ErrorDetail, NotFoundError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';

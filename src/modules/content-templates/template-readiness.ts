@@ -5,7 +5,7 @@ import type { ContentTemplate } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { unknownTags } from '../merge-tags/render.ts';
 import { tagsOf } from '../merge-tags/template.ts';
-import type { TeamSchema } from '../collections/team-schema.ts';
+import type { TeamSchema } from '../../kernel/schema/team-schema.ts';
 import { findTemplate } from './content-templates.service.ts';
 import { documentSettingsInput, pageDimensions } from './document-settings.input.ts';
 

@@ -3,8 +3,8 @@
 // Recipient filters are checked by the service against the collection's fields (the record-search
 // filter language), so here they only have to be present in the right place.
 import { z } from 'zod';
-import { parseEmail } from '../collections/values/contact.ts';
-import { textProblem } from '../collections/values/text-guards.ts';
+import { parseEmail } from '../../kernel/values/contact.ts';
+import { textProblem } from '../../kernel/values/text-guards.ts';
 import { DELIVERY_METHODS } from '../messages/message-templates.input.ts';
 
 export { DELIVERY_METHODS };

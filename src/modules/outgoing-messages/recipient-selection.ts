@@ -7,9 +7,9 @@
 import type pg from 'pg';
 import type { RequestContext, Services } from '../../app/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
-import { collectionFor } from '../collections/access.ts';
-import type { CollectionDefinition, FieldDefinition } from '../collections/team-schema.ts';
-import { normalizeFilters, type NormalizedFilter } from '../collections/values/index.ts';
+import { collectionFor } from '../../kernel/schema/access.ts';
+import type { CollectionDefinition, FieldDefinition } from '../../kernel/schema/team-schema.ts';
+import { normalizeFilters, type NormalizedFilter } from '../../kernel/values/index.ts';
 import { dataViewId } from '../views/views.ids.ts';
 import type { RecipientSelectionInput } from './outgoing-messages.input.ts';
 

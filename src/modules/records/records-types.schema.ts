@@ -9,8 +9,8 @@ import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { DataCollectionRef, DataFieldRef } from '../collections/collections-types.schema.ts';
-import { decodeRecordFields, indexKey } from '../collections/values/index.ts';
-import { loadRecordViews, type RecordPage, type RecordView } from './records.service.ts';
+import { decodeRecordFields, indexKey } from '../../kernel/values/index.ts';
+import { loadRecordViews, type RecordPage, type RecordView } from '../../kernel/records/records.service.ts';
 
 function referencedRecordLoader(ctx: RequestContext) {
   return requestLoader<string, RecordView | null>(ctx, 'record.bySimplyId', async (ids) => {

@@ -10,13 +10,13 @@ import { pagination, parsePaging, type Page } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { inTransaction } from '../../app/transaction.ts';
-import { accessTo, requireRecordCredential } from '../collections/access.ts';
-import type { CollectionDefinition, TeamSchema } from '../collections/team-schema.ts';
-import { parseEmail } from '../collections/values/contact.ts';
-import { decodeValue } from '../collections/values/encode.ts';
+import { accessTo, requireRecordCredential } from '../../kernel/schema/access.ts';
+import type { CollectionDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
+import { parseEmail } from '../../kernel/values/contact.ts';
+import { decodeValue } from '../../kernel/values/encode.ts';
 import { findTemplate } from '../content-templates/content-templates.service.ts';
 import { assess } from '../content-templates/template-readiness.ts';
-import { findRecords, type RecordRow } from '../records/records.sql.ts';
+import { findRecords, type RecordRow } from '../../kernel/records/records.sql.ts';
 import { SigningRequestClosedError } from './signing.errors.ts';
 import { signingRequestId, signingSignerId } from './signing.ids.ts';
 import {

@@ -1,7 +1,7 @@
 // The portable team schema (GET /v1/team-schema/export): collections, fields, views, wizards and
 // automations, every reference by simplyId (Document 1 §9 rule 3), never an internal id. The same
 // document is the snapshot stored with each schema version, so versions compare structurally.
-import type { FieldDefinition } from '../collections/team-schema.ts';
+import type { FieldDefinition } from '../../kernel/schema/team-schema.ts';
 import { exportAutomations } from '../automations/automation-export.ts';
 import { exportWizards } from '../wizards/wizard-export.ts';
 import { type Tx } from '../../app/transaction.ts';

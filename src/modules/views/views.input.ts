@@ -6,8 +6,8 @@ import { localizedTextSchema } from '../../app/localized-text.ts';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
-import type { FieldDefinition } from '../collections/team-schema.ts';
-import { isDataType, normalizeFilters, valueShape } from '../collections/values/index.ts';
+import type { FieldDefinition } from '../../kernel/schema/team-schema.ts';
+import { isDataType, normalizeFilters, valueShape } from '../../kernel/values/index.ts';
 
 export const VIEW_TYPES = ['LIST', 'DETAIL', 'CALENDAR', 'TABLE', 'MAP', 'PIVOT', 'CHART', 'STATS'] as const;
 export type ViewType = (typeof VIEW_TYPES)[number];

@@ -13,13 +13,13 @@
 // the WIZARD_COMPLETED event. A failing task rolls all of that back; a second transaction then marks
 // the instance FAILED with the reasons and inserts WIZARD_COMPLETION_FAILED.
 import type { Principal } from '../../app/auth/principal.ts';
-import { accessTo } from '../collections/access.ts';
-import { calculateName } from '../records/calculated-name.ts';
-import { type ChangeActor, recordChanges } from '../records/record-changes.ts';
-import { checkReferences, type PreparedFields } from '../records/record-input.ts';
-import { findRecords, lockRecords, syncSmartMemberships, updateRecords } from '../records/records.sql.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
-import { encodeRecordFields, toValidationError } from '../collections/values/index.ts';
+import { accessTo } from '../../kernel/schema/access.ts';
+import { calculateName } from '../../kernel/records/calculated-name.ts';
+import { type ChangeActor, recordChanges } from '../../kernel/records/record-changes.ts';
+import { checkReferences, type PreparedFields } from '../../kernel/records/record-input.ts';
+import { findRecords, lockRecords, syncSmartMemberships, updateRecords } from '../../kernel/records/records.sql.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
+import { encodeRecordFields, toValidationError } from '../../kernel/values/index.ts';
 import type { RequestSource, Services } from '../../app/context.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
@@ -152,7 +152,7 @@ function failTask(at: TaskContext, details: RunErrorDetail[]): never {
 }
 
 /** UPDATE_DATA_RECORD: the task's linked fields from formData, validated like a record update. */
-async function runUpdateTask(db: Parameters<typeof checkReferences>[0], at: TaskContext, collectionAccess: ReturnType<typeof accessTo>, formData: Record<string, unknown>, values: Record<string, unknown>): Promise<void> {
+async function runUpdateTask(db: Parameters<typeof checkReferences>[0], files: Services['fileReferences'], at: TaskContext, collectionAccess: ReturnType<typeof accessTo>, formData: Record<string, unknown>, values: Record<string, unknown>): Promise<void> {
   const fields = at.task.fields.map((f) => f.field);
   const supplied = Object.fromEntries(fields.filter((f) => Object.hasOwn(formData, f.dataFieldSimplyId)).map((f) => [f.dataFieldSimplyId, formData[f.dataFieldSimplyId]]));
   const result = encodeRecordFields(fields, supplied, { mode: 'update' });
@@ -167,7 +167,7 @@ async function runUpdateTask(db: Parameters<typeof checkReferences>[0], at: Task
   }
   if (details.length > 0) failTask(at, details);
   const prepared: PreparedFields = { result, error: toValidationError(result, { path: 'formData' }) };
-  await checkReferences(db, collectionAccess, [prepared], ['formData']);
+  await checkReferences(db, files, collectionAccess, [prepared], ['formData']);
   if (prepared.error) {
     const refDetails = (prepared.error.details ?? []).map((d: ErrorDetail) => {
       const id = d.field?.startsWith('formData.') ? d.field.slice('formData.'.length) : undefined;
@@ -228,7 +228,7 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
       for (const step of steps) {
         for (const task of step.tasks) {
           const at = { step, task };
-          if (task.type === 'UPDATE_DATA_RECORD') await runUpdateTask(db, at, access, formData, values);
+          if (task.type === 'UPDATE_DATA_RECORD') await runUpdateTask(db, services.fileReferences, at, access, formData, values);
           else if (task.type === 'VALIDATE_DATA_RECORD') runValidateTask(at, values);
           else if (task.type !== 'DISPLAY') failTask(at, [{ ...where(at), message: `has the unsupported task type ${task.type}` }]);
         }

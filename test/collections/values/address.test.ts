@@ -1,6 +1,6 @@
 // PHYSICAL_ADDRESS: a strict structured object with an ISO 3166-1 alpha-2 country.
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES, decodeValue, normalizeFilter, toDisplayText } from '../../../src/modules/collections/values/index.ts';
+import { COUNTRY_CODES, decodeValue, normalizeFilter, toDisplayText } from '../../../src/kernel/values/index.ts';
 import { accept, field, reject } from './helpers.ts';
 
 const springfield = { line1: '742 Evergreen Terrace', city: 'Springfield', region: 'IL', postalCode: '62701', countryCode: 'US' };

@@ -8,7 +8,7 @@ import {
   moneyScale,
   resolveFieldConfig,
   validateFieldConfig,
-} from '../../../src/modules/collections/values/index.ts';
+} from '../../../src/kernel/values/index.ts';
 import { field } from './helpers.ts';
 
 function details(dataType: string, config: unknown) {

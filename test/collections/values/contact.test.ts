@@ -1,6 +1,6 @@
 // EMAIL_ADDRESS, PHONE_NUMBER and URL.
 import { describe, expect, it } from 'vitest';
-import { normalizeFilter } from '../../../src/modules/collections/values/index.ts';
+import { normalizeFilter } from '../../../src/kernel/values/index.ts';
 import { accept, field, reject } from './helpers.ts';
 
 describe('EMAIL_ADDRESS', () => {

@@ -10,7 +10,7 @@ import {
   normalizeSystemFilter,
   operatorsFor,
   valueShape,
-} from '../../../src/modules/collections/values/index.ts';
+} from '../../../src/kernel/values/index.ts';
 import { field, FIELD_ID, RECORD_A, RECORD_B } from './helpers.ts';
 
 const RANGE = ['eq', 'ne', 'gt', 'lt', 'gte', 'lte', 'in'];

@@ -1,6 +1,6 @@
 // Shorthands for the value-layer tests: a field definition, and encode expecting success/failure.
 import { expect } from 'vitest';
-import { encodeValue, type FieldDef, type ValueOptions } from '../../../src/modules/collections/values/index.ts';
+import { encodeValue, type FieldDef, type ValueOptions } from '../../../src/kernel/values/index.ts';
 
 export const FIELD_ID = 'F2AB-CDEF-GHJK';
 export const RECORD_A = 'ABCD-EFGH-JKMN';

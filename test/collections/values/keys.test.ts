@@ -1,6 +1,6 @@
 // Index keys, sort keys, key ordering and display text.
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints, compareKeys, indexKey, sortKey, toDisplayText } from '../../../src/modules/collections/values/index.ts';
+import { compareCodePoints, compareKeys, indexKey, sortKey, toDisplayText } from '../../../src/kernel/values/index.ts';
 import { field, RECORD_A, RECORD_B } from './helpers.ts';
 
 describe('indexKey', () => {

@@ -1,9 +1,9 @@
 // NUMBER, DECIMAL and MONEY: whole numbers in the safe-integer range, exact decimals, no float drift.
 import { describe, expect, it } from 'vitest';
-import { decodeValue, normalizeFilter, toDisplayText } from '../../../src/modules/collections/values/index.ts';
+import { decodeValue, normalizeFilter, toDisplayText } from '../../../src/kernel/values/index.ts';
 import { accept, field, reject } from './helpers.ts';
-import { decimalFrom, formatDecimal } from '../../../src/modules/collections/values/decimal.ts';
-import { decodeScaled } from '../../../src/modules/collections/values/numeric.ts';
+import { decimalFrom, formatDecimal } from '../../../src/kernel/values/decimal.ts';
+import { decodeScaled } from '../../../src/kernel/values/numeric.ts';
 
 describe('NUMBER', () => {
   it.each([

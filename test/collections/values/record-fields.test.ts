@@ -8,7 +8,7 @@ import {
   type FieldDef,
   referenceErrors,
   toValidationError,
-} from '../../../src/modules/collections/values/index.ts';
+} from '../../../src/kernel/values/index.ts';
 import { field, RECORD_A, RECORD_B, RECORD_C } from './helpers.ts';
 
 const NAME = 'NAME-2222-AAAA';

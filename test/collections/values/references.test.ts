@@ -1,6 +1,6 @@
 // BOOLEAN, and record and file references: id shapes, uniqueness, limits, and what the caller verifies.
 import { describe, expect, it } from 'vitest';
-import { decodeValue, encodeValue, MAX_REFERENCE_ITEMS } from '../../../src/modules/collections/values/index.ts';
+import { decodeValue, encodeValue, MAX_REFERENCE_ITEMS } from '../../../src/kernel/values/index.ts';
 import { accept, field, RECORD_A, RECORD_B, RECORD_C, reject } from './helpers.ts';
 
 function idsOf(n: number): string[] {

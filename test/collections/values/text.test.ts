@@ -1,6 +1,6 @@
 // PLAIN_TEXT and FORMATTED_TEXT: normalization, limits and HTML sanitizing.
 import { describe, expect, it } from 'vitest';
-import { htmlToText, toDisplayText } from '../../../src/modules/collections/values/index.ts';
+import { htmlToText, toDisplayText } from '../../../src/kernel/values/index.ts';
 import { accept, field, reject } from './helpers.ts';
 
 describe('PLAIN_TEXT', () => {

@@ -1,6 +1,6 @@
 // CHARGE_PAYMENT: a fixed amount or the record's amount field, through the payment provider, once
 // per idempotency key (payments/charges.ts). A decline fails the action.
-import { decodeValue } from '../../collections/values/index.ts';
+import { decodeValue } from '../../../kernel/values/index.ts';
 import { amountProblem, isCurrency } from '../automations.input.ts';
 import { renderTemplate } from '../../merge-tags/render.ts';
 import { chargeOnce } from '../payments/charges.ts';

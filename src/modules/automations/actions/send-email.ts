@@ -7,7 +7,7 @@
 // systems, not the constituent: they leave no history row. The record's address is left out when
 // it is on the team's suppression list (the constituent opted out, or mail to it bounces); fixed
 // addresses are the team's own and are not checked.
-import { decodeValue } from '../../collections/values/index.ts';
+import { decodeValue } from '../../../kernel/values/index.ts';
 import { recordDelivery } from '../../communications/record-delivery.ts';
 import { suppressedAmong } from '../../mail-feedback/suppressions.sql.ts';
 import { MAX_SUBJECT, parseMailbox } from '../../mail/mail.input.ts';

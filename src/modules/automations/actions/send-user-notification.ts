@@ -1,7 +1,7 @@
 // SEND_USER_NOTIFICATION: a WORKFLOW notification for one active member of the team, through the
 // notify service (feed, realtime event and push). The recipient is fixed (userSimplyId) or read from the
 // record (a field holding a user simplyId or a member's email address).
-import { decodeValue } from '../../collections/values/index.ts';
+import { decodeValue } from '../../../kernel/values/index.ts';
 
 import { renderTemplate } from '../../merge-tags/render.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';

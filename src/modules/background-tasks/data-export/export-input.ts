@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { type ErrorDetail, ValidationError } from '../../../app/errors.ts';
 import { simplyIdPattern } from '../../../app/ids.ts';
 import { issueDetails } from '../../../app/validate.ts';
-import { dataFieldId } from '../../collections/collections.ids.ts';
-import { MAX_FILTERS } from '../../collections/values/index.ts';
+import { dataFieldId } from '../../../kernel/schema/collections.ids.ts';
+import { MAX_FILTERS } from '../../../kernel/values/index.ts';
 import { dataViewId } from '../../views/views.ids.ts';
 
 export const SYSTEM_COLUMNS = ['CALCULATED_NAME', 'RECORD_SIMPLY_ID', 'CREATED_AT', 'UPDATED_AT', 'APPROVAL_STATUS'] as const;

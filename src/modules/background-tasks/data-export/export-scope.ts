@@ -8,9 +8,9 @@ import { hasDataAccess, hasFeature } from '../../../app/auth/principal.ts';
 import type { RequestContext } from '../../../app/context.ts';
 import { ApiError, ConflictError, type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../../app/errors.ts';
 import { requireTeam } from '../../../app/require-team.ts';
-import { collectionFor } from '../../collections/access.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../collections/team-schema.ts';
-import { type NormalizedFilter, normalizeFilters } from '../../collections/values/index.ts';
+import { collectionFor } from '../../../kernel/schema/access.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../../kernel/schema/team-schema.ts';
+import { type NormalizedFilter, normalizeFilters } from '../../../kernel/values/index.ts';
 import { readViewConfig } from '../../views/views.input.ts';
 import type { ExportQueueData } from './export-input.ts';
 

@@ -11,9 +11,9 @@ import type { RequestContext } from '../../../app/context.ts';
 import type { ApiError } from '../../../app/errors.ts';
 import { inTransaction } from '../../../app/transaction.ts';
 import type pg from 'pg';
-import type { CollectionAccess } from '../../collections/access.ts';
-import { checkReferences, prepareFields } from '../../records/record-input.ts';
-import { createRecords, type ItemFailure, updateRecordsById } from '../../records/records.service.ts';
+import type { CollectionAccess } from '../../../kernel/schema/access.ts';
+import { checkReferences, prepareFields } from '../../../kernel/records/record-input.ts';
+import { createRecords, type ItemFailure, updateRecordsById } from '../../../kernel/records/records.service.ts';
 import type { TaskRun } from '../task-run.ts';
 import type { TaskErrorEntry } from '../tasks.sql.ts';
 import { cellValue } from './cell-values.ts';
@@ -208,7 +208,7 @@ async function validateOnly(state: ImportState, index: number, base: ImportCount
   const items = [...creates.map((p) => ({ p, mode: 'create' as const })), ...updates.map((p) => ({ p, mode: 'update' as const }))];
   const paths = items.map((_, i) => `records[${i}].fields`);
   const prepared = items.map(({ p, mode }, i) => prepareFields(state.access, p.fields, mode, paths[i]));
-  await checkReferences(state.ctx.services.pool, state.access, prepared, paths);
+  await checkReferences(state.ctx.services.pool, state.ctx.services.fileReferences, state.access, prepared, paths);
   const invalid = prepared.map((x, i) => ({ error: x.error as ApiError | null, item: items[i]! })).filter((x) => x.error);
   for (const { error, item } of invalid) {
     failures.push(rowErrorOf(item.p.rowNumber, { error: { code: error!.code, status: error!.status, message: error!.message, details: error!.details } }, state.plan.columns));

@@ -4,7 +4,7 @@
 // a malformed queueData is a 400 naming `queueData.<path>`.
 import { z } from 'zod';
 import { parseInput } from '../../../app/validate.ts';
-import { MAX_FILTERS } from '../../collections/values/index.ts';
+import { MAX_FILTERS } from '../../../kernel/values/index.ts';
 import { contentTemplateId } from '../../content-templates/content-templates.ids.ts';
 import { dataSimplyId, DEFAULT_OUTPUT_KEY, outputKey, writeMode, type WriteMode } from '../record-outputs.input.ts';
 

@@ -3,10 +3,23 @@
 // one reference query per call, which covers every item of a batch.
 import type pg from 'pg';
 import { PermissionDeniedError, type ValidationError } from '../../app/errors.ts';
-import type { CollectionAccess } from '../collections/access.ts';
-import { encodeRecordFields, type FieldError, referenceErrors, type RecordFieldsResult, toValidationError } from '../collections/values/index.ts';
+import type { CollectionAccess } from '../schema/access.ts';
+import { encodeRecordFields, type FieldError, referenceErrors, type RecordFieldsResult, toValidationError } from '../values/index.ts';
 import { findRecordHomes } from './records.sql.ts';
-import { findLiveFileKinds } from '../files/files.sql.ts';
+
+/**
+ * How the kernel asks whether file ids name live files of a team, and of which kind (IMAGE, …).
+ * Files are another area's rows: that area answers, through `services.fileReferences`.
+ */
+export interface FileReferenceLookup {
+  liveFileKinds(db: pg.Pool | pg.PoolClient, teamId: bigint, ids: readonly string[]): Promise<Map<string, string>>;
+}
+
+declare module '../../app/context.ts' {
+  interface Services {
+    fileReferences: FileReferenceLookup;
+  }
+}
 
 export interface PreparedFields {
   result: RecordFieldsResult;
@@ -26,7 +39,7 @@ export function prepareFields(access: CollectionAccess, input: unknown, mode: 'c
 /** Checks every record, file and image id referenced by the prepared items (one query per kind,
  *  run side by side, covering every item of a batch); items whose references fail get their 400.
  *  Files must be live files of the team; image fields need image files. */
-export async function checkReferences(db: pg.Pool | pg.PoolClient, access: CollectionAccess, items: PreparedFields[], paths: string[]): Promise<void> {
+export async function checkReferences(db: pg.Pool | pg.PoolClient, files: FileReferenceLookup, access: CollectionAccess, items: PreparedFields[], paths: string[]): Promise<void> {
   const wanted = new Set<string>();
   const wantedFiles = new Set<string>();
   for (const item of items) {
@@ -37,16 +50,16 @@ export async function checkReferences(db: pg.Pool | pg.PoolClient, access: Colle
   if (wanted.size === 0 && wantedFiles.size === 0) return;
   const teamId = access.schema.teamId;
   // a pool runs the two lookups side by side; a transaction's client runs them one after the other
-  const [found, files] = await Promise.all([
+  const [found, fileKinds] = await Promise.all([
     wanted.size > 0 ? findRecordHomes(db, teamId, [...wanted]) : new Map<string, string>(),
-    findLiveFileKinds(db, teamId, [...wantedFiles]),
+    wantedFiles.size > 0 ? files.liveFileKinds(db, teamId, [...wantedFiles]) : new Map<string, string>(),
   ]);
   const fieldsById = new Map(access.fields.map((f) => [f.dataFieldSimplyId, f]));
   items.forEach((item, i) => {
     if (item.error) return;
     const extra: FieldError[] = referenceErrors(item.result.referencedBy, (kind, id, fieldId) => {
       if (kind !== 'records') {
-        const fileType = files.get(id);
+        const fileType = fileKinds.get(id);
         if (!fileType) return 'was not found';
         return kind === 'images' && fileType !== 'IMAGE' ? 'is not an image' : null;
       }

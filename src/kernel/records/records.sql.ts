@@ -8,8 +8,8 @@
 // Every statement is scoped by teamId first.
 import type pg from 'pg';
 import { advisoryLocks } from '../../db/advisory-locks.ts';
-import { type NormalizedFilter, normalizeFilters } from '../collections/values/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
+import { type NormalizedFilter, normalizeFilters } from '../values/index.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../schema/team-schema.ts';
 import { nameKeyOf } from './calculated-name.ts';
 import { countsSubquery } from './record-counts.sql.ts';
 import { compileFilters, keyMatches, type MatchScope, ownActiveMatches, probeCondition } from './record-filters.sql.ts';

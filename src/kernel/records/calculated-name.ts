@@ -2,8 +2,8 @@
 // `{dataFieldSimplyId}` (or `{columnName}`) placeholders, each replaced by the field's one-line
 // display text; runs of whitespace collapse and the result is trimmed. Without a formula the
 // name is the display text of the first field (in sortOrder) that has a value.
-import { toDisplayText } from '../collections/values/index.ts';
-import type { FieldDefinition } from '../collections/team-schema.ts';
+import { toDisplayText } from '../values/index.ts';
+import type { FieldDefinition } from '../schema/team-schema.ts';
 
 const PLACEHOLDER = /\{([^{}]{1,64})\}/g;
 export const MAX_NAME_LENGTH = 500;

@@ -4,8 +4,8 @@
 // encoded, not written into the stored config, so a later change of a default reaches old fields.
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import type { ErrorDetail } from '../../../app/errors.ts';
-import { isSimplyId } from '../../../app/ids.ts';
+import type { ErrorDetail } from '../../app/errors.ts';
+import { isSimplyId } from '../../app/ids.ts';
 import { normalizeCountryCode } from './countries.ts';
 import { formatDecimal, MAX_FRACTION_DIGITS, parseDecimal } from './decimal.ts';
 import { DATA_TYPES, type DataType, isDataType, MAX_REFERENCE_ITEMS } from './types.ts';

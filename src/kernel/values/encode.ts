@@ -1,7 +1,7 @@
 // Field values in and out: validate + normalize one value, a whole `fields` object, and read stored
 // values back in their wire form. Pure: existence checks of referenced ids are the caller's (one
 // query per kind, fed by `references`), and so are field-level permissions.
-import { ValidationError } from '../../../app/errors.ts';
+import { ValidationError } from '../../app/errors.ts';
 import type { Codec, CodecContext } from './codec.ts';
 import { resolveFieldConfig } from './config.ts';
 import { isPrefixedFileId } from './references.ts';

@@ -1,7 +1,7 @@
 // Search filters (Document 1 §4.2), storage-agnostic: which operators each data type supports and
 // how an operand is validated and brought into key space (keys.ts), so storage compares it with
 // `indexKey` of stored values as is. Semantics per operator are in docs/api/data-types.md.
-import type { ErrorDetail } from '../../../app/errors.ts';
+import type { ErrorDetail } from '../../app/errors.ts';
 import { FILTER_OPERATORS, type FilterOperator } from './codec.ts';
 import { codecContext, prepareField } from './encode.ts';
 import { operatorsFor as codecOperators } from './registry.ts';

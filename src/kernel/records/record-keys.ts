@@ -2,9 +2,9 @@
 // `numKey`; every other kind through `prefix`, the first PREFIX_BYTES of the key's UTF-8 bytes.
 // bytea compares byte by byte, which for UTF-8 is code-point order, so ranges and startsWith use
 // a plain btree under any database collation; `textKey` holds the whole key for exact checks.
-import { indexKey, type IndexKey, valueShape } from '../collections/values/index.ts';
-import { isDataType, type KeyKind } from '../collections/values/types.ts';
-import type { FieldDefinition } from '../collections/team-schema.ts';
+import { indexKey, type IndexKey, valueShape } from '../values/index.ts';
+import { isDataType, type KeyKind } from '../values/types.ts';
+import type { FieldDefinition } from '../schema/team-schema.ts';
 
 export const PREFIX_BYTES = 200;
 

@@ -9,7 +9,7 @@ import { assertDataSimplyId } from '../../app/ids.ts';
 import { dataFieldId } from './collections.ids.ts';
 import { unknownPlaceholders } from '../records/calculated-name.ts';
 import { type CollectionDefinition, type CollectionType, type FieldDefinition, TeamSchema } from './team-schema.ts';
-import { type NormalizedFilter, normalizeFilters, validateFieldConfig } from './values/index.ts';
+import { type NormalizedFilter, normalizeFilters, validateFieldConfig } from '../values/index.ts';
 import { type Tx } from '../../app/transaction.ts';
 
 /** The team's schema read inside the caller's transaction (two queries). */

@@ -7,9 +7,9 @@ import { parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ApiError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId, isSimplyId, newSimplyId } from '../../app/ids.ts';
-import { accessTo, type CollectionAccess, collectionFor, requireRecordCredential } from '../collections/access.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../collections/team-schema.ts';
-import { MAX_FILTERS, normalizeFilters } from '../collections/values/index.ts';
+import { accessTo, type CollectionAccess, collectionFor, requireRecordCredential } from '../schema/access.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../schema/team-schema.ts';
+import { MAX_FILTERS, normalizeFilters } from '../values/index.ts';
 import { calculateName } from './calculated-name.ts';
 import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges } from './record-changes.ts';
 import { checkReferences, prepareFields, type PreparedFields } from './record-input.ts';
@@ -201,7 +201,7 @@ export async function createRecords(ctx: RequestContext, collectionSimplyId: str
   writableCollection(access);
   const path = (i: number) => (options.batch ? `records[${i}].fields` : 'fields');
   const prepared = inputs.map((input, i) => prepareFields(access, input, 'create', path(i)));
-  await checkReferences(ctx.services.pool, access, prepared, inputs.map((_, i) => path(i)));
+  await checkReferences(ctx.services.pool, ctx.services.fileReferences, access, prepared, inputs.map((_, i) => path(i)));
   if (!options.batch && prepared[0]!.error) throw prepared[0]!.error;
   const good = prepared.map((p, index) => ({ p, index })).filter(({ p }) => !p.error);
   const source = access.schema.fieldSource(access.collection);
@@ -287,7 +287,7 @@ export async function updateRecordsById(ctx: RequestContext, items: readonly Upd
     // references of all items, grouped per collection (one query per collection)
     const byCollection = new Map<bigint, typeof prepared>();
     for (const item of prepared) byCollection.set(item.access.collection.id, [...(byCollection.get(item.access.collection.id) ?? []), item]);
-    for (const group of byCollection.values()) await checkReferences(db, group[0]!.access, group.map((g) => g.p), group.map((g) => path(g.index)));
+    for (const group of byCollection.values()) await checkReferences(db, ctx.services.fileReferences, group[0]!.access, group.map((g) => g.p), group.map((g) => path(g.index)));
     if (!options.batch) {
       const first = results[0];
       if (first && !first.ok) throw rethrow(first);

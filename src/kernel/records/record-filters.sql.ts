@@ -4,8 +4,8 @@
 // indexes; built-in fields read the membership's copies of createdAt/updatedAt and the record's
 // lower-cased name. The probes are also returned apart (KeyProbe), so a statement can start from
 // the keys of one filter instead of from the collection's memberships (keyMatches).
-import type { NormalizedFilter } from '../collections/values/index.ts';
-import type { FieldDefinition } from '../collections/team-schema.ts';
+import type { NormalizedFilter } from '../values/index.ts';
+import type { FieldDefinition } from '../schema/team-schema.ts';
 import { isMultiValued, isNumericKind, keyKindOf, keyText, prefixOf, PREFIX_BYTES } from './record-keys.ts';
 import { likeLiteral, prefixUpperBound, type SqlParams } from './sql-params.ts';
 

@@ -2,7 +2,7 @@
 // operation needs the field definitions of its collection, so they are loaded once per team and
 // kept until a schema change invalidates them (schema-cache.ts).
 import type pg from 'pg';
-import type { FieldDef } from './values/index.ts';
+import type { FieldDef } from '../values/index.ts';
 
 export type CollectionType = 'STANDARD' | 'SMART' | 'CUSTOM_LIST';
 

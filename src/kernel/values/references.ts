@@ -2,7 +2,7 @@
 // *_FILE and *_IMAGE hold file simplyIds. The codec checks only the id shape; whether each id
 // exists in the caller's team (and in the target collection, and is an image) is one query per
 // kind for the caller, fed by `references`.
-import { isSimplyId } from '../../../app/ids.ts';
+import { isSimplyId } from '../../app/ids.ts';
 import { type Codec, type CodecContext, defineCodec } from './codec.ts';
 import type { FieldConfigOf } from './config.ts';
 import { describeType } from './text-guards.ts';

@@ -7,8 +7,8 @@ import type pg from 'pg';
 import type { Principal } from '../../app/auth/principal.ts';
 import type { EventBus } from '../../app/pubsub/event-bus.ts';
 import type { RecordChangeEvent } from './records.events.ts';
-import type { CollectionDefinition, FieldDefinition } from '../collections/team-schema.ts';
-import { decodeRecordFields, decodeValue } from '../collections/values/index.ts';
+import type { CollectionDefinition, FieldDefinition } from '../schema/team-schema.ts';
+import { decodeRecordFields, decodeValue } from '../values/index.ts';
 import type { RecordRow } from './records.sql.ts';
 import { insertAuditEntries, insertDomainEvents, notifyAll, type OutboxEvent } from './record-changes.sql.ts';
 

@@ -8,6 +8,7 @@ import * as foldersSchema from './file-folders.schema.ts';
 import * as recordFilesSchema from './record-files.schema.ts';
 import { fileFolderId, fileId, fileUploadId, fileVariantId, teamLabelId } from './files.ids.ts';
 import { fileJobs } from './files.jobs.ts';
+import { findLiveFileKinds } from './files.sql.ts';
 import { createObjectStorage, setStorageBaseUrl } from './storage/create-storage.ts';
 import { localStorageEndpoints } from './storage/local-storage-endpoints.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
@@ -27,7 +28,11 @@ export const filesModule = defineModule({
   description: 'Files and the media library: signed direct uploads, inspection and malware scanning, versions, image variants, folders and labels.',
   schema: { filesSchema, uploadsSchema, foldersSchema, recordFilesSchema },
   ids: [fileId, fileFolderId, fileUploadId, fileVariantId, teamLabelId],
-  services: async (services) => ({ fileStorage: await createObjectStorage(services.config), malwareScanner: createMalwareScanner(services.config) }),
+  services: async (services) => ({
+    fileStorage: await createObjectStorage(services.config),
+    malwareScanner: createMalwareScanner(services.config),
+    fileReferences: { liveFileKinds: findLiveFileKinds },
+  }),
   jobs: (services) => fileJobs(services),
   httpEndpoints: (services) => localStorageEndpoints(services.fileStorage),
   onListening: (services, baseUrl) => setStorageBaseUrl(services.fileStorage, baseUrl),
