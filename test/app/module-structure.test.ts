@@ -24,8 +24,8 @@ function importsOf(file: string): string[] {
 }
 
 describe('module structure', () => {
-  it('layers import only downwards: src/db nothing of the platform above it, src/app no area, no REST table, no composition root', () => {
-    const above = (dir: string) => (i: string) => [path.join('src', 'modules'), 'rest-adapter', path.join('src', 'main'), path.join('src', 'cli')].some((up) => i.startsWith(up)) || (dir === 'src/db' && i.startsWith(path.join('src', 'app')));
+  it('layers import only downwards: src/db nothing of the platform above it, src/app no kernel, no area, no REST table, no composition root', () => {
+    const above = (dir: string) => (i: string) => [path.join('src', 'modules'), path.join('src', 'kernel'), 'rest-adapter', path.join('src', 'main'), path.join('src', 'cli')].some((up) => i.startsWith(up)) || (dir === 'src/db' && i.startsWith(path.join('src', 'app')));
     const offenders = ['src/app', 'src/db'].flatMap((dir) => sourceFiles(dir).flatMap((f) => importsOf(f).filter(above(dir)).map((i) => `${f} → ${i}`)));
     expect(offenders).toEqual([]);
   });
@@ -56,10 +56,41 @@ describe('module structure', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('every folder under src/modules is one registered module of the same name, with an index manifest', () => {
+  it('every folder under src/modules is one registered module of the same name: a module.ts manifest and an index.ts public API', () => {
     const folders = fs.readdirSync(path.join(ROOT, 'src/modules')).sort();
     expect(modules.map((m) => m.name).sort()).toEqual(folders);
-    for (const folder of folders) expect(fs.existsSync(path.join(ROOT, 'src/modules', folder, 'index.ts'))).toBe(true);
+    for (const folder of folders) {
+      expect(fs.existsSync(path.join(ROOT, 'src/modules', folder, 'module.ts')), `src/modules/${folder}/module.ts`).toBe(true);
+      expect(fs.existsSync(path.join(ROOT, 'src/modules', folder, 'index.ts')), `src/modules/${folder}/index.ts`).toBe(true);
+    }
+  });
+
+  it('an area imports another area, and the data kernel, only through its index.ts; the kernel imports no area', () => {
+    const unitOf = (p: string): string | null => {
+      const parts = p.split(path.sep);
+      if (parts[0] !== 'src') return null;
+      if (parts[1] === 'kernel') return 'src/kernel';
+      if (parts[1] === 'modules' && parts[2]) return `src/modules/${parts[2]}`;
+      return null;
+    };
+    const offenders = [...sourceFiles('src/modules'), ...sourceFiles('src/kernel')].flatMap((f) => {
+      const own = unitOf(f)!;
+      return importsOf(f)
+        .filter((i) => {
+          const target = unitOf(i);
+          if (!target || target === own) return false;
+          if (own === 'src/kernel') return true;
+          return i !== path.join(target, 'index.ts');
+        })
+        .map((i) => `${f} → ${i}`);
+    });
+    expect(offenders, 'import the public API (index.ts) of the area instead; the kernel stays below every area').toEqual([]);
+  });
+
+  it('record storage belongs to the data kernel: no SQL or Prisma call on the DataRecord tables outside src/kernel', () => {
+    const recordTables = /"DataRecord(Membership|CountDelta|Key)?"|\.dataRecord(Membership|CountDelta|Key)?\./;
+    const offenders = [...sourceFiles('src/modules'), ...sourceFiles('rest-adapter')].filter((f) => recordTables.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(offenders, 'read and write records through src/kernel/index.ts (docs/architecture.md "The data kernel")').toEqual([]);
   });
 
   it('identifier prefixes are unique across the core and every module', () => {

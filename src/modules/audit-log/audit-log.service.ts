@@ -12,7 +12,7 @@ import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCrea
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
-import { canReadCollection, requireRecordCredential } from '../../kernel/schema/access.ts';
+import { canReadCollection, requireRecordCredential } from '../../kernel/index.ts';
 
 export const RECORD_ENTITY = 'DataRecord';
 

@@ -4,11 +4,11 @@
 // first. Conditions compile exactly like record search filters (src/modules/records/record-filters.sql.ts),
 // so an automation's filter means what the same search would mean.
 import type pg from 'pg';
-import { compileFilters } from '../../kernel/records/record-filters.sql.ts';
-import { findRecordPage, type RecordRow, toRecordRow } from '../../kernel/records/records.sql.ts';
-import { SqlParams } from '../../kernel/records/sql-params.ts';
-import type { CollectionDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
-import { type NormalizedFilter, normalizeFilters } from '../../kernel/values/index.ts';
+import { compileFilters } from '../../kernel/index.ts';
+import { findRecordPage, type RecordRow, toRecordRow } from '../../kernel/index.ts';
+import { SqlParams } from '../../kernel/index.ts';
+import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
+import { type NormalizedFilter, normalizeFilters } from '../../kernel/index.ts';
 import { InvalidConditionsError } from './automations.errors.ts';
 
 /** The stored conditions against the collection's fields as they are now. */

@@ -9,7 +9,7 @@
 // execution instead. An automation's own record update never triggers that same automation.
 // DATA_RECORDS_BULK_SYNCED is ignored: every record of a batch has its own event already.
 import type { DomainEventConsumer, DomainEventRow } from '../../app/outbox.ts';
-import type { TeamSchema } from '../../kernel/schema/team-schema.ts';
+import type { TeamSchema } from '../../kernel/index.ts';
 import type { Services } from '../../app/context.ts';
 import type { TriggerType } from './automations.input.ts';
 import { type Claim, claimExecutions } from './execution-claims.ts';

@@ -7,13 +7,13 @@
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 import { hasFeature, type Principal } from '../../app/auth/principal.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
-import { currencyDigits, encodeRecordFields, normalizeFilters, toValidationError } from '../../kernel/values/index.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
+import { currencyDigits, encodeRecordFields, normalizeFilters, toValidationError } from '../../kernel/index.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { type ErrorDetail, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern, userId } from '../../app/ids.ts';
-import { dataWizardId, dataWizardStepId } from '../wizards/wizards.ids.ts';
-import { unknownTags } from '../merge-tags/render.ts';
+import { dataWizardId, dataWizardStepId } from '../wizards/index.ts';
+import { unknownTags } from '../merge-tags/index.ts';
 import { type Tx } from '../../app/transaction.ts';
 
 export const TRIGGER_TYPES = ['SCHEDULE', 'RECORD_CREATED', 'RECORD_UPDATED', 'FIELD_VALUE_CHANGED', 'WIZARD_COMPLETED', 'WIZARD_COMPLETION_FAILED'] as const;

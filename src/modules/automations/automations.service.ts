@@ -6,8 +6,8 @@ import { type Automation, type AutomationAction, Prisma } from '../../generated/
 import type { RequestContext } from '../../app/context.ts';
 import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import type { CollectionDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
-import { schemaWrite } from '../team-schema/schema-write.ts';
+import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
+import { schemaWrite } from '../team-schema/index.ts';
 import { type ErrorDetail, NotFoundError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import { automationId, automationActionId } from './automations.ids.ts';

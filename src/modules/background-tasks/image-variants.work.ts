@@ -7,7 +7,7 @@
 // which imports every task type.
 import type { Services } from '../../app/context.ts';
 import type { Tx } from '../../app/transaction.ts';
-import type { ImageVariantWork, VariantWorkItem } from '../files/variant-jobs.ts';
+import type { ImageVariantWork, VariantWorkItem } from '../files/index.ts';
 import { startTask } from './background-tasks.jobs.ts';
 import type { ImageVariantQueueData } from './image-variants.task.ts';
 

@@ -3,7 +3,7 @@
 // realtime event. Exactly once: the move is conditional on the status it leaves.
 import type { Services } from '../../app/context.ts';
 import { runTransaction } from '../../app/transaction.ts';
-import { notify } from '../notifications/notify.service.ts';
+import { notify } from '../notifications/index.ts';
 import { taskTopicId } from './background-tasks.events.ts';
 import { eventOf, insertErrorsStatement, type TaskErrorEntry, type TaskRow } from './tasks.sql.ts';
 import type { FinalStatus } from './task-types.ts';

@@ -8,7 +8,7 @@ import { builder } from '../../app/builder.ts';
 import { byId, pageArgs, patchById, reorderById, withArgs } from '../../app/graphql/args.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
-import { FieldAccessLevelEnum } from '../team-roles/team-roles.schema.ts';
+import { FieldAccessLevelEnum } from '../team-roles/index.ts';
 import { ArchetypeEnum, CollectionTypeEnum, DataCollectionRef, DataFieldRef } from './collections-types.schema.ts';
 import {
   archiveCollection,

@@ -9,7 +9,7 @@ import { NotFoundError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { requireRecordCredential } from '../../kernel/schema/access.ts';
+import { requireRecordCredential } from '../../kernel/index.ts';
 import { historyArgs, HISTORY_LIMITS } from './communications.input.ts';
 import { decodeCursor, encodeCursor, invalidCursor } from './history-cursor.ts';
 import {

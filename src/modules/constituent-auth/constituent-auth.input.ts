@@ -2,7 +2,7 @@
 // validate with these: the REST table before the operation runs, the service for GraphQL.
 import { z } from 'zod';
 import { teamId } from '../../app/ids.ts';
-import { parseEmail } from '../../kernel/values/contact.ts';
+import { parseEmail } from '../../kernel/index.ts';
 import { constituentVerificationId } from './constituent-auth.ids.ts';
 
 export const CONSTITUENT_METHODS = ['CODE', 'LINK'] as const;

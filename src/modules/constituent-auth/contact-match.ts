@@ -3,8 +3,8 @@
 // EMAIL_ADDRESS field holds the address, compared without case as record filters compare it. When
 // several records hold it, the oldest one is the constituent.
 import type pg from 'pg';
-import { prefixOf } from '../../kernel/records/record-keys.ts';
-import type { TeamSchema } from '../../kernel/schema/team-schema.ts';
+import { prefixOf } from '../../kernel/index.ts';
+import type { TeamSchema } from '../../kernel/index.ts';
 
 export interface MatchedConstituent {
   recordId: bigint;

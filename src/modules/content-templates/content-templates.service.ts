@@ -11,7 +11,7 @@ import { paginationOf, parsePaging, type Page } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
-import type { TeamSchema } from '../../kernel/schema/team-schema.ts';
+import type { TeamSchema } from '../../kernel/index.ts';
 import { contentTemplateId } from './content-templates.ids.ts';
 import { TemplateArchivedError } from './content-templates.errors.ts';
 import {

@@ -10,7 +10,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import type { CollectionDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
+import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
 
 export const LIBRARY_FEATURE = 'TEAM_ADMIN_CONTENT_TEMPLATE_LIBRARY';
 export type TemplateLevel = 'VIEW' | 'EDIT';

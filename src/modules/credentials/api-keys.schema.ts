@@ -15,7 +15,7 @@ import {
   updateApiKey,
   type IssuedKey,
 } from './api-keys.service.ts';
-import { roleSimplyIdField } from '../team-roles/team-roles.schema.ts';
+import { roleSimplyIdField } from '../team-roles/index.ts';
 
 const FEATURE = 'TEAM_ADMIN_API_KEYS';
 

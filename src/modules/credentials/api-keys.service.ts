@@ -12,7 +12,7 @@ import { byCreation, type Paging } from '../../app/paging.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { PrismaSelection } from '../../db/prisma.ts';
 import { type Tx } from '../../app/transaction.ts';
-import { findRoleId } from '../team-roles/team-roles.service.ts';
+import { findRoleId } from '../team-roles/index.ts';
 import { createApiKeyInput, toDate, updateApiKeyInput } from './api-keys.input.ts';
 import { apiKeyId } from './credentials.ids.ts';
 

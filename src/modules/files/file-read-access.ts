@@ -5,7 +5,7 @@
 import { hasScope } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
 import type { StoredFile } from '../../generated/prisma/client.ts';
-import { accessTo, canReadCollection } from '../../kernel/schema/access.ts';
+import { accessTo, canReadCollection } from '../../kernel/index.ts';
 import { canViewMediaLibrary } from './files.access.ts';
 import { filesReferencedByRecords, type ReadableFileField } from './files.sql.ts';
 

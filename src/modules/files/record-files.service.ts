@@ -3,7 +3,7 @@
 // rewritten when a file goes.
 import type { RequestContext } from '../../app/context.ts';
 import { requestLoader } from '../../app/request-loader.ts';
-import type { RecordView } from '../../kernel/records/records.service.ts';
+import type { RecordView } from '../../kernel/index.ts';
 import { FILE_DATA_TYPES } from './file-read-access.ts';
 import { WITH_REFS, type FileRow } from './files.service.ts';
 

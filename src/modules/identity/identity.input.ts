@@ -1,6 +1,6 @@
 // Sign-in bodies (docs/api/authentication.md).
 import { z } from 'zod';
-import { oneSecondFactor, secondFactorFields } from '../mfa/mfa.input.ts';
+import { oneSecondFactor, secondFactorFields } from '../mfa/index.ts';
 
 /** What the REST body of POST /v1/auth/login must hold; other fields are ignored there. */
 export const loginFields = {

@@ -10,7 +10,7 @@ import { RateLimiter } from '../../app/http/rate-limiter.ts';
 import { parseInput } from '../../app/validate.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../app/auth/passwords.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
-import { issueMfaChallenge, mfaEnabledFor, passMfaChallenge, type IssuedMfaChallenge } from '../mfa/mfa-challenge.service.ts';
+import { issueMfaChallenge, mfaEnabledFor, passMfaChallenge, type IssuedMfaChallenge } from '../mfa/index.ts';
 import { loginInput, loginMfaInput } from './identity.input.ts';
 import { userSessionId } from './identity.ids.ts';
 

@@ -1,7 +1,7 @@
 // What a report does to the mail it is about (docs/api/mail-feedback.md "States"): the state it
 // moves to under the precedence COMPLAINED > BOUNCED > DELIVERED, the short detail kept with it,
 // and the address suppressed for the team.
-import type { MailFeedbackStateName } from '../mail/mail.input.ts';
+import type { MailFeedbackStateName } from '../mail/index.ts';
 import type { DsnRecipient, FeedbackReport } from './feedback-reports.ts';
 import type { SuppressionReason } from './suppressions.input.ts';
 

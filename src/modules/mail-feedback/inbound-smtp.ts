@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Services } from '../../app/context.ts';
 import type { ModuleListener } from '../../app/module.ts';
-import { mailTokensFor, readReturnPath, type MailRef, type MailTokens } from '../mail/mail-tokens.ts';
+import { mailTokensFor, readReturnPath, type MailRef, type MailTokens } from '../mail/index.ts';
 import { applyFeedback } from './apply-feedback.ts';
 import { effectsOf } from './feedback-effects.ts';
 import { readReport } from './feedback-reports.ts';

@@ -1,7 +1,7 @@
 // The suppression list's inputs (docs/api/mail-feedback.md "Suppression list"). Both faces validate
 // with these: the REST table before the operation runs, the service again for GraphQL callers.
 import { z } from 'zod';
-import { parseEmail } from '../../kernel/values/contact.ts';
+import { parseEmail } from '../../kernel/index.ts';
 
 /**
  * Why an address is on the list. The first three are written by the feedback this area receives;

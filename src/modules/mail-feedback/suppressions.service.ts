@@ -8,7 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../app/errors.
 import { paginationOf, parsePaging, type Page, type PageInput } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { parseEmail } from '../../kernel/values/contact.ts';
+import { parseEmail } from '../../kernel/index.ts';
 import { createSuppressionInput, listSuppressionsInput } from './suppressions.input.ts';
 import {
   countSuppressions,

@@ -7,7 +7,7 @@
 // a template (`unknownTags`), not to the send, which must not fail or leak `{{…}}` to a recipient.
 // Names are looked up in Maps, never as object properties, so `{{__proto__}}`, `{{constructor}}` or
 // `{{toString}}` find nothing unless a field really has that column name.
-import { toDisplayText, type FieldDef } from '../../kernel/values/index.ts';
+import { toDisplayText, type FieldDef } from '../../kernel/index.ts';
 import { MergeOutputTooLargeError } from './merge-tags.errors.ts';
 import { parseTemplate, type ParsedTemplate } from './template.ts';
 

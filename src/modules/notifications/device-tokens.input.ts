@@ -2,7 +2,7 @@
 // (docs/api/notifications.md "Push delivery"). What a token must look like per platform is checked
 // by the service (push/push-tokens.ts), naming the field in the 400's details.
 import { z } from 'zod';
-import { installationIdSchema, platformSchema } from '../users/mobile-devices.input.ts';
+import { installationIdSchema, platformSchema } from '../users/index.ts';
 
 /** the longest token of any platform (a Web Push subscription as JSON, an FCM token) */
 export const MAX_DEVICE_TOKEN_LENGTH = 4096;

@@ -3,7 +3,7 @@
 // realtime channel honour when a call names the installation.
 import type { RequestContext } from '../../app/context.ts';
 import { parseInput } from '../../app/validate.ts';
-import { changeDeviceSettings, deviceOfCurrentUser, type DeviceSelector } from '../users/user-devices.ts';
+import { changeDeviceSettings, deviceOfCurrentUser, type DeviceSelector } from '../users/index.ts';
 import { disabledCategories, fullPreferences, PREFERENCE_KEYS, type PreferenceKey, type Preferences } from './notification-categories.ts';
 import { InvalidDeviceError } from './notifications.errors.ts';
 import { preferencesQueryInput, updatePreferencesInput } from './notifications.input.ts';

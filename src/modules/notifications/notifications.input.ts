@@ -1,7 +1,7 @@
 // Inputs of the notification feed and preference operations, shared by the GraphQL face and the
 // REST table (docs/api/notifications.md).
 import { z } from 'zod';
-import { installationIdSchema } from '../users/mobile-devices.input.ts';
+import { installationIdSchema } from '../users/index.ts';
 import { NOTIFICATION_TYPES, PREFERENCE_KEYS, type PreferenceKey } from './notification-categories.ts';
 
 /** §8: the feed pages by 50 unless asked otherwise, at most 100 at a time. */

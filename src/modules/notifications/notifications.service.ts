@@ -10,7 +10,7 @@ import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { ResyncRequiredError } from '../../app/pubsub/resync.ts';
 import { runTransaction } from '../../app/transaction.ts';
-import { currentUserId } from '../users/user-devices.ts';
+import { currentUserId } from '../users/index.ts';
 import { categoryOf, type NotificationType } from './notification-categories.ts';
 import { hiddenCategoriesOf } from './notification-preferences.service.ts';
 import { feedTopicId, type NotificationEvent, type NotificationEventType, type NotificationSnapshot } from './notifications.events.ts';

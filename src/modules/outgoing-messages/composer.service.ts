@@ -6,7 +6,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { messageSenderId, messageTemplateId } from '../messages/messages.ids.ts';
+import { messageSenderId, messageTemplateId } from '../messages/index.ts';
 import { MessageNotEditableError } from './outgoing-messages.errors.ts';
 import { outgoingMessageId } from './outgoing-messages.ids.ts';
 import { createOutgoingMessageInput, messageSubjectLine, subjectRefusal, updateOutgoingMessageInput } from './outgoing-messages.input.ts';

@@ -1,7 +1,7 @@
 // A composed message rendered for one recipient: merge tags filled from the recipient's record
 // (values escaped in HTML bodies), the subject kept to one line of what the mail transport carries.
 import type { OutgoingMessage } from '../../generated/prisma/client.ts';
-import { renderTemplate, type MergeField, type MergeRecord } from '../merge-tags/render.ts';
+import { renderTemplate, type MergeField, type MergeRecord } from '../merge-tags/index.ts';
 import { OUTGOING_MESSAGE_LIMITS } from './outgoing-messages.input.ts';
 
 export interface RenderedContent {

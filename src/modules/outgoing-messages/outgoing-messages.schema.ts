@@ -9,7 +9,7 @@ import { byId, pageArgs, patchById, withArgs } from '../../app/graphql/args.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
 import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
-import { MessageDeliveryMethodEnum } from '../messages/message-templates.schema.ts';
+import { MessageDeliveryMethodEnum } from '../messages/index.ts';
 import { createOutgoingMessage, updateOutgoingMessage } from './composer.service.ts';
 import { CONTENT_TYPES, MESSAGE_STATUSES, OUTGOING_MESSAGE_LIMITS } from './outgoing-messages.input.ts';
 import {

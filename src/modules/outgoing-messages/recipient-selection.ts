@@ -7,10 +7,10 @@
 import type pg from 'pg';
 import type { RequestContext, Services } from '../../app/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
-import { collectionFor } from '../../kernel/schema/access.ts';
-import type { CollectionDefinition, FieldDefinition } from '../../kernel/schema/team-schema.ts';
-import { normalizeFilters, type NormalizedFilter } from '../../kernel/values/index.ts';
-import { dataViewId } from '../views/views.ids.ts';
+import { collectionFor } from '../../kernel/index.ts';
+import type { CollectionDefinition, FieldDefinition } from '../../kernel/index.ts';
+import { normalizeFilters, type NormalizedFilter } from '../../kernel/index.ts';
+import { dataViewId } from '../views/index.ts';
 import type { RecipientSelectionInput } from './outgoing-messages.input.ts';
 
 export const EMAIL_FIELD_TYPE = 'EMAIL_ADDRESS';

@@ -2,8 +2,8 @@
 // compiler over memberships, as a search would run it), their counts for send-readiness, and the
 // one INSERT … SELECT that turns them into recipient rows when sending starts.
 import type pg from 'pg';
-import { compileFilters } from '../../kernel/records/record-filters.sql.ts';
-import { SqlParams } from '../../kernel/records/sql-params.ts';
+import { compileFilters } from '../../kernel/index.ts';
+import { SqlParams } from '../../kernel/index.ts';
 import type { CompiledSelection } from './recipient-selection.ts';
 
 /**

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import type { OutgoingMessage } from '../../generated/prisma/client.ts';
 import type { Services } from '../../app/context.ts';
 import { inTransaction } from '../../app/transaction.ts';
-import { recordDeliveries, type DeliveryDraft } from '../communications/record-delivery.ts';
+import { recordDeliveries, type DeliveryDraft } from '../communications/index.ts';
 import { channelAvailable } from './channel-providers.ts';
 import { renderContent } from './message-content.ts';
 import { senderForMessage } from './message-sender.ts';

@@ -3,7 +3,7 @@
 // the status moves to SCHEDULED and SENDING, so what readiness reports is what a move enforces.
 import type { OutgoingMessage } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { unknownTags } from '../merge-tags/render.ts';
+import { unknownTags } from '../merge-tags/index.ts';
 import { channelAvailable } from './channel-providers.ts';
 import { sentTexts } from './message-content.ts';
 import { senderForMessage } from './message-sender.ts';

@@ -2,7 +2,7 @@
 // record totals kept as per-collection counters (record-counts.sql.ts, records.jobs.ts).
 import { defineModule } from '../../app/module.ts';
 import * as schema from './records.schema.ts';
-import { recordJobs } from '../../kernel/records/records.jobs.ts';
+import { recordJobs } from '../../kernel/index.ts';
 
 export const recordsModule = defineModule({
   name: 'records',

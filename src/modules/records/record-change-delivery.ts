@@ -6,10 +6,10 @@ import { hasDataAccess } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { ApiError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { accessTo, collectionFor, requireRecordCredential } from '../../kernel/schema/access.ts';
-import type { RecordChangeEvent } from '../../kernel/records/records.events.ts';
-import { findRecords, type RecordRow } from '../../kernel/records/records.sql.ts';
-import type { RecordView } from '../../kernel/records/records.service.ts';
+import { accessTo, collectionFor, requireRecordCredential } from '../../kernel/index.ts';
+import type { RecordChangeEvent } from '../../kernel/index.ts';
+import { findRecords, type RecordRow } from '../../kernel/index.ts';
+import type { RecordView } from '../../kernel/index.ts';
 
 const SOURCE = Symbol('the event as received');
 type Narrowed = RecordChangeEvent & { [SOURCE]?: RecordChangeEvent };

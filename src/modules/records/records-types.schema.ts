@@ -8,9 +8,9 @@ import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { DataCollectionRef, DataFieldRef } from '../collections/collections-types.schema.ts';
-import { decodeRecordFields, indexKey } from '../../kernel/values/index.ts';
-import { loadRecordViews, type RecordPage, type RecordView } from '../../kernel/records/records.service.ts';
+import { DataCollectionRef, DataFieldRef } from '../collections/index.ts';
+import { decodeRecordFields, indexKey } from '../../kernel/index.ts';
+import { loadRecordViews, type RecordPage, type RecordView } from '../../kernel/index.ts';
 
 function referencedRecordLoader(ctx: RequestContext) {
   return requestLoader<string, RecordView | null>(ctx, 'record.bySimplyId', async (ids) => {

@@ -1,6 +1,6 @@
 // The selections of records that other faces (REST tables, tests) use.
 import { fragment, selection, PAGINATION } from '../../app/graphql/fragments.ts';
-import { DATA_COLLECTION_BRIEF, DATA_FIELD_DEFINITION } from '../collections/collections.fragments.ts';
+import { DATA_COLLECTION_BRIEF, DATA_FIELD_DEFINITION } from '../collections/index.ts';
 
 export const DATA_RECORD = fragment('DataRecordFields', 'DataRecord', 'id dataRecordSimplyId dataCollectionSimplyId name fields isArchived createdAt updatedAt');
 

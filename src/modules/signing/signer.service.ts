@@ -9,7 +9,7 @@ import type { RequestContext, Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { inTransaction } from '../../app/transaction.ts';
-import { decodeValue } from '../../kernel/values/encode.ts';
+import { decodeValue } from '../../kernel/index.ts';
 import { SigningLinkNotFoundError } from './signing.errors.ts';
 import { declineInput, IN_FLIGHT, pngBytes, REQUEST_STATUS_WORDS, signInput, type RequestStatus } from './signing.input.ts';
 import { dueForInvitation, issueLinks, SIGNING_TOKEN_PREFIX } from './signing-links.ts';

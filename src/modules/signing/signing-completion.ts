@@ -14,13 +14,13 @@ import type { Principal } from '../../app/auth/principal.ts';
 import { systemContext, type Services } from '../../app/context.ts';
 import { ApiError } from '../../app/errors.ts';
 import type { JobDefinition } from '../../app/jobs.ts';
-import { fieldValueWithFile, readFileVersionBytes, storeGeneratedFileVersion } from '../files/generated-version.ts';
-import { updateRecordsById } from '../../kernel/records/records.service.ts';
+import { fieldValueWithFile, readFileVersionBytes, storeGeneratedFileVersion } from '../files/index.ts';
+import { updateRecordsById } from '../../kernel/index.ts';
 import type { SignedPdfInput } from './signed-pdf/signed-pdf.types.ts';
 import { requestTitle } from './signing-requests.service.ts';
 import { displayValue, fieldLabel } from './signing-views.ts';
 import { expireDue, findRequestById, insertEvents, signersOf, type RequestKey, type RequestRow, type SignerRow } from './signing.sql.ts';
-import { decodeValue } from '../../kernel/values/encode.ts';
+import { decodeValue } from '../../kernel/index.ts';
 
 export const COMPLETE_SIGNING = 'signing.complete';
 export const EXPIRE_SIGNING = 'signing.expire';

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { hashToken } from '../../app/auth/tokens.ts';
 import type { Services } from '../../app/context.ts';
 import { randomSecret } from '../../app/ids.ts';
-import { recordDelivery } from '../communications/record-delivery.ts';
+import { recordDelivery } from '../communications/index.ts';
 import { insertEvents, type RequestRow, type SignerRow } from './signing.sql.ts';
 
 export const SIGNING_TOKEN_PREFIX = 'svc_sgn_';

@@ -2,7 +2,7 @@
 // template, signed file, linked constituents), its signers and its audit events, loaded in a few
 // statements for one request or a page of them.
 import type pg from 'pg';
-import type { TeamSchema } from '../../kernel/schema/team-schema.ts';
+import type { TeamSchema } from '../../kernel/index.ts';
 import { REQUEST_STATUS_WORDS, SIGNER_STATUS_WORDS, type RequestStatus } from './signing.input.ts';
 import { signerOf, type RequestRow, type SignerRow } from './signing.sql.ts';
 

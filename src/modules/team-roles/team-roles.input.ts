@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { FEATURE_PERMISSIONS } from '../../app/auth/feature-permissions.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
-import { dataFieldId } from '../../kernel/schema/collections.ids.ts';
+import { dataFieldId } from '../../kernel/index.ts';
 
 const collectionTarget = z
   .string()

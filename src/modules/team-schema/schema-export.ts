@@ -1,9 +1,9 @@
 // The portable team schema (GET /v1/team-schema/export): collections, fields, views, wizards and
 // automations, every reference by simplyId (Document 1 §9 rule 3), never an internal id. The same
 // document is the snapshot stored with each schema version, so versions compare structurally.
-import type { FieldDefinition } from '../../kernel/schema/team-schema.ts';
-import { exportAutomations } from '../automations/automation-export.ts';
-import { exportWizards } from '../wizards/wizard-export.ts';
+import type { FieldDefinition } from '../../kernel/index.ts';
+import { exportAutomations } from '../automations/index.ts';
+import { exportWizards } from '../wizards/index.ts';
 import { type Tx } from '../../app/transaction.ts';
 
 /** A field's portable columns: its definition without internal ids and timestamps. */

@@ -4,7 +4,7 @@
 // Versions of a team are serialized by a transaction-level advisory lock on the team.
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { SCHEMA_CHANNEL } from '../../kernel/schema/schema-cache.ts';
+import { SCHEMA_CHANNEL } from '../../kernel/index.ts';
 import { exportTeamSchema } from './schema-export.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';

@@ -8,8 +8,8 @@ import { ValidationError } from '../../app/errors.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import { membershipId, teamId, userId } from '../../app/ids.ts';
 import { FEATURE_PERMISSIONS } from '../../app/auth/feature-permissions.ts';
-import { apiKeyId } from '../credentials/credentials.ids.ts';
-import { teamRoleId } from '../team-roles/team-roles.ids.ts';
+import { apiKeyId } from '../credentials/index.ts';
+import { teamRoleId } from '../team-roles/index.ts';
 
 export interface BootstrapResult {
   teamId: bigint;

@@ -1,6 +1,6 @@
 // Bodies of the current user's mobile-device routes (docs/api/users.md "Mobile devices").
 import { z } from 'zod';
-import { PREFERENCE_KEYS, type PreferenceKey } from '../notifications/notification-categories.ts';
+import { PREFERENCE_KEYS, type PreferenceKey } from '../notifications/index.ts';
 
 export const PLATFORMS = ['ios', 'android', 'web'] as const;
 export type Platform = (typeof PLATFORMS)[number];

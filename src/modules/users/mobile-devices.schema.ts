@@ -3,7 +3,7 @@
 import { builder } from '../../app/builder.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import { suppliedFields } from '../../app/graphql/input-fields.ts';
-import { PREFERENCE_KEYS, type Preferences } from '../notifications/notification-categories.ts';
+import { PREFERENCE_KEYS, type Preferences } from '../notifications/index.ts';
 import {
   changeCurrentDeviceSettings,
   deviceSettings,

@@ -3,7 +3,7 @@
 import type { RequestContext } from '../../app/context.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { UserDevice } from '../../generated/prisma/client.ts';
-import { fullPreferences, type Preferences } from '../notifications/notification-categories.ts';
+import { fullPreferences, type Preferences } from '../notifications/index.ts';
 import { deviceSettingsInput, registerDeviceInput, updateDeviceInput } from './mobile-devices.input.ts';
 import { changeDeviceSettings, currentUserId, deviceOfCurrentUser, upsertCurrentDevice } from './user-devices.ts';
 import { deviceId } from './users.ids.ts';

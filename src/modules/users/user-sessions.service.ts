@@ -5,8 +5,8 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { UserSession } from '../../generated/prisma/client.ts';
-import { userSessionId } from '../identity/identity.ids.ts';
-import { endSession } from '../identity/identity.service.ts';
+import { userSessionId } from '../identity/index.ts';
+import { endSession } from '../identity/index.ts';
 import { describeSessionInput } from './user-sessions.input.ts';
 import { currentUserId } from './user-devices.ts';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { teamId } from '../../app/ids.ts';
 import { isLanguageTag } from '../../app/localized-text.ts';
-import { teamRoleId } from '../team-roles/team-roles.ids.ts';
+import { teamRoleId } from '../team-roles/index.ts';
 
 const name = z.string().trim().max(100);
 

@@ -6,7 +6,7 @@ import { pageArgs, prismaById } from '../../app/graphql/args.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
 import { pageResolver, pageType } from '../../app/graphql/page.ts';
 import { tier } from '../../app/auth/tiers.ts';
-import { FeaturePermissionRef, FullAccessLevelEnum, roleSimplyIdField } from '../team-roles/team-roles.schema.ts';
+import { FeaturePermissionRef, FullAccessLevelEnum, roleSimplyIdField } from '../team-roles/index.ts';
 import {
   countTeamUsers,
   createUser,

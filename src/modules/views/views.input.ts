@@ -6,8 +6,8 @@ import { localizedTextSchema } from '../../app/localized-text.ts';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
-import type { FieldDefinition } from '../../kernel/schema/team-schema.ts';
-import { isDataType, normalizeFilters, valueShape } from '../../kernel/values/index.ts';
+import type { FieldDefinition } from '../../kernel/index.ts';
+import { isDataType, normalizeFilters, valueShape } from '../../kernel/index.ts';
 
 export const VIEW_TYPES = ['LIST', 'DETAIL', 'CALENDAR', 'TABLE', 'MAP', 'PIVOT', 'CHART', 'STATS'] as const;
 export type ViewType = (typeof VIEW_TYPES)[number];

@@ -5,7 +5,7 @@
 // the subscription has after the update.
 import type { Principal } from '../../app/auth/principal.ts';
 import { hasFeature, hasFullDataAccess, isScopedToken } from '../../app/auth/principal.ts';
-import { canReadCollection } from '../../kernel/schema/access.ts';
+import { canReadCollection } from '../../kernel/index.ts';
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { pagination, parsePaging, type PageInput, type PaginationShape, byCreation } from '../../app/paging.ts';

@@ -2,7 +2,7 @@
 // each step's tasks in order, each task's linked fields resolved against the team schema. Read by
 // every face (detail, schema, run-access, execute, the runner) with one Prisma query.
 import type { DataWizard, DataWizardStep, DataWizardStepTask, Prisma, PrismaClient } from '../../generated/prisma/client.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
 import type { TaskType } from './wizards.input.ts';
 import { type Tx } from '../../app/transaction.ts';
 

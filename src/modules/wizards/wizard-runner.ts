@@ -13,13 +13,13 @@
 // the WIZARD_COMPLETED event. A failing task rolls all of that back; a second transaction then marks
 // the instance FAILED with the reasons and inserts WIZARD_COMPLETION_FAILED.
 import type { Principal } from '../../app/auth/principal.ts';
-import { accessTo } from '../../kernel/schema/access.ts';
-import { calculateName } from '../../kernel/records/calculated-name.ts';
-import { type ChangeActor, recordChanges } from '../../kernel/records/record-changes.ts';
-import { checkReferences, type PreparedFields } from '../../kernel/records/record-input.ts';
-import { findRecords, lockRecords, syncSmartMemberships, updateRecords } from '../../kernel/records/records.sql.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/schema/team-schema.ts';
-import { encodeRecordFields, toValidationError } from '../../kernel/values/index.ts';
+import { accessTo } from '../../kernel/index.ts';
+import { calculateName } from '../../kernel/index.ts';
+import { type ChangeActor, recordChanges } from '../../kernel/index.ts';
+import { checkReferences, type PreparedFields } from '../../kernel/index.ts';
+import { findRecords, lockRecords, syncSmartMemberships, updateRecords } from '../../kernel/index.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
+import { encodeRecordFields, toValidationError } from '../../kernel/index.ts';
 import type { RequestSource, Services } from '../../app/context.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { type IdKind, simplyIdPattern } from '../../app/ids.ts';
-import { dataFieldId } from '../../kernel/schema/collections.ids.ts';
+import { dataFieldId } from '../../kernel/index.ts';
 import { localizedTextSchema } from '../../app/localized-text.ts';
 
 /**

@@ -10,7 +10,7 @@ import { hasDataAccess, hasFeature, hasScope, type Principal } from '../../app/a
 import type { RequestContext } from '../../app/context.ts';
 import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { requireSchemaRead } from '../team-schema/team-schema.service.ts';
+import { requireSchemaRead } from '../team-schema/index.ts';
 import { PermissionDeniedError } from '../../app/errors.ts';
 import { dataWizardId } from './wizards.ids.ts';
 import { WizardNotFoundError } from './wizards.errors.ts';

@@ -1,8 +1,8 @@
 // CHARGE_PAYMENT: a fixed amount or the record's amount field, through the payment provider, once
 // per idempotency key (payments/charges.ts). A decline fails the action.
-import { decodeValue } from '../../../kernel/values/index.ts';
+import { decodeValue } from '../../../kernel/index.ts';
 import { amountProblem, isCurrency } from '../automations.input.ts';
-import { renderTemplate } from '../../merge-tags/render.ts';
+import { renderTemplate } from '../../merge-tags/index.ts';
 import { chargeOnce } from '../payments/charges.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { InvalidPaymentError, NoAmountError, PaymentDeclinedError } from '../automations.errors.ts';

@@ -1,5 +1,5 @@
 // CREATE_RECORD: a new record in the configured collection, through the data core's create.
-import { createRecords } from '../../../kernel/records/records.service.ts';
+import { createRecords } from '../../../kernel/index.ts';
 import { type ActionHandler } from './action-run.ts';
 import { InvalidConfigError } from '../automations.errors.ts';
 import { staleFieldKeys } from './update-fields.ts';

@@ -1,6 +1,6 @@
 // RUN_WIZARD_STEP: the wizard (or one of its steps) on the run's record, as the automation, through
 // the wizard runner (src/modules/wizards/wizard-runner.ts); an unsuccessful run fails the action.
-import { runWizard } from '../../wizards/wizard-runner.ts';
+import { runWizard } from '../../wizards/index.ts';
 import { type ActionHandler, requireRecord } from './action-run.ts';
 import { WizardFailedError } from '../automations.errors.ts';
 

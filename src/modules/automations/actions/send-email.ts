@@ -7,11 +7,11 @@
 // systems, not the constituent: they leave no history row. The record's address is left out when
 // it is on the team's suppression list (the constituent opted out, or mail to it bounces); fixed
 // addresses are the team's own and are not checked.
-import { decodeValue } from '../../../kernel/values/index.ts';
-import { recordDelivery } from '../../communications/record-delivery.ts';
-import { suppressedAmong } from '../../mail-feedback/suppressions.sql.ts';
-import { MAX_SUBJECT, parseMailbox } from '../../mail/mail.input.ts';
-import { renderTemplate } from '../../merge-tags/render.ts';
+import { decodeValue } from '../../../kernel/index.ts';
+import { recordDelivery } from '../../communications/index.ts';
+import { suppressedAmong } from '../../mail-feedback/index.ts';
+import { MAX_SUBJECT, parseMailbox } from '../../mail/index.ts';
+import { renderTemplate } from '../../merge-tags/index.ts';
 import { inTransaction } from '../../../app/transaction.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError, RecipientSuppressedError } from '../automations.errors.ts';

@@ -1,12 +1,12 @@
 // SEND_USER_NOTIFICATION: a WORKFLOW notification for one active member of the team, through the
 // notify service (feed, realtime event and push). The recipient is fixed (userSimplyId) or read from the
 // record (a field holding a user simplyId or a member's email address).
-import { decodeValue } from '../../../kernel/values/index.ts';
+import { decodeValue } from '../../../kernel/index.ts';
 
-import { renderTemplate } from '../../merge-tags/render.ts';
+import { renderTemplate } from '../../merge-tags/index.ts';
 import { type ActionHandler, fieldsOf } from './action-run.ts';
 import { NoRecipientError, NotAMemberError } from '../automations.errors.ts';
-import { notify } from '../../notifications/notify.service.ts';
+import { notify } from '../../notifications/index.ts';
 import { runTransaction } from '../../../app/transaction.ts';
 
 export const sendUserNotification: ActionHandler = async (run) => {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { isSimplyId } from '../../../app/ids.ts';
 import { parseInput } from '../../../app/validate.ts';
-import { MAX_FILTERS } from '../../../kernel/values/index.ts';
+import { MAX_FILTERS } from '../../../kernel/index.ts';
 
 /** the most records one bulk delete takes (ids given, or matches of a filter) */
 export const MAX_DELETE_RECORDS = 10_000;

@@ -1,10 +1,10 @@
 // The records a bulk delete means, and what became of each (RecordTaskLink rows, relation TARGET).
 // Every statement names the team first.
 import type pg from 'pg';
-import type { FieldDefinition } from '../../../kernel/schema/team-schema.ts';
-import type { NormalizedFilter } from '../../../kernel/values/index.ts';
-import { compileFilters } from '../../../kernel/records/record-filters.sql.ts';
-import { SqlParams } from '../../../kernel/records/sql-params.ts';
+import type { FieldDefinition } from '../../../kernel/index.ts';
+import type { NormalizedFilter } from '../../../kernel/index.ts';
+import { compileFilters } from '../../../kernel/index.ts';
+import { SqlParams } from '../../../kernel/index.ts';
 import { recordTaskLinkId } from '../background-tasks.ids.ts';
 
 type Db = pg.Pool | pg.PoolClient;

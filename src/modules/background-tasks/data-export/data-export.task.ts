@@ -6,7 +6,7 @@
 // a worker that crashed starts the file over under the same key, so a retry leaves one CSV.
 import { ExportScopeChangedError } from '../background-tasks.errors.ts';
 import { requireTeam } from '../../../app/require-team.ts';
-import { exportObjectKey } from '../../files/storage/storage-keys.ts';
+import { exportObjectKey } from '../../files/index.ts';
 import { TaskFailedError } from '../task-run.ts';
 import { defineTaskType } from '../task-types.ts';
 import { exportColumns, exportFilename, localized } from './export-columns.ts';

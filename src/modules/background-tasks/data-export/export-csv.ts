@@ -7,7 +7,7 @@
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import type pg from 'pg';
 import { stringify } from 'csv-stringify/sync';
-import type { ObjectStorage } from '../../files/storage/object-storage.ts';
+import type { ObjectStorage } from '../../files/index.ts';
 import type { ExportColumn } from './export-columns.ts';
 import { type ExportPage, type ExportQuery, exportPage } from './export-records.sql.ts';
 

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { type ErrorDetail, ValidationError } from '../../../app/errors.ts';
 import { simplyIdPattern } from '../../../app/ids.ts';
 import { issueDetails } from '../../../app/validate.ts';
-import { dataFieldId } from '../../../kernel/schema/collections.ids.ts';
-import { MAX_FILTERS } from '../../../kernel/values/index.ts';
-import { dataViewId } from '../../views/views.ids.ts';
+import { dataFieldId } from '../../../kernel/index.ts';
+import { MAX_FILTERS } from '../../../kernel/index.ts';
+import { dataViewId } from '../../views/index.ts';
 
 export const SYSTEM_COLUMNS = ['CALCULATED_NAME', 'RECORD_SIMPLY_ID', 'CREATED_AT', 'UPDATED_AT', 'APPROVAL_STATUS'] as const;
 export type SystemColumn = Exclude<(typeof SYSTEM_COLUMNS)[number], 'APPROVAL_STATUS'>;

@@ -4,10 +4,10 @@
 // record-search filters compiled by the records area; a record selection is resolved to internal
 // ids once and walked in slices. Every statement names the team.
 import type pg from 'pg';
-import type { FieldDefinition } from '../../../kernel/schema/team-schema.ts';
-import type { NormalizedFilter } from '../../../kernel/values/index.ts';
-import { compileFilters } from '../../../kernel/records/record-filters.sql.ts';
-import { SqlParams } from '../../../kernel/records/sql-params.ts';
+import type { FieldDefinition } from '../../../kernel/index.ts';
+import type { NormalizedFilter } from '../../../kernel/index.ts';
+import { compileFilters } from '../../../kernel/index.ts';
+import { SqlParams } from '../../../kernel/index.ts';
 
 export interface ExportRecordRow {
   id: bigint;

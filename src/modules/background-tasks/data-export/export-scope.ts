@@ -8,10 +8,10 @@ import { hasDataAccess, hasFeature } from '../../../app/auth/principal.ts';
 import type { RequestContext } from '../../../app/context.ts';
 import { ApiError, ConflictError, type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../../app/errors.ts';
 import { requireTeam } from '../../../app/require-team.ts';
-import { collectionFor } from '../../../kernel/schema/access.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../../kernel/schema/team-schema.ts';
-import { type NormalizedFilter, normalizeFilters } from '../../../kernel/values/index.ts';
-import { readViewConfig } from '../../views/views.input.ts';
+import { collectionFor } from '../../../kernel/index.ts';
+import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../../kernel/index.ts';
+import { type NormalizedFilter, normalizeFilters } from '../../../kernel/index.ts';
+import { readViewConfig } from '../../views/index.ts';
 import type { ExportQueueData } from './export-input.ts';
 
 /** The feature permission an export needs; VIEW level is enough (an export only reads). */

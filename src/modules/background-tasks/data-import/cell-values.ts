@@ -2,7 +2,7 @@
 // type. Only the spelling a spreadsheet cannot give is translated here (booleans, lists, an
 // address); every rule about what a value may be stays in the value layer, which validates and
 // normalizes what this answers exactly as for a REST or GraphQL write.
-import type { FieldDef } from '../../../kernel/values/index.ts';
+import type { FieldDef } from '../../../kernel/index.ts';
 
 const TRUE_WORDS = new Set(['true', 'yes', 'y', '1']);
 const FALSE_WORDS = new Set(['false', 'no', 'n', '0']);

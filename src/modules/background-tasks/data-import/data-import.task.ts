@@ -5,7 +5,7 @@
 import type { RequestContext } from '../../../app/context.ts';
 import { PermissionDeniedError, ValidationError } from '../../../app/errors.ts';
 import { requireTeam } from '../../../app/require-team.ts';
-import { type CollectionAccess, collectionFor } from '../../../kernel/schema/access.ts';
+import { type CollectionAccess, collectionFor } from '../../../kernel/index.ts';
 import { TaskFailedError, type TaskRun } from '../task-run.ts';
 import { defineTaskType, type TaskOutcome } from '../task-types.ts';
 import { readTask } from '../tasks.sql.ts';

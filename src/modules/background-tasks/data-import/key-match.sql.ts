@@ -3,9 +3,9 @@
 // rows: numbers numerically, text through its canonical lower-cased key), through the
 // (teamId, fieldId, prefix | numKey, recordId) indexes: one statement per chunk of rows.
 import type pg from 'pg';
-import { encodeValue } from '../../../kernel/values/index.ts';
-import type { FieldDefinition } from '../../../kernel/schema/team-schema.ts';
-import { isNumericKind, keyKindOf, keyRowsFor } from '../../../kernel/records/record-keys.ts';
+import { encodeValue } from '../../../kernel/index.ts';
+import type { FieldDefinition } from '../../../kernel/index.ts';
+import { isNumericKind, keyKindOf, keyRowsFor } from '../../../kernel/index.ts';
 
 type Db = pg.Pool | pg.PoolClient;
 

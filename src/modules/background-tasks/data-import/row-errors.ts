@@ -1,7 +1,7 @@
 // A failed row as a task error entry: the row number, and the column and field the value layer
 // named. One entry per row (dedupeKey `row:<n>`), so a chunk repeated after a crash reports
 // nothing twice; a row with several bad values lists them all in errorContext.problems.
-import type { ItemFailure } from '../../../kernel/records/records.service.ts';
+import type { ItemFailure } from '../../../kernel/index.ts';
 import type { TaskErrorEntry } from '../tasks.sql.ts';
 import type { MappedColumn } from './import-columns.ts';
 

@@ -4,8 +4,8 @@
 // a malformed queueData is a 400 naming `queueData.<path>`.
 import { z } from 'zod';
 import { parseInput } from '../../../app/validate.ts';
-import { MAX_FILTERS } from '../../../kernel/values/index.ts';
-import { contentTemplateId } from '../../content-templates/content-templates.ids.ts';
+import { MAX_FILTERS } from '../../../kernel/index.ts';
+import { contentTemplateId } from '../../content-templates/index.ts';
 import { dataSimplyId, DEFAULT_OUTPUT_KEY, outputKey, writeMode, type WriteMode } from '../record-outputs.input.ts';
 
 /** the most records one task renders (one PDF each) */

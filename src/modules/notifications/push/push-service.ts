@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Config } from '../../../app/config.ts';
 import type { Services } from '../../../app/context.ts';
-import type { Platform } from '../../users/mobile-devices.input.ts';
+import type { Platform } from '../../users/index.ts';
 import { createApnsSender } from './apns-sender.ts';
 import { createFcmSender } from './fcm-sender.ts';
 import type { PushSender } from './push-sender.ts';

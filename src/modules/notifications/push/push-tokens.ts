@@ -6,7 +6,7 @@
 import { createECDH } from 'node:crypto';
 import { hashToken } from '../../../app/auth/tokens.ts';
 import { z } from 'zod';
-import type { Platform } from '../../users/mobile-devices.input.ts';
+import type { Platform } from '../../users/index.ts';
 
 export const MAX_TOKEN_LENGTH = 4096;
 export const MAX_ENDPOINT_LENGTH = 2048;

@@ -6,7 +6,7 @@
 import https from 'node:https';
 import tls from 'node:tls';
 import webpush from 'web-push';
-import { parseTargetUrl, pinnedLookup, resolveTarget, TargetRefused, TargetUnresolved } from '../../webhooks/target-guard.ts';
+import { parseTargetUrl, pinnedLookup, resolveTarget, TargetRefused, TargetUnresolved } from '../../webhooks/index.ts';
 import { fitMessage } from './push-message.ts';
 import { describeError, transientStatus, type PushMessage, type PushResult, type PushSender } from './push-sender.ts';
 import { parseWebSubscription } from './push-tokens.ts';

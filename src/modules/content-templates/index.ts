@@ -1,0 +1,8 @@
+// The public API of the content-templates area: all another area may import from it (test/app/module-structure.test.ts).
+// Its manifest is module.ts; every other file of the folder is private to the area.
+export { contentTemplateId } from './content-templates.ids.ts';
+export { findTemplate } from './content-templates.service.ts';
+export { documentSettingsInput } from './document-settings.input.ts';
+export { lineageOf } from './template-access.ts';
+export { previewRender } from './template-preview.ts';
+export { assess } from './template-readiness.ts';

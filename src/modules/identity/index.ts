@@ -1,0 +1,4 @@
+// The public API of the identity area: all another area may import from it (test/app/module-structure.test.ts).
+// Its manifest is module.ts; every other file of the folder is private to the area.
+export { userSessionId } from './identity.ids.ts';
+export { endSession } from './identity.service.ts';

@@ -1,0 +1,5 @@
+// The public API of the mail area: all another area may import from it (test/app/module-structure.test.ts).
+// Its manifest is module.ts; every other file of the folder is private to the area.
+export { type MailRef, type MailTokens, mailTokensFor, readReturnPath } from './mail-tokens.ts';
+export { type MailFeedbackStateName, MAX_SUBJECT, parseMailbox } from './mail.input.ts';
+export { UNSUBSCRIBE_PATH } from './unsubscribe-link.ts';

@@ -1,0 +1,5 @@
+// The public API of the messages area: all another area may import from it (test/app/module-structure.test.ts).
+// Its manifest is module.ts; every other file of the folder is private to the area.
+export { DELIVERY_METHODS } from './message-templates.input.ts';
+export { MessageDeliveryMethodEnum } from './message-templates.schema.ts';
+export { messageSenderId, messageTemplateId } from './messages.ids.ts';

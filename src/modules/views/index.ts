@@ -1,0 +1,5 @@
+// The public API of the views area: all another area may import from it (test/app/module-structure.test.ts).
+// Its manifest is module.ts; every other file of the folder is private to the area.
+export { dataViewId } from './views.ids.ts';
+export { readViewConfig } from './views.input.ts';
+export { labelOf } from './views.service.ts';
