@@ -184,7 +184,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
     return originalQuery.apply(this, args);
   };
 
-  const { loadConfig } = await import('../src/app/config.ts');
+  const { loadConfig } = await import('../src/main/config.ts');
   const { startEmbeddedPostgres } = await import('../src/db/embedded-postgres.ts');
   const { applyPendingMigrations } = await import('../src/db/schema-engine/migrations.ts');
   const { startApp } = await import('../src/main/server.ts');

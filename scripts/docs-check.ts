@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDocsPage, DOCS_EXPECTED_TEXTS } from '../rest-adapter/docs-browser-check.ts';
-import { loadConfig } from '../src/app/config.ts';
+import { loadConfig } from '../src/main/config.ts';
 import { createLogger } from '../src/app/logger.ts';
 import { startApp } from '../src/main/server.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';

@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/app/config.ts';
+import { loadConfig } from '../src/main/config.ts';
 import { createLogger } from '../src/app/logger.ts';
 import { closeServices, createServices } from '../src/main/services.ts';
 import { SERVER_NODE_FLAGS } from '../src/cli/server-flags.ts';

@@ -1,4 +1,4 @@
-// Creates prisma/migrations/<timestamp>_<name>/migration.sql from the changes in schema.prisma,
+// Creates prisma/migrations/<timestamp>_<name>/migration.sql from the changes in prisma/schema,
 // without the Prisma CLI: the wasm engine diffs the migration history (replayed into a temporary
 // shadow database) against the schema. Nothing is applied.
 //
@@ -19,7 +19,7 @@ const { values, positionals } = parseArgs({
 });
 const name = positionals[0];
 if (values.help || !name || positionals.length > 1) {
-  console.error('usage: node scripts/new-migration.ts <name> [--draft]\n  --draft  write the folder even when schema.prisma has no changes');
+  console.error('usage: node scripts/new-migration.ts <name> [--draft]\n  --draft  write the folder even when prisma/schema has no changes');
   process.exit(values.help ? 0 : 2);
 }
 
@@ -29,7 +29,7 @@ try {
   if (created) {
     console.log(`Created ${path.relative(process.cwd(), path.join(created.directory, 'migration.sql'))}`);
   } else {
-    console.log(`No changes: schema.prisma matches ${path.relative(process.cwd(), DEFAULT_MIGRATIONS_DIR)}. Nothing written.`);
+    console.log(`No changes: prisma/schema matches ${path.relative(process.cwd(), DEFAULT_MIGRATIONS_DIR)}. Nothing written.`);
   }
 } finally {
   await database.stop();

@@ -9,7 +9,7 @@ import { runRpcServer } from '../src/db/schema-engine/shim/rpc-server.ts';
 const USAGE = `schema-engine (wasm shim)
   --version                                        print the engine commit hash
   --datasource '<json>' cli <can-connect-to-database|create-database|drop-database>
-  [--datamodels <schema.prisma>]... [--datasource '<json>']   JSON-RPC on stdin/stdout`;
+  [--datamodels <file.prisma>]... [--datasource '<json>']   JSON-RPC on stdin/stdout`;
 
 try {
   const invocation = parseShimArgs(process.argv.slice(2));

@@ -223,7 +223,7 @@ async function main(argv: string[]): Promise<number> {
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--records must be a positive integer (got "${values.records}")`);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError(`--batch must be 1-50000 (got "${values.batch}")`);
 
-  const { loadConfig } = await import('../src/app/config.ts');
+  const { loadConfig } = await import('../src/main/config.ts');
   const { resolveDatabase } = await import('../src/db/database.ts');
   const { applyPendingMigrations } = await import('../src/db/schema-engine/migrations.ts');
   const { createPool, createPrisma } = await import('../src/db/prisma.ts');

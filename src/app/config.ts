@@ -1,13 +1,17 @@
-// Every setting the platform reads from the environment, validated once at start.
-// README.md "Configuration" lists them; keep the two in step.
+// Every setting the platform reads from the environment, validated once at start: the core's here,
+// each area's in its own slice (`src/modules/<area>/<area>.config.ts`, named by its manifest), merged
+// into one schema by the composition root (src/main/config.ts). README.md "Configuration" lists
+// them all; keep the two in step.
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
+/** a yes/no setting: true, false, 1, 0, yes, no */
+export const envBool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = envBool;
 
-const envSchema = z.object({
+export const coreSettings = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
@@ -50,82 +54,8 @@ const envSchema = z.object({
     .regex(/^\s*([a-z0-9_.-]+=[1-9]\d{0,3}\s*(,\s*|$))*$/i, 'a comma-separated list of <queue>=<1-9999>')
     .default('')
     .transform((raw) => Object.fromEntries(raw.split(',').filter((item) => item.trim()).map((item) => item.split('=').map((s) => s.trim())).map(([queue, n]) => [queue!, Number(n)]))),
-  // outgoing mail: smtp:// or smtps:// URL (credentials in it); unset keeps mail in the outbox table
-  SMTP_URL: z.string().url().optional(),
-  MAIL_FROM: z.string().default('svc platform <no-reply@svc.invalid>'),
-  // composed messages (docs/api/outgoing-messages.md "Sending"): recipients handed to the mail
-  // transport per second, over every instance together
-  MESSAGE_SEND_RATE: z.coerce.number().int().min(1).max(10_000).default(200),
-  // the domain of per-recipient return paths (VERP, `bounces+<token>@<domain>`); default: MAIL_FROM's domain.
-  // Its MX must reach the inbound listener for bounces and complaints to be counted
-  MAIL_BOUNCE_DOMAIN: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'a domain name such as bounces.example.org').optional(),
-  // the inbound SMTP listener for delivery status notifications and complaint reports (docs/api/mail-feedback.md):
-  // off unless a port is given (0 picks a free port: tests)
-  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
   // AES-256-GCM key for secrets that must be read back (webhook signing secrets); created on first start
   SECRETS_KEY_FILE: z.string().optional(),
-  // tests only: let webhooks target loopback addresses (everything else stays refused)
-  WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
-  // PEM certificate(s) webhook deliveries trust besides the system roots (tests' self-signed receivers)
-  WEBHOOK_CA_FILE: z.string().optional(),
-  // attempts to one webhook target (one team's target origin) in flight at once over every instance
-  WEBHOOK_TARGET_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
-  // push (docs/api/notifications.md "Push delivery"). Web Push: the VAPID key pair (base64url, as
-  // web-push generates it); unset: one is created on first use in VAPID_KEY_FILE. Every instance
-  // must use the same pair: browsers' subscriptions are bound to its public key
-  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'a base64url P-256 public key (87 characters)').optional(),
-  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url P-256 private key (43 characters)').optional(),
-  VAPID_KEY_FILE: z.string().optional(),
-  // who runs the application server (push services contact it about problems): mailto: or https:
-  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'a mailto: or https: URL').default('mailto:push@svc.invalid'),
-  // tests only: Web Push endpoints may be loopback addresses (private, link-local and reserved stay refused)
-  PUSH_ALLOW_LOOPBACK: bool.default(false),
-  // PEM certificate(s) push requests (Web Push, APNs, FCM and its token endpoint) trust besides the system roots
-  PUSH_CA_FILE: z.string().optional(),
-  // APNs (ios): token-based provider authentication; all four of key file, key id, team id and topic, or ios pushes are SKIPPED
-  APNS_BASE_URL: z.string().url().default('https://api.push.apple.com'),
-  APNS_KEY_FILE: z.string().optional(),
-  APNS_KEY_ID: z.string().min(1).optional(),
-  APNS_TEAM_ID: z.string().min(1).optional(),
-  // the app's bundle id
-  APNS_TOPIC: z.string().min(1).optional(),
-  // FCM HTTP v1 (android): a service account's JSON key file; unset: android pushes are SKIPPED
-  FCM_BASE_URL: z.string().url().default('https://fcm.googleapis.com'),
-  FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
-  // default: the service account's project_id
-  FCM_PROJECT_ID: z.string().min(1).optional(),
-  // sends to one push token: attempts in all, and the first retry's delay (doubling, at most 5 minutes; 0: retry at once)
-  PUSH_SEND_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
-  PUSH_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(2),
-  // files: where objects live. local (default): on disk under FILE_STORAGE_DIR, served by the platform's
-  // signed endpoints; s3: an S3-compatible bucket (every instance must see the same objects)
-  FILE_STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  FILE_STORAGE_DIR: z.string().optional(),
-  S3_BUCKET: z.string().min(3).optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  // a non-AWS endpoint (MinIO, Ceph, s3rver…); unset: AWS
-  S3_ENDPOINT: z.string().url().optional(),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  // path-style URLs (bucket in the path): what most non-AWS servers need
-  S3_FORCE_PATH_STYLE: bool.default(false),
-  // the storage limit of a team without its own (bytes; default 10 GiB)
-  FILE_STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).default(10 * 1024 ** 3),
-  // mail-domain verification: the DNS servers asked for the TXT records (ip or ip:port, comma-separated; IPv6 as [addr]:port); unset: the system's resolvers
-  MAIL_DOMAIN_DNS_SERVERS: z
-    .string()
-    .regex(/^\s*((\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]+)(:\d{1,5})?\s*(,\s*|$))+$/, 'a comma-separated list of ip or ip:port')
-    .optional(),
-  // malware scanning: clamd's address (tcp://host:3310 or unix:///run/clamav/clamd.ctl); unset: the built-in scanner
-  CLAMD_URL: z.string().regex(/^(tcp:\/\/[^/]+:\d+|unix:\/\/\/.+)$/, 'tcp://host:port or unix:///path').optional(),
-  // how long one scan may take before the upload is rejected (TIMED_OUT)
-  FILE_SCAN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  // background-task CSV import (BULK_DATA_IMPORT): the largest file and the most data rows one task takes
-  IMPORT_MAX_BYTES: z.coerce.number().int().min(1).default(5 * 1024 * 1024),
-  IMPORT_MAX_ROWS: z.coerce.number().int().min(1).default(5000),
-  // automation-caused record writes may trigger automations this many levels deep (loop guard)
-  AUTOMATION_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
   // traces (OpenTelemetry, OTLP over HTTP): on when an OTLP endpoint is set or OTEL_TRACES_EXPORTER=otlp,
   // off by default (src/app/telemetry/tracing-settings.ts, docs/observability.md "Traces")
   OTEL_SDK_DISABLED: bool.default(false),
@@ -148,16 +78,14 @@ const envSchema = z.object({
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).default(5000),
 });
 
-export type Env = z.infer<typeof envSchema>;
+/** The validated environment; each area's slice adds its settings by merging into this interface. */
+export interface Env extends z.infer<typeof coreSettings> {}
 
+/** The environment with the values derived from it; slices add theirs (`resolve`) by merging too. */
 export interface Config extends Env {
   dataDir: string;
   jwtSigningKeyFile: string;
   secretsKeyFile: string;
-  /** VAPID_KEY_FILE, or <data folder>/vapid-keys.json */
-  vapidKeyFile: string;
-  /** FILE_STORAGE_DIR, or <data folder>/files */
-  fileStorageDir: string;
   graphiql: boolean;
   /** SHUTDOWN_GRACE_MS, or its default for NODE_ENV */
   shutdownGraceMs: number;
@@ -165,27 +93,43 @@ export interface Config extends Env {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}): Config {
-  const parsed = envSchema.safeParse(source);
+/** An area's settings: their schema, and what follows from them (derived values, checks across settings). */
+export interface ConfigSlice {
+  settings: z.ZodObject;
+  /** values derived from the settings (paths under the data folder); throws ConfigError on a combination that cannot work */
+  resolve?: (env: Env, dataDir: string) => object;
+}
+
+export const defineConfigSlice = <S extends z.ZodObject>(slice: { settings: S; resolve?: (env: Env, dataDir: string) => object }): ConfigSlice => slice;
+
+/** Validates `source` against the core settings and every slice at once, so one message lists every mistake. */
+export function parseConfig(slices: readonly ConfigSlice[], source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}): Config {
+  let schema: z.ZodObject = coreSettings;
+  for (const slice of slices) {
+    const taken = Object.keys(slice.settings.shape).filter((key) => key in schema.shape);
+    if (taken.length > 0) throw new ConfigError(`configuration slices define ${taken.join(', ')} twice`);
+    schema = schema.extend(slice.settings.shape);
+  }
+  const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const env = { ...parsed.data, ...overrides };
+  const env = { ...(parsed.data as unknown as Env), ...overrides };
   if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
-  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
-  if (env.FILE_STORAGE_DRIVER === 's3' && !env.S3_BUCKET) throw new ConfigError('FILE_STORAGE_DRIVER=s3 needs S3_BUCKET');
   const dataDir = path.resolve(env.DATA_DIR);
-  return {
-    ...env,
-    dataDir,
-    jwtSigningKeyFile: path.resolve(env.JWT_SIGNING_KEY_FILE ?? path.join(dataDir, 'jwt-signing-key.json')),
-    secretsKeyFile: path.resolve(env.SECRETS_KEY_FILE ?? path.join(dataDir, 'secrets-key')),
-    vapidKeyFile: path.resolve(env.VAPID_KEY_FILE ?? path.join(dataDir, 'vapid-keys.json')),
-    fileStorageDir: path.resolve(env.FILE_STORAGE_DIR ?? path.join(dataDir, 'files')),
-    graphiql: env.GRAPHIQL ?? env.NODE_ENV === 'development',
-    shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? 5_000 : 0),
-  };
+  const derived = slices.map((slice) => slice.resolve?.(env, dataDir) ?? {});
+  return Object.assign(
+    {
+      ...env,
+      dataDir,
+      jwtSigningKeyFile: path.resolve(env.JWT_SIGNING_KEY_FILE ?? path.join(dataDir, 'jwt-signing-key.json')),
+      secretsKeyFile: path.resolve(env.SECRETS_KEY_FILE ?? path.join(dataDir, 'secrets-key')),
+      graphiql: env.GRAPHIQL ?? env.NODE_ENV === 'development',
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? 5_000 : 0),
+    },
+    ...derived,
+  ) as Config;
 }

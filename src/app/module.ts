@@ -1,7 +1,8 @@
-// What an area hands the app: the contract of every `src/modules/<area>/index.ts`. The app reads
+// What an area hands the app: the contract of every `src/modules/<area>/module.ts`. The app reads
 // these manifests through one list (modules.ts) to build the schema, the REST router, the
 // services of an instance, its job queues, the outbox consumers and the route checklist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ConfigSlice } from './config.ts';
 import type { Services } from './context.ts';
 import type { IdKind } from './ids.ts';
 import type { JobDefinition } from './jobs.ts';
@@ -17,6 +18,8 @@ export interface AppModule {
    * the one builder; the manifest holds the imported namespace so the dependency is explicit.
    */
   schema?: object;
+  /** the area's settings, merged into the one validated configuration (src/main/config.ts) */
+  config?: ConfigSlice;
   /** identifiers the area mints (`<prefix>-XXXX-XXXX-XXXX`); prefixes are unique across modules */
   ids?: readonly IdKind[];
   /** members the area adds to `Services` (declared by merging into that interface), created once per instance */

@@ -1,7 +1,7 @@
 // The commands of `svc` that run the platform or work on its database directly: start, worker,
 // migrate, bootstrap, counts. Loaded only for these (svc.ts), so the client commands start fast.
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../app/config.ts';
+import { loadConfig, type Config } from '../main/config.ts';
 import { resolveDatabase } from '../db/database.ts';
 import { leaveSignalsToTheApplication } from '../db/embedded-postgres-signals.ts';
 import { createPool, createPrisma } from '../db/prisma.ts';
@@ -15,11 +15,11 @@ import { createLogger, logLinesOf } from '../app/logger.ts';
 import { Metrics } from '../app/http/metrics.ts';
 import { startMetricsListener } from '../app/http/metrics-endpoint.ts';
 import type { Logger } from 'pino';
-import { bootstrapTeam } from '../modules/teams/bootstrap.service.ts';
+import { bootstrapTeam } from '../modules/teams/index.ts';
 import { tlsCertificateFile } from '../app/http/tls.ts';
 import { relaunchWithServerFlags } from './server-flags.ts';
-import { checkCounts } from '../kernel/records/record-counts.sql.ts';
-import { USAGE } from './usage.ts';
+import { checkCounts } from '../kernel/index.ts';
+import { fullUsage } from './area-commands.ts';
 
 
 /**
@@ -108,7 +108,7 @@ async function bootstrap(config: Config, args: string[]): Promise<number> {
     options: { team: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'system-admin': { type: 'boolean' } },
   });
   if (!values.team || !values.email) {
-    process.stderr.write(USAGE);
+    process.stderr.write(await fullUsage());
     return 2;
   }
   const db = await resolveDatabase(config);
@@ -156,7 +156,7 @@ async function counts(config: Config, args: string[]): Promise<number> {
     ({ values } = parseArgs({ args, options: { fix: { type: 'boolean' }, team: { type: 'string' } } }));
   } catch (error) {
     // exit code 1 means "mismatches": a mistyped command line must not look like one
-    process.stderr.write(`svc: ${(error as Error).message}\n${USAGE}`);
+    process.stderr.write(`svc: ${(error as Error).message}\n${await fullUsage()}`);
     return 2;
   }
   const db = await resolveDatabase(config);

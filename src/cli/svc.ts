@@ -1,9 +1,9 @@
-// The `svc` command: start | worker | migrate | bootstrap | counts | export | import. See README.md.
-// The server commands (server-commands.ts) load the whole platform; export and import are clients
-// of a running platform over HTTPS (task-commands.ts) and load only what they use.
+// The `svc` command: start | worker | migrate | bootstrap | counts, and the commands areas add
+// (export | import). See README.md. The server commands (server-commands.ts) load the whole
+// platform; an area's command (area-commands.ts) loads only what it uses.
 import module from 'node:module';
 import { ApiError } from '../app/errors.ts';
-import { USAGE } from './usage.ts';
+import { areaCommands, fullUsage } from './area-commands.ts';
 
 // Node keeps what it compiled (the type-stripped sources, the dependencies) in its on-disk cache
 // (NODE_COMPILE_CACHE, else the system's temp folder): later starts load the platform in about
@@ -13,13 +13,13 @@ module.enableCompileCache?.();
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'export' || command === 'import') {
-    const { exportCommand, importCommand } = await import('./task-commands.ts');
+    const { exportCommand, importCommand } = await import('../modules/background-tasks/cli/task-commands.ts');
     return command === 'export' ? exportCommand(rest) : importCommand(rest);
   }
   const { runServerCommand } = await import('./server-commands.ts');
   const code = await runServerCommand(command, rest);
   if (code !== null) return code;
-  process.stderr.write(USAGE);
+  process.stderr.write(await fullUsage());
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }
 

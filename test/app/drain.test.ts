@@ -6,7 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, fetch } from 'undici';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import { createTeam } from '../support/fixtures.ts';
 import { rawRequest, slowPost } from '../support/raw-https.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import { applyPendingMigrations } from '../../src/db/schema-engine/migrations.ts';
 import { startApp, type App } from '../../src/main/server.ts';
 import { SHUTDOWN_MARGIN_MS } from '../../src/main/services.ts';

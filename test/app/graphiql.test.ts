@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import { launchChromium } from '../../rest-adapter/docs-browser-check.ts';
 import { createApiKey } from '../support/fixtures.ts';
 import { rawRequest } from '../support/raw-https.ts';

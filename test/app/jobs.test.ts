@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PgBoss, type Job } from 'pg-boss';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import type { Services } from '../../src/app/context.ts';
 import { Jobs } from '../../src/app/jobs.ts';
 import { PURGE_EXPIRED_CREDENTIALS } from '../../src/modules/credentials/credentials.jobs.ts';

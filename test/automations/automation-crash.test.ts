@@ -72,7 +72,7 @@ it('an execution whose worker dies mid-run is completed by another worker within
   await locker.query(`SELECT id FROM "DataRecord" WHERE "teamId" = $1 AND "simplyId" = $2 FOR UPDATE`, [team.teamId, record.id]);
 
   const script = `
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/app/config.ts', import.meta.url).href)};
+    import { loadConfig } from ${JSON.stringify(new URL('../../src/main/config.ts', import.meta.url).href)};
     import { createServices } from ${JSON.stringify(new URL('../../src/main/services.ts', import.meta.url).href)};
     import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: 'silent' });

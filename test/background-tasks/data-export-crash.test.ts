@@ -44,7 +44,7 @@ it('a worker killed mid-export is replaced and the starter gets one complete CSV
 
   const script = `
     import { pipeline, Transform } from 'node:stream';
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/app/config.ts', import.meta.url).href)};
+    import { loadConfig } from ${JSON.stringify(new URL('../../src/main/config.ts', import.meta.url).href)};
     import { createServices } from ${JSON.stringify(new URL('../../src/main/services.ts', import.meta.url).href)};
     import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: 'silent' });

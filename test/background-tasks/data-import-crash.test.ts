@@ -42,7 +42,7 @@ it('a worker killed mid-import is replaced and the import resumes without duplic
 
   const script = `
     import { Readable } from 'node:stream';
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/app/config.ts', import.meta.url).href)};
+    import { loadConfig } from ${JSON.stringify(new URL('../../src/main/config.ts', import.meta.url).href)};
     import { createServices } from ${JSON.stringify(new URL('../../src/main/services.ts', import.meta.url).href)};
     import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: 'silent', IMPORT_MAX_ROWS: process.env.IMPORT_MAX_ROWS });

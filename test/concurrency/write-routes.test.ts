@@ -5,13 +5,14 @@
 // validation), never a 5xx; what is left must be consistent (one row per unique name, the last
 // writer's whole value, counters and ranks that add up). Each race runs in a team of its own,
 // once with the team's API key and once with its team-admin user. Problems are collected over all
-// routes and reported in one assertion.
+// routes and reported in one assertion. The races are each area's (`races` in
+// test/<area>/<area>.kit.ts): a write route without them fails naming the kit to add them to.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTeam, type TeamFixture } from '../support/fixtures.ts';
+import { WRITE_RACES, kitFileFor, kitOfEntry } from '../support/area-kits.ts';
 import { routeWorldServer, servedRoutes } from '../support/route-world.ts';
 import { useServer } from '../support/use-server.ts';
 import { createRaceKit, type Caller, type CallerKind, type RaceCase } from './race-kit.ts';
-import { WRITE_RACES } from './write-races.ts';
 
 const BOTH: readonly CallerKind[] = ['API key', 'team-admin user'];
 /** races run side by side (each of N requests): enough to overlap, few enough for two shared cores */
@@ -43,8 +44,8 @@ describe('parallel requests on every write route', () => {
   it('answers each race with 2xx or a documented refusal and leaves a consistent state', async () => {
     const problems: string[] = [];
     const writeRoutes = servedRoutes.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-    for (const key of writeRoutes) if (!WRITE_RACES[key]?.length) problems.push(`${key}: a write route without races; add them to test/concurrency/write-races.ts`);
-    for (const key of Object.keys(WRITE_RACES)) if (!writeRoutes.includes(key)) problems.push(`${key}: has races but is not a served write route`);
+    for (const key of writeRoutes) if (!WRITE_RACES[key]?.length) problems.push(`${key}: a write route without races; add race cases for \`${key}\` to ${kitFileFor(key)}`);
+    for (const key of Object.keys(WRITE_RACES)) if (!writeRoutes.includes(key)) problems.push(`${key}: has races (${kitOfEntry.get(key)}) but is not a served write route`);
 
     const runs = writeRoutes.flatMap((key) => (WRITE_RACES[key] ?? []).flatMap((race: RaceCase) => (race.callers ?? BOTH).map((kind) => ({ key, race, kind }))));
     await inTurns(runs, RACES_AT_ONCE, async ({ key, race, kind }) => {

@@ -110,12 +110,12 @@ describe('applyPendingMigrations', () => {
 });
 
 describe('the committed migrations', () => {
-  it('produce exactly schema.prisma (run `node scripts/new-migration.ts <name>` when this fails)', async () => {
+  it('produce exactly the schema in prisma/schema (run `node scripts/new-migration.ts <name>` when this fails)', async () => {
     const sql = await diffMigrationsToSchema({ databaseUrl: serverUrl });
-    expect(isEmptyMigrationScript(sql), `schema.prisma has changes without a migration:\n${sql}`).toBe(true);
+    expect(isEmptyMigrationScript(sql), `prisma/schema has changes without a migration:\n${sql}`).toBe(true);
   });
 
-  // Objects schema.prisma cannot model live only in migrations: a later generated migration must
+  // Objects the Prisma schema cannot model live only in migrations: a later generated migration must
   // not drop them (and the diff above must not see them).
   it('keep the partial filter-key indexes and the extended statistics the record search relies on', async () => {
     const db = await createThrowawayDatabase(serverUrl, 'objects');

@@ -39,9 +39,9 @@ describe('the Prisma CLI on the schema-engine shim', { timeout: 120_000 }, () =>
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-prisma-cli-'));
     fs.cpSync(path.join(ROOT, 'prisma'), path.join(project, 'prisma'), { recursive: true });
     fs.copyFileSync(path.join(ROOT, 'prisma.config.ts'), path.join(project, 'prisma.config.ts'));
-    // generators write into the scratch copy, not into src/generated
-    const schema = fs.readFileSync(path.join(ROOT, 'schema.prisma'), 'utf8').replaceAll('./src/generated/', './generated/');
-    fs.writeFileSync(path.join(project, 'schema.prisma'), schema);
+    // generators write into the scratch copy, not into src/generated (the prisma/schema folder came with prisma/)
+    const platform = path.join(project, 'prisma', 'schema', 'platform.prisma');
+    fs.writeFileSync(platform, fs.readFileSync(platform, 'utf8').replaceAll('../../src/generated/', '../../generated/'));
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
   });
   afterAll(async () => {
@@ -60,7 +60,7 @@ describe('the Prisma CLI on the schema-engine shim', { timeout: 120_000 }, () =>
   });
 
   it('migrate dev --name creates and applies a migration for a schema change', async () => {
-    fs.appendFileSync(path.join(project, 'schema.prisma'), '\nmodel CliWidget {\n  id    BigInt @id @default(autoincrement())\n  label String\n}\n');
+    fs.writeFileSync(path.join(project, 'prisma', 'schema', 'cli-widget.prisma'), '\nmodel CliWidget {\n  id    BigInt @id @default(autoincrement())\n  label String\n}\n');
 
     const output = await prisma('migrate', 'dev', '--name', 'add cli widget');
 
@@ -73,7 +73,7 @@ describe('the Prisma CLI on the schema-engine shim', { timeout: 120_000 }, () =>
   });
 
   it('migrate diff --from-migrations --to-schema --script finds nothing left to migrate', async () => {
-    const output = await prisma('migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'schema.prisma', '--script');
+    const output = await prisma('migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema', '--script');
     expect(output).toMatch(/-- This is an empty migration\./);
   });
 

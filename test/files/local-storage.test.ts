@@ -21,7 +21,7 @@ import { localStorageEndpoints } from '../../src/modules/files/storage/local-sto
 import { LocalObjectStorage } from '../../src/modules/files/storage/local-storage.ts';
 import type { SignedPost } from '../../src/modules/files/storage/object-storage.ts';
 import { InvalidStorageInputError, ObjectNotFoundError } from '../../src/modules/files/storage/storage-errors.ts';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import { createFrontDoor, type FrontDoor } from '../../src/app/http/front-door.ts';
 
 const TEAM = 'tm-TEST-LOCA-L234';

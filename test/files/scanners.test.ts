@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import { freePort } from '../../src/db/free-port.ts';
 import { ZIP_LIMITS } from '../../src/modules/files/inspection/zip-reading.ts';
 import { createBuiltinScanner } from '../../src/modules/files/scanning/builtin-scanner.ts';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { RestRoute } from '../../rest-adapter/route.ts';
-import { pathParams } from '../support/route-world.ts';
+import { noBuilder, pathParams } from '../support/route-world.ts';
 
 /** A value with the words a failure report shows for it. */
 export interface Labeled<T> {
@@ -632,7 +632,7 @@ function pathCase(route: RestRoute, own: ValuePool, foreign: ValuePool): fc.Arbi
   const segment = (name: string): fc.Arbitrary<Labeled<string>> => {
     const real = realPathValues(route, name, own);
     const mine = real[0];
-    if (!mine) throw new Error(`${route.method} ${route.path}: no builder for {${name}} in test/support/route-world.ts`);
+    if (!mine) throw new Error(noBuilder(route, name));
     const theirs = foreign[name]?.[0] ?? mine;
     const otherKind = Object.entries(own).find(([key, v]) => key !== name && /SimplyId$/.test(key) && v[0] && !v[0].startsWith(mine.slice(0, 4)))?.[1][0] ?? 'x';
     return fc.oneof(

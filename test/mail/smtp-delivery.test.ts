@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import type { Services } from '../../src/app/context.ts';
 import { createMailer } from '../../src/modules/mail/create-mailer.ts';
 import { queueDeliveries, SEND_MAIL, type MailRetryPolicy } from '../../src/modules/mail/mail-queue.ts';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import type { Services } from '../../src/app/context.ts';
 import { closeServices, createServices } from '../../src/main/services.ts';
 import { createLogger } from '../../src/app/logger.ts';

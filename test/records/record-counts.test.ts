@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closeServices, createServices } from '../../src/main/services.ts';
-import { loadConfig } from '../../src/app/config.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { newSimplyId } from '../../src/app/ids.ts';
 import { inTransaction } from '../../src/app/transaction.ts';

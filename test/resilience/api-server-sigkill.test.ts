@@ -44,7 +44,7 @@ it('a batch write cut by SIGKILL is all or nothing; committed writes keep their 
 
   // the doomed instance: an API server in a process of its own, running no workers
   const script = `
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/app/config.ts', import.meta.url).href)};
+    import { loadConfig } from ${JSON.stringify(new URL('../../src/main/config.ts', import.meta.url).href)};
     import { startApp } from ${JSON.stringify(new URL('../../src/main/server.ts', import.meta.url).href)};
     import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent' });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { inject } from 'vitest';
-import { loadConfig, type Env } from '../../src/app/config.ts';
+import { loadConfig, type Env } from '../../src/main/config.ts';
 import { startApp, type App } from '../../src/main/server.ts';
 import { createLogger } from '../../src/app/logger.ts';
 

@@ -26,7 +26,7 @@ registerHooks({
   },
 });
 
-const { loadConfig } = await import('../../src/app/config.ts');
+const { loadConfig } = await import('../../src/main/config.ts');
 const { startApp } = await import('../../src/main/server.ts');
 const { createLogger } = await import('../../src/app/logger.ts');
 

@@ -1,6 +1,6 @@
 // When tracing is on and where its spans go, from the OTEL_* settings (no server needed).
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/app/config.ts';
+import { ConfigError, loadConfig } from '../../src/main/config.ts';
 import { tracingSettings } from '../../src/app/telemetry/tracing-settings.ts';
 
 const settingsOf = (env: Record<string, string>) => tracingSettings(loadConfig({ NODE_ENV: 'test', ...env }));

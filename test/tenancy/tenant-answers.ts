@@ -3,7 +3,7 @@
 // caller could tell two ids apart by.
 import type { TeamFixture } from '../support/fixtures.ts';
 import type { TestResponse, TestServer } from '../support/server.ts';
-import { NO_BODY } from './id-route-bodies.ts';
+import { NO_BODY } from '../support/area-kit.ts';
 
 export interface Caller {
   name: string;

@@ -3,15 +3,15 @@
 // that exists nowhere (the same status, code and message), never a 2xx, and no answer to B may carry
 // A's ids, secrets or names. Afterwards A reads everything of its own again: nothing changed.
 // Routes are taken from the table, so a route added later is covered without a new test; one with
-// a body or a required query the tables here do not know fails naming it.
+// a body or a required query its area's kit (test/<area>/<area>.kit.ts) does not give fails naming it.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NOT_TEAM_IDS, buildRouteWorld, fillPath, pathParams, routeWorldServer, servedRoutes, teamlessRoutes, type RouteWorld } from '../support/route-world.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import { untilBackgroundIdle } from '../support/background-idle.ts';
 import { useServer } from '../support/use-server.ts';
+import { ID_ROUTE_BODIES, kitFileFor } from '../support/area-kits.ts';
 import { CROSS_REFERENCE_CASES } from './cross-reference-cases.ts';
-import { ID_ROUTE_BODIES } from './id-route-bodies.ts';
 import { findTraces, foreignTraces, type ForeignTraces } from './leak-scan.ts';
 import { lookalikeId } from './lookalike-ids.ts';
 import { readQuery } from './read-queries.ts';
@@ -126,7 +126,7 @@ describe('tenant isolation over every served route', () => {
           const key = routeKey(route);
           const bodyFor = ID_ROUTE_BODIES[key];
           if (route.body && !bodyFor) {
-            failures.push(`${key}: takes a body but has none in ID_ROUTE_BODIES (test/tenancy/id-route-bodies.ts); add one valid for the caller's own ids`);
+            failures.push(`${key}: takes a body but has none; add a body for \`${key}\` valid for the caller's own ids to idRouteBodies in ${kitFileFor(route)}`);
             return;
           }
           const params = pathParams(route.path).filter((p) => !NOT_TEAM_IDS.has(p));

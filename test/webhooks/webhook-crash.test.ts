@@ -48,7 +48,7 @@ it('a delivery whose worker dies mid-request is delivered after restart', { time
   receiver.reply(hookPath, (n) => (n === 1 ? { stall: true } : { status: 200, body: 'got it' }));
 
   const script = `
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/app/config.ts', import.meta.url).href)};
+    import { loadConfig } from ${JSON.stringify(new URL('../../src/main/config.ts', import.meta.url).href)};
     import { createServices } from ${JSON.stringify(new URL('../../src/main/services.ts', import.meta.url).href)};
     import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_CA_FILE: process.env.CA_FILE, LOG_LEVEL: 'silent' });

@@ -7,21 +7,18 @@
 //                           < 10 s, and the worker's resident set grows by < 100 MiB over its idle
 //                           size (sampled every 100 ms); the CSV is downloaded and its rows counted
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import https from 'node:https';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../../../src/cli/server-flags.ts';
 import { ApiClient } from '../events/api-client.ts';
-import { startEventDatabases } from '../events/databases.ts';
-import { runNodeScript, runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
+import { runNodeScript, startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
 import { processRss, sampleMemory } from '../memory-sampler.ts';
 import { untilTaskFinished } from '../background-tasks/finished-task.ts';
-import { mib, type TargetOutcome } from '../report.ts';
-import type { SectionResult } from '../section-result.ts';
+import { mib } from '../report.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runSection, type SectionBed } from '../section-bed.ts';
 
 export const EXPORT_SCENARIOS = ['background-task-export'] as const;
 export type ExportScenario = (typeof EXPORT_SCENARIOS)[number];
@@ -90,11 +87,9 @@ function countLines(url: string, ca: string): Promise<{ lines: number; bytes: nu
   });
 }
 
-async function exportScenario(env: Record<string, string>, progress: (line: string) => void, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
-  const email = `bench-export-${randomBytes(4).toString('hex')}@example.test`;
-  const boot = JSON.parse(
-    (await runSvc(['bootstrap', '--team', 'Bench export', '--email', email, '--password', `bench-${randomBytes(12).toString('hex')}`], svcEnvironment(env))).trim().split('\n').at(-1)!,
-  ) as { teamSimplyId: string; userToken: string };
+async function exportScenario(bed: SectionBed): Promise<void> {
+  const { env, progress, lines, targets, summary } = bed;
+  const boot = await bed.bootstrap('Bench export');
   progress(`background tasks: seeding ${RECORDS.toLocaleString('en')} records to export`);
   const seeded = JSON.parse((await runNodeScript(SEED, ['--records', String(RECORDS), '--team', boot.teamSimplyId], svcEnvironment(env), 600_000)).trim().split('\n').at(-1)!) as Seeded;
 
@@ -153,31 +148,7 @@ async function exportScenario(env: Record<string, string>, progress: (line: stri
   }
 }
 
-export async function runExportSection(scenarios: readonly ExportScenario[], progress: (line: string) => void): Promise<SectionResult> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-export-'));
-  fs.chmodSync(root, 0o755);
-  const dataDir = path.join(root, 'platform');
-  fs.mkdirSync(dataDir);
-  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
-  const database = await databases.create('task_export');
-  try {
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    if (scenarios.includes('background-task-export')) {
-      try {
-        await exportScenario(env, progress, lines, targets, summary);
-      } catch (error) {
-        failed = true;
-        lines.push(`background-task-export FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      }
-    }
-  } finally {
-    await database.drop().catch(() => {});
-    await databases.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-  return { lines, targets, summary, failed };
-}
+export const runExportSection = (scenarios: readonly ExportScenario[], progress: (line: string) => void) =>
+  runSection('task-export', scenarios, progress, (bed) => bed.scenario('background-task-export', () => exportScenario(bed)));
+
+export const benchSection = defineBenchSection('background-tasks-export', EXPORT_SCENARIOS, runExportSection);

@@ -5,18 +5,14 @@
 //                         pages further in, a status filter and a type filter; one at a time, at 4
 //                         connections (the target, p95 < 20 ms) and at 10 (informational)
 // The tasks are written straight into the table, as finished tasks would have left them.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import type { TargetOutcome } from '../report.ts';
 import { ApiClient } from '../events/api-client.ts';
-import { queryDatabase, startEventDatabases, type ScenarioDatabase } from '../events/databases.ts';
-import { runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
+import { queryDatabase, type ScenarioDatabase } from '../events/databases.ts';
+import { startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
 import { startCpuSplit } from '../events/process-meter.ts';
-import type { SectionResult } from '../section-result.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runSection, type BootstrappedTeam, type SectionBed } from '../section-bed.ts';
 
 export const TASK_LIST_SCENARIOS = ['background-task-list'] as const;
 export type TaskListScenario = (typeof TASK_LIST_SCENARIOS)[number];
@@ -55,7 +51,7 @@ async function seedTasks(database: ScenarioDatabase, teamSimplyId: string): Prom
   await queryDatabase(database.url, 'VACUUM ANALYZE "BackgroundTask"');
 }
 
-async function listScenario(databases: { postmasterPid(): number | null }, database: ScenarioDatabase, env: Record<string, string>, boot: { teamSimplyId: string; userToken: string }, progress: (line: string) => void, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function listScenario({ databases, database, env, progress, lines, targets, summary }: SectionBed, boot: BootstrappedTeam): Promise<void> {
   const platform = await startPlatform(svcEnvironment({ ...env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000' }));
   try {
     progress(`background tasks: seeding ${TASKS.toLocaleString('en')} tasks`);
@@ -109,35 +105,10 @@ async function listScenario(databases: { postmasterPid(): number | null }, datab
   }
 }
 
-export async function runTaskListSection(scenarios: readonly TaskListScenario[], progress: (line: string) => void): Promise<SectionResult> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-task-list-'));
-  fs.chmodSync(root, 0o755);
-  const dataDir = path.join(root, 'platform');
-  fs.mkdirSync(dataDir);
-  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
-  const database = await databases.create('task_list');
-  try {
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const email = `bench-tasks-${randomBytes(4).toString('hex')}@example.test`;
-    const boot = JSON.parse(
-      (await runSvc(['bootstrap', '--team', 'Bench tasks', '--email', email, '--password', `bench-${randomBytes(12).toString('hex')}`], svcEnvironment(env))).trim().split('\n').at(-1)!,
-    ) as { teamSimplyId: string; userToken: string };
-    if (scenarios.includes('background-task-list')) {
-      try {
-        await listScenario(databases, database, env, boot, progress, lines, targets, summary);
-      } catch (error) {
-        failed = true;
-        lines.push(`background-task-list FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      }
-    }
-  } finally {
-    await database.drop().catch(() => {});
-    await databases.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-  return { lines, targets, summary, failed };
-}
+export const runTaskListSection = (scenarios: readonly TaskListScenario[], progress: (line: string) => void) =>
+  runSection('task-list', scenarios, progress, async (bed) => {
+    const boot = await bed.bootstrap('Bench tasks');
+    await bed.scenario('background-task-list', () => listScenario(bed, boot));
+  });
+
+export const benchSection = defineBenchSection('background-tasks', TASK_LIST_SCENARIOS, runTaskListSection);

@@ -6,17 +6,14 @@
 //                        the largest histories (p95 < 20 ms each)
 // The deliveries are written straight into the table (one INSERT … SELECT), as the history writer
 // would have left them; the reads go through the REST route like any integration's.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import type { TargetOutcome } from '../report.ts';
 import { ApiClient } from '../events/api-client.ts';
-import { queryDatabase, startEventDatabases, type ScenarioDatabase } from '../events/databases.ts';
-import { runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
+import { queryDatabase, type ScenarioDatabase } from '../events/databases.ts';
+import { startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
 import { historyPageStatement } from '../../../src/modules/communications/communications.sql.ts';
 import { summarizeLatencies } from '../events/stats.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runSection, type BootstrappedTeam, type SectionBed } from '../section-bed.ts';
 
 export const COMMUNICATION_SCENARIOS = ['communications-list'] as const;
 export type CommunicationScenario = (typeof COMMUNICATION_SCENARIOS)[number];
@@ -29,13 +26,6 @@ const CONNECTIONS = 10;
 const REQUESTS_PER_CONNECTION = 100;
 const PAGE = 25;
 const TARGET_MS = 20;
-
-export interface CommunicationsSection {
-  lines: string[];
-  targets: TargetOutcome[];
-  summary: Record<string, unknown>;
-  failed: boolean;
-}
 
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
 const fixed = (ms: number) => ms.toFixed(1);
@@ -97,9 +87,9 @@ async function seedDeliveries(database: ScenarioDatabase, teamSimplyId: string, 
 
 /** The plan of a keyset page `depth` rows deep, as the service runs it: one scan of the history index, no sort. */
 async function pagePlan(database: ScenarioDatabase, heavyRecord: string, depth: number): Promise<string> {
-  const [at] = await queryDatabase<{ teamId: string; simplyId: string }>(
+  const [at] = await queryDatabase<{ teamId: string; dataRecordId: string; simplyId: string }>(
     database.url,
-    `SELECT d."teamId", d."simplyId"
+    `SELECT d."teamId", d."dataRecordId", d."simplyId"
        FROM "ConstituentMessageDelivery" d JOIN "DataRecord" r ON r.id = d."dataRecordId" AND r."teamId" = d."teamId"
       WHERE r."simplyId" = $1 ORDER BY d."createdAt" DESC, d.id DESC OFFSET $2 LIMIT 1`,
     [heavyRecord, depth],
@@ -107,7 +97,7 @@ async function pagePlan(database: ScenarioDatabase, heavyRecord: string, depth: 
   if (!at) throw new Error(`no delivery ${depth} rows deep`);
   const statement = historyPageStatement({
     teamId: BigInt(at.teamId),
-    dataRecordSimplyId: heavyRecord,
+    dataRecordId: BigInt(at.dataRecordId),
     after: at.simplyId,
     channelId: null,
     currentStateId: null,
@@ -118,7 +108,7 @@ async function pagePlan(database: ScenarioDatabase, heavyRecord: string, depth: 
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
-async function listScenario(database: ScenarioDatabase, env: Record<string, string>, boot: { teamSimplyId: string; apiKey: string }, progress: (line: string) => void, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function listScenario({ database, env, progress, lines, targets, summary }: SectionBed, boot: BootstrappedTeam): Promise<void> {
   // 1,000 requests within a minute from one key: the per-credential limit would answer many with 429
   const platform = await startPlatform(svcEnvironment({ ...env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000' }));
   try {
@@ -200,36 +190,10 @@ async function listScenario(database: ScenarioDatabase, env: Record<string, stri
   }
 }
 
-export async function runCommunicationsSection(scenarios: readonly CommunicationScenario[], progress: (line: string) => void): Promise<CommunicationsSection> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-communications-'));
-  // as root the embedded cluster runs as the postgres user, which must traverse this folder
-  fs.chmodSync(root, 0o755);
-  const dataDir = path.join(root, 'platform');
-  fs.mkdirSync(dataDir);
-  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
-  const database = await databases.create('communications');
-  try {
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const email = `bench-communications-${randomBytes(4).toString('hex')}@example.test`;
-    const boot = JSON.parse(
-      (await runSvc(['bootstrap', '--team', 'Bench communications', '--email', email, '--password', `bench-${randomBytes(12).toString('hex')}`], svcEnvironment(env))).trim().split('\n').at(-1)!,
-    ) as { teamSimplyId: string; apiKey: string };
-    if (scenarios.includes('communications-list')) {
-      try {
-        await listScenario(database, env, boot, progress, lines, targets, summary);
-      } catch (error) {
-        failed = true;
-        lines.push(`communications-list FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      }
-    }
-  } finally {
-    await database.drop().catch(() => {});
-    await databases.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-  return { lines, targets, summary, failed };
-}
+export const runCommunicationsSection = (scenarios: readonly CommunicationScenario[], progress: (line: string) => void) =>
+  runSection('communications', scenarios, progress, async (bed) => {
+    const boot = await bed.bootstrap('Bench communications');
+    await bed.scenario('communications-list', () => listScenario(bed, boot));
+  });
+
+export const benchSection = defineBenchSection('communications', COMMUNICATION_SCENARIOS, runCommunicationsSection);

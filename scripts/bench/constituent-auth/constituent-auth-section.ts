@@ -6,16 +6,13 @@
 //                            session and refresh-token inserts and the shared rate-limit counter;
 //                            informational: a wrong code (the failed-attempt update), and the
 //                            refresh that rotates the pair
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import type { TargetOutcome } from '../report.ts';
-import { startEventDatabases } from '../events/databases.ts';
-import { runSvc, svcEnvironment } from '../events/platform-process.ts';
+import { svcEnvironment } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
 import { ProxiedClient, startProxiedPlatform } from './proxied-platform.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runSection, type SectionRun } from '../section-bed.ts';
 
 export const CONSTITUENT_AUTH_SCENARIOS = ['constituent-auth-verify'] as const;
 export type ConstituentAuthScenario = (typeof CONSTITUENT_AUTH_SCENARIOS)[number];
@@ -26,13 +23,6 @@ const MEASURED = 400;
 const WARMUP = 40;
 const INITIATE_LANES = 16;
 const TARGET_P95_MS = 50;
-
-export interface ConstituentAuthSection {
-  lines: string[];
-  targets: TargetOutcome[];
-  summary: Record<string, unknown>;
-  failed: boolean;
-}
 
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
 
@@ -52,7 +42,8 @@ async function verifications(api: ProxiedClient, db: pg.Pool, team: string, emai
   return rows.map((r) => ({ id: r.sourceId, code: /\b(\d{6})\b/.exec(r.textBody)![1]! }));
 }
 
-async function verifyScenario(api: ProxiedClient, db: pg.Pool, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function verifyScenario(api: ProxiedClient, db: pg.Pool, { lines, targets, summary, progress }: SectionRun): Promise<void> {
+  progress('constituent-auth: verify of fresh codes');
   const collection = await api.ok('POST', '/v1/data-collections', {
     name: 'Members',
     archetype: 'PERSON',
@@ -112,43 +103,16 @@ async function verifyScenario(api: ProxiedClient, db: pg.Pool, lines: string[], 
   targets.push(judged(`constituent verify (right code), ${CONNECTIONS} connections, p95 < ${TARGET_P95_MS} ms`, `${value.toFixed(1)} ms`, value < TARGET_P95_MS));
 }
 
-export async function runConstituentAuthSection(scenarios: readonly ConstituentAuthScenario[], progress: (line: string) => void): Promise<ConstituentAuthSection> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-constituent-auth-'));
-  // as root the embedded cluster runs as the postgres user, which must traverse this folder
-  fs.chmodSync(root, 0o755);
-  const dataDir = path.join(root, 'platform');
-  fs.mkdirSync(dataDir);
-  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
-  const database = await databases.create('constituent_auth');
-  const db = new pg.Pool({ connectionString: database.url, max: 2 });
-  try {
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000' };
-    const boot = JSON.parse((await runSvc(['bootstrap', '--team', 'Bench constituents', '--email', 'bench-constituents@example.test', '--password', 'bench-password-1234'], svcEnvironment(env))).trim().split('\n').at(-1)!) as { apiKey: string };
-    const platform = await startProxiedPlatform(svcEnvironment({ ...env, PORT: '0' }));
+export const runConstituentAuthSection = (scenarios: readonly ConstituentAuthScenario[], progress: (line: string) => void) =>
+  runSection('constituent-auth', scenarios, progress, async (bed) => {
+    const db = new pg.Pool({ connectionString: bed.database.url, max: 2 });
+    bed.onCleanup(() => db.end());
+    const boot = await bed.bootstrap('Bench constituents');
+    const platform = await startProxiedPlatform(svcEnvironment({ ...bed.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000' }));
+    bed.onCleanup(() => platform.stop());
     const api = new ProxiedClient(platform.port, boot.apiKey, INITIATE_LANES);
-    try {
-      if (scenarios.includes('constituent-auth-verify')) {
-        progress('constituent-auth: verify of fresh codes');
-        try {
-          await verifyScenario(api, db, lines, targets, summary);
-        } catch (error) {
-          failed = true;
-          lines.push(`constituent-auth-verify FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        }
-      }
-    } finally {
-      api.close();
-      await platform.stop();
-    }
-  } finally {
-    await db.end().catch(() => {});
-    await database.drop().catch(() => {});
-    await databases.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-  return { lines, targets, summary, failed };
-}
+    bed.onCleanup(() => api.close());
+    await bed.scenario('constituent-auth-verify', () => verifyScenario(api, db, bed));
+  });
+
+export const benchSection = defineBenchSection('constituent-auth', CONSTITUENT_AUTH_SCENARIOS, runConstituentAuthSection);

@@ -6,15 +6,12 @@
 //                              https prefix) for records of a 30-field collection, 4 connections
 //                              (p95 < 30 ms); informational: the same design with one link whose
 //                              whole href is a tag, which makes the output be sanitized again
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { TargetOutcome } from '../report.ts';
 import { ApiClient } from '../events/api-client.ts';
-import { startEventDatabases } from '../events/databases.ts';
-import { runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
+import { startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runSection, type SectionRun } from '../section-bed.ts';
 
 export const CONTENT_TEMPLATE_SCENARIOS = ['content-templates-preview'] as const;
 export type ContentTemplateScenario = (typeof CONTENT_TEMPLATE_SCENARIOS)[number];
@@ -25,13 +22,6 @@ const CONNECTIONS = 4;
 const REQUESTS_PER_CONNECTION = 150;
 const WARMUP = 50;
 const TARGET_P95_MS = 30;
-
-export interface ContentTemplatesSection {
-  lines: string[];
-  targets: TargetOutcome[];
-  summary: Record<string, unknown>;
-  failed: boolean;
-}
 
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
 
@@ -57,7 +47,8 @@ function letterHtml(columns: string[]): string {
   ].join('\n');
 }
 
-async function previewScenario(api: ApiClient, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function previewScenario(api: ApiClient, { lines, targets, summary, progress }: SectionRun): Promise<void> {
+  progress('content-templates: preview-render of a 30-tag design');
   const columns = Array.from({ length: FIELDS }, (_, i) => `field_${i + 1}`);
   const collection = await ok(api, 'POST', '/v1/data-collections', {
     name: 'Members',
@@ -114,40 +105,13 @@ async function previewScenario(api: ApiClient, lines: string[], targets: TargetO
   targets.push(judged(`content template preview-render, ${CONNECTIONS} connections, p95 < ${TARGET_P95_MS} ms`, `${value.toFixed(1)} ms`, value < TARGET_P95_MS));
 }
 
-export async function runContentTemplatesSection(scenarios: readonly ContentTemplateScenario[], progress: (line: string) => void): Promise<ContentTemplatesSection> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-content-templates-'));
-  // as root the embedded cluster runs as the postgres user, which must traverse this folder
-  fs.chmodSync(root, 0o755);
-  const dataDir = path.join(root, 'platform');
-  fs.mkdirSync(dataDir);
-  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
-  const database = await databases.create('content_templates');
-  try {
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' };
-    const boot = JSON.parse((await runSvc(['bootstrap', '--team', 'Bench content templates', '--email', 'bench-templates@example.test', '--password', 'bench-password-1234'], svcEnvironment(env))).trim().split('\n').at(-1)!) as { apiKey: string };
-    const platform = await startPlatform(svcEnvironment({ ...env, PORT: '0' }));
-    try {
-      const api = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: boot.apiKey, sockets: CONNECTIONS });
-      if (scenarios.includes('content-templates-preview')) {
-        progress('content-templates: preview-render of a 30-tag design');
-        try {
-          await previewScenario(api, lines, targets, summary);
-        } catch (error) {
-          failed = true;
-          lines.push(`content-templates-preview FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        }
-      }
-    } finally {
-      await platform.stop();
-    }
-  } finally {
-    await database.drop().catch(() => {});
-    await databases.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-  return { lines, targets, summary, failed };
-}
+export const runContentTemplatesSection = (scenarios: readonly ContentTemplateScenario[], progress: (line: string) => void) =>
+  runSection('content-templates', scenarios, progress, async (bed) => {
+    const boot = await bed.bootstrap('Bench content templates');
+    const platform = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000' }));
+    bed.onCleanup(() => platform.stop());
+    const api = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: boot.apiKey, sockets: CONNECTIONS });
+    await bed.scenario('content-templates-preview', () => previewScenario(api, bed));
+  });
+
+export const benchSection = defineBenchSection('content-templates', CONTENT_TEMPLATE_SCENARIOS, runContentTemplatesSection);

@@ -6,10 +6,11 @@
 //                            it; p50/p95 of 20 renders, and what launching the browser costs once
 //                            per task. Informational: the issue states no target for it.
 import sharp from 'sharp';
-import type { TargetOutcome } from '../report.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
 import { PdfRenderer, type PdfDocument } from '../../../src/modules/background-tasks/document-generation/pdf-renderer.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runScenarios, type SectionRun } from '../section-bed.ts';
 
 export const DOCUMENT_GENERATION_SCENARIOS = ['document-generation-pdf'] as const;
 export type DocumentGenerationScenario = (typeof DOCUMENT_GENERATION_SCENARIOS)[number];
@@ -35,7 +36,8 @@ async function certificate(): Promise<PdfDocument> {
   return { html, headerHtml: '<b>Header for Ada</b>', footerHtml: 'Page <span class="pageNumber"></span> of <span class="totalPages"></span>', marginsMm: { left: 20, right: 20 }, createdAt: new Date(Date.UTC(2026, 10, 24)) };
 }
 
-async function pdfScenario(lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function pdfScenario({ lines, targets, summary, progress }: SectionRun): Promise<void> {
+  progress('document-generation: render a two-page certificate with Chromium');
   const doc = await certificate();
   const launchStarted = performance.now();
   const renderer = await PdfRenderer.launch({ creator: 'svc document generation, bench' });
@@ -63,19 +65,7 @@ async function pdfScenario(lines: string[], targets: TargetOutcome[], summary: R
   }
 }
 
-export async function runDocumentGenerationSection(scenarios: readonly DocumentGenerationScenario[], progress: (line: string) => void) {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  if (scenarios.includes('document-generation-pdf')) {
-    progress('document-generation: render a two-page certificate with Chromium');
-    try {
-      await pdfScenario(lines, targets, summary);
-    } catch (error) {
-      failed = true;
-      lines.push(`document-generation-pdf FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    }
-  }
-  return { lines, targets, summary, failed };
-}
+export const runDocumentGenerationSection = (scenarios: readonly DocumentGenerationScenario[], progress: (line: string) => void) =>
+  runScenarios(scenarios, progress, (section) => section.scenario('document-generation-pdf', () => pdfScenario(section)));
+
+export const benchSection = defineBenchSection('document-generation', DOCUMENT_GENERATION_SCENARIOS, runDocumentGenerationSection);

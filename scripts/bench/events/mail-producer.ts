@@ -4,7 +4,7 @@
 // whole backlog at once when it commits. Run as a process of its own (another instance of the
 // platform, not working jobs) with the server's settings in its environment; prints
 // { queued, committedAt } as JSON.
-import { loadConfig } from '../../../src/app/config.ts';
+import { loadConfig } from '../../../src/main/config.ts';
 import { createLogger } from '../../../src/app/logger.ts';
 import { closeServices, createServices } from '../../../src/main/services.ts';
 import { wallClockMs } from './stats.ts';

@@ -1,8 +1,8 @@
-// What the notifications scenarios share: the person they act as, the prepared bed (database,
-// data folder, environment) and signing in.
+// What the notifications scenarios share: the person they act as, the section's bed with that
+// person, and signing in.
 import { ApiClient } from '../events/api-client.ts';
-import type { ScenarioDatabase } from '../events/databases.ts';
 import type { PlatformProcess } from '../events/platform-process.ts';
+import type { SectionBed } from '../section-bed.ts';
 
 /** What the bench signs in as: the bootstrap user (a team admin) with a password. */
 export interface BenchPerson {
@@ -14,13 +14,8 @@ export interface BenchPerson {
   apiKey: string;
 }
 
-export interface NotificationsBed {
-  root: string;
-  dataDir: string;
-  database: ScenarioDatabase;
+export interface NotificationsBed<S extends string = string> extends SectionBed<S> {
   person: BenchPerson;
-  env: Record<string, string>;
-  progress: (line: string) => void;
 }
 
 /** A 1-hour access token of the person (the built-in identity provider). */

@@ -7,19 +7,16 @@
 //                           subscriber (p99 < 200 ms from sending the write)
 //   notifications-push      a notification to a person with three devices (web, ios, android)
 //                           handed to the local push endpoints (p95 < 1 s from its creation)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import type { TargetOutcome } from '../report.ts';
 import { ApiClient } from '../events/api-client.ts';
-import { queryDatabase, startEventDatabases, type ScenarioDatabase } from '../events/databases.ts';
-import { runSvc, startPlatform, svcEnvironment, type PlatformProcess } from '../events/platform-process.ts';
+import { queryDatabase, type ScenarioDatabase } from '../events/databases.ts';
+import { startPlatform, svcEnvironment, type PlatformProcess } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
 import { SubscriberClients } from '../events/subscriber-clients.ts';
 import { runPushScenario } from './push-scenario.ts';
 import { signIn, type BenchPerson, type NotificationsBed } from './notifications-bed.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runSection } from '../section-bed.ts';
 
 export const NOTIFICATION_SCENARIOS = ['notifications-feed', 'notifications-realtime', 'notifications-push'] as const;
 export type NotificationScenario = (typeof NOTIFICATION_SCENARIOS)[number];
@@ -32,13 +29,6 @@ const SUBSCRIBERS = 1_000;
 const CLIENT_PROCESSES = 4;
 const READS = 100;
 const READ_INTERVAL_MS = 50;
-
-export interface NotificationsSection {
-  lines: string[];
-  targets: TargetOutcome[];
-  summary: Record<string, unknown>;
-  failed: boolean;
-}
 
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
 
@@ -63,7 +53,8 @@ export async function seedNotifications(database: ScenarioDatabase, person: Benc
   await queryDatabase(database.url, 'VACUUM ANALYZE "UserNotification"');
 }
 
-async function feedScenario(bed: NotificationsBed, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function feedScenario(bed: NotificationsBed): Promise<void> {
+  const { lines, targets, summary } = bed;
   // one person sends 1,250 requests within a minute: the per-credential limit would answer many with 429
   const platform = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000' }));
   try {
@@ -111,7 +102,8 @@ async function feedScenario(bed: NotificationsBed, lines: string[], targets: Tar
 
 const SUBSCRIPTION = `subscription Feed { notificationEvents { type notificationSimplyIds unreadCount occurredAt } }`;
 
-async function realtimeScenario(bed: NotificationsBed, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function realtimeScenario(bed: NotificationsBed): Promise<void> {
+  const { lines, targets, summary } = bed;
   const first = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0' }));
   const second = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0' })).catch(async (error: unknown) => {
     await first.stop();
@@ -189,47 +181,14 @@ async function realtimeScenario(bed: NotificationsBed, lines: string[], targets:
   }
 }
 
-export async function runNotificationsSection(scenarios: readonly NotificationScenario[], progress: (line: string) => void): Promise<NotificationsSection> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-notifications-'));
-  // as root the embedded cluster runs as the postgres user, which must traverse this folder
-  fs.chmodSync(root, 0o755);
-  const dataDir = path.join(root, 'platform');
-  fs.mkdirSync(dataDir);
-  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
-  const database = await databases.create('notifications');
-  try {
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const password = `bench-${randomBytes(12).toString('hex')}`;
-    const email = `bench-notifications-${randomBytes(4).toString('hex')}@example.test`;
-    const boot = JSON.parse((await runSvc(['bootstrap', '--team', 'Bench notifications', '--email', email, '--password', password], svcEnvironment(env))).trim().split('\n').at(-1)!) as {
-      teamSimplyId: string;
-      userSimplyId: string;
-      apiKey: string;
-    };
-    const bed: NotificationsBed = { root, dataDir, database, person: { ...boot, email, password }, env, progress };
+export const runNotificationsSection = (scenarios: readonly NotificationScenario[], progress: (line: string) => void) =>
+  runSection('notifications', scenarios, progress, async (sectionBed) => {
+    const bed: NotificationsBed<NotificationScenario> = { ...sectionBed, person: await sectionBed.bootstrap('Bench notifications') };
     progress(`notifications: seeding ${FEED_SIZE.toLocaleString('en')} notifications`);
-    await seedNotifications(database, bed.person, FEED_SIZE);
-    const wanted = new Set(scenarios);
-    const run = async (id: NotificationScenario, scenario: () => Promise<void>) => {
-      if (!wanted.has(id)) return;
-      try {
-        await scenario();
-      } catch (error) {
-        failed = true;
-        lines.push(`${id} FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      }
-    };
-    await run('notifications-feed', () => feedScenario(bed, lines, targets, summary));
-    await run('notifications-realtime', () => realtimeScenario(bed, lines, targets, summary));
-    await run('notifications-push', () => runPushScenario(bed, lines, targets, summary));
-  } finally {
-    await database.drop().catch(() => {});
-    await databases.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-  return { lines, targets, summary, failed };
-}
+    await seedNotifications(bed.database, bed.person, FEED_SIZE);
+    await bed.scenario('notifications-feed', () => feedScenario(bed));
+    await bed.scenario('notifications-realtime', () => realtimeScenario(bed));
+    await bed.scenario('notifications-push', () => runPushScenario(bed));
+  });
+
+export const benchSection = defineBenchSection('notifications', NOTIFICATION_SCENARIOS, runNotificationsSection);

@@ -5,7 +5,6 @@
 // of its three deliveries being accepted by its endpoint (PushDelivery.sentAt) is measured.
 import path from 'node:path';
 import { startPushServers } from '../../../test/support/push-servers.ts';
-import type { TargetOutcome } from '../report.ts';
 import { ApiClient } from '../events/api-client.ts';
 import { queryDatabase } from '../events/databases.ts';
 import { startPlatform, svcEnvironment } from '../events/platform-process.ts';
@@ -17,7 +16,8 @@ const WARM_UP = 5;
 const MEASURED = 50;
 const INTERVAL_MS = 200;
 
-export async function runPushScenario(bed: NotificationsBed, lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+export async function runPushScenario(bed: NotificationsBed): Promise<void> {
+  const { lines, targets, summary } = bed;
   const servers = await startPushServers(path.join(bed.root, 'push-endpoints'));
   const pushEnv = Object.fromEntries(Object.entries(servers.env).map(([k, v]) => [k, String(v)]));
   const platform = await startPlatform(svcEnvironment({ ...bed.env, ...pushEnv, PORT: '0' })).catch(async (error: unknown) => {

@@ -6,17 +6,14 @@
 //                           (resolved and handed to the mail transport; target < 5 s), and the
 //                           delivery throughput into the sink (target ≥ 200 messages/s on 2 cores).
 // MESSAGE_SEND_RATE is raised to its maximum (10,000/s) so the pacing does not set the figures.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import type { TargetOutcome } from '../report.ts';
 import { ApiClient } from '../events/api-client.ts';
-import { connectDatabase, startEventDatabases } from '../events/databases.ts';
-import { runSvc, startPlatform, svcEnvironment } from '../events/platform-process.ts';
+import { connectDatabase } from '../events/databases.ts';
+import { startPlatform, svcEnvironment } from '../events/platform-process.ts';
 import { judged, rate, seconds } from '../events/results.ts';
 import { startSmtpSink } from '../events/smtp-sink.ts';
 import { wallClockMs } from '../events/stats.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runSection } from '../section-bed.ts';
 
 export const OUTGOING_MESSAGE_SCENARIOS = ['outgoing-messages-send'] as const;
 export type OutgoingMessageScenario = (typeof OUTGOING_MESSAGE_SCENARIOS)[number];
@@ -25,13 +22,6 @@ const RECIPIENTS = Number(process.env.BENCH_OUTGOING_RECIPIENTS ?? 10_000);
 const QUEUED_TARGET_MS = 5_000;
 const THROUGHPUT_TARGET = 200;
 const WAIT_LIMIT_MS = 10 * 60_000;
-
-export interface OutgoingMessagesSection {
-  lines: string[];
-  targets: TargetOutcome[];
-  summary: Record<string, unknown>;
-  failed: boolean;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -60,31 +50,17 @@ async function seedPeople(api: ApiClient, count: number, progress: (line: string
   return { collection: collection.id, email: fields.email!, name: fields.name! };
 }
 
-export async function runOutgoingMessagesSection(scenarios: readonly OutgoingMessageScenario[], progress: (line: string) => void): Promise<OutgoingMessagesSection> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  if (!scenarios.includes('outgoing-messages-send')) return { lines, targets, summary, failed };
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-outgoing-'));
-  // as root the embedded cluster runs as the postgres user, which must traverse this folder
-  fs.chmodSync(root, 0o755);
-  const dataDir = path.join(root, 'platform');
-  fs.mkdirSync(dataDir);
-  const databases = await startEventDatabases({ dataDir: path.join(root, 'cluster'), databaseUrl: process.env.DATABASE_URL, log: progress });
-  const database = await databases.create('outgoing');
-  const sink = await startSmtpSink();
-  try {
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const boot = JSON.parse(
-      (await runSvc(['bootstrap', '--team', 'Bench outgoing', '--email', `bench-outgoing-${randomBytes(4).toString('hex')}@example.test`, '--password', `bench-${randomBytes(12).toString('hex')}`], svcEnvironment(env)))
-        .trim()
-        .split('\n')
-        .at(-1)!,
-    ) as { teamSimplyId: string; apiKey: string };
-    const platform = await startPlatform(svcEnvironment({ ...env, PORT: '0', SMTP_URL: sink.url, MESSAGE_SEND_RATE: '10000', RATE_LIMIT_PER_MINUTE: '1000000' }));
+export const runOutgoingMessagesSection = (scenarios: readonly OutgoingMessageScenario[], progress: (line: string) => void) =>
+  runSection('outgoing', scenarios, progress, async (bed) => {
+    const { database, lines, targets, summary } = bed;
+    const sink = await startSmtpSink();
+    bed.onCleanup(() => sink.close());
+    const boot = await bed.bootstrap('Bench outgoing');
+    const platform = await startPlatform(svcEnvironment({ ...bed.env, PORT: '0', SMTP_URL: sink.url, MESSAGE_SEND_RATE: '10000', RATE_LIMIT_PER_MINUTE: '1000000' }));
+    bed.onCleanup(() => platform.stop());
     const db = await connectDatabase(database.url);
-    try {
+    bed.onCleanup(() => db.end());
+    await bed.scenario('outgoing-messages-send', async () => {
       const api = new ApiClient({ baseUrl: platform.baseUrl, ca: platform.ca, apiKey: boot.apiKey, sockets: 2 });
       progress(`outgoing-messages: creating ${RECIPIENTS.toLocaleString('en')} recipients`);
       const people = await seedPeople(api, RECIPIENTS, progress);
@@ -157,18 +133,7 @@ export async function runOutgoingMessagesSection(scenarios: readonly OutgoingMes
       );
       targets.push(judged('outgoing message to 10,000: resolved and queued < 5 s', seconds(queuedMs), queuedMs < QUEUED_TARGET_MS, { scale: ['BENCH_OUTGOING_RECIPIENTS', 10_000, RECIPIENTS] }));
       targets.push(judged('outgoing message: ≥ 200 messages/s into a local SMTP sink', rate(overall), overall >= THROUGHPUT_TARGET, { scale: ['BENCH_OUTGOING_RECIPIENTS', 10_000, RECIPIENTS] }));
-    } catch (error) {
-      failed = true;
-      lines.push(`outgoing-messages-send FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    } finally {
-      await db.end().catch(() => {});
-      await platform.stop();
-    }
-  } finally {
-    await sink.close().catch(() => {});
-    await database.drop().catch(() => {});
-    await databases.stop().catch(() => {});
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-  return { lines, targets, summary, failed };
-}
+    });
+  });
+
+export const benchSection = defineBenchSection('outgoing-messages', OUTGOING_MESSAGE_SCENARIOS, runOutgoingMessagesSection);

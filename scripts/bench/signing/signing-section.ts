@@ -5,11 +5,12 @@
 //                       audit-trail attachment, save), p95 of 20 runs < 1 s
 import sharp from 'sharp';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { TargetOutcome } from '../report.ts';
 import { judged } from '../events/results.ts';
 import { summarizeLatencies } from '../events/stats.ts';
 import { buildSignedPdf } from '../../../src/modules/signing/signed-pdf/signed-pdf.ts';
 import type { SignedPdfInput } from '../../../src/modules/signing/signed-pdf/signed-pdf.types.ts';
+import { defineBenchSection } from '../bench-section.ts';
+import { runScenarios, type SectionRun } from '../section-bed.ts';
 
 export const SIGNING_SCENARIOS = ['signing-signed-pdf'] as const;
 export type SigningScenario = (typeof SIGNING_SCENARIOS)[number];
@@ -18,13 +19,6 @@ const PAGES = 20;
 const RUNS = 20;
 const WARMUP = 3;
 const TARGET_P95_MS = 1000;
-
-export interface SigningSection {
-  lines: string[];
-  targets: TargetOutcome[];
-  summary: Record<string, unknown>;
-  failed: boolean;
-}
 
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!;
 
@@ -62,7 +56,8 @@ async function signers(): Promise<SignedPdfInput['signers']> {
   );
 }
 
-async function signedPdfScenario(lines: string[], targets: TargetOutcome[], summary: Record<string, unknown>): Promise<void> {
+async function signedPdfScenario({ lines, targets, summary, progress }: SectionRun): Promise<void> {
+  progress('signing: stamp and certify a 20-page PDF');
   const source = await twentyPagePdf();
   const input: SignedPdfInput = { title: 'Lease agreement', requestSimplyId: 'sgr-BNCH-AB23-CD45', source: { pdf: source }, signers: await signers(), consentVersion: '2026-01', completedAt: new Date(Date.UTC(2026, 10, 24, 13)) };
   let pageCount = 0;
@@ -88,19 +83,7 @@ async function signedPdfScenario(lines: string[], targets: TargetOutcome[], summ
   targets.push(judged(`stamp and certify a ${PAGES}-page PDF (3 drawn signatures), p95 < ${TARGET_P95_MS} ms`, `${value.toFixed(1)} ms`, value < TARGET_P95_MS));
 }
 
-export async function runSigningSection(scenarios: readonly SigningScenario[], progress: (line: string) => void): Promise<SigningSection> {
-  const lines: string[] = [];
-  const targets: TargetOutcome[] = [];
-  const summary: Record<string, unknown> = {};
-  let failed = false;
-  if (scenarios.includes('signing-signed-pdf')) {
-    progress('signing: stamp and certify a 20-page PDF');
-    try {
-      await signedPdfScenario(lines, targets, summary);
-    } catch (error) {
-      failed = true;
-      lines.push(`signing-signed-pdf FAILED TO RUN: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    }
-  }
-  return { lines, targets, summary, failed };
-}
+export const runSigningSection = (scenarios: readonly SigningScenario[], progress: (line: string) => void) =>
+  runScenarios(scenarios, progress, (section) => section.scenario('signing-signed-pdf', () => signedPdfScenario(section)));
+
+export const benchSection = defineBenchSection('signing', SIGNING_SCENARIOS, runSigningSection);

@@ -14,7 +14,8 @@ import { readMigrationsFolder, writeMigrationFolder } from './migrations-folder.
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DEFAULT_MIGRATIONS_DIR = path.join(REPO_ROOT, 'prisma', 'migrations');
-export const DEFAULT_SCHEMA_PATH = path.join(REPO_ROOT, 'schema.prisma');
+/** the schema folder (prisma.config.ts `schema`): platform.prisma and one <area>.prisma per area */
+export const DEFAULT_SCHEMA_PATH = path.join(REPO_ROOT, 'prisma', 'schema');
 
 const NO_FILTERS: SchemaFilter = { externalTables: [], externalEnums: [] };
 const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60_000;
@@ -90,7 +91,7 @@ export async function migrationStatus(options: MigrationsDatabaseOptions): Promi
 }
 
 export interface DiffMigrationsToSchemaOptions extends MigrationsDatabaseOptions {
-  /** defaults to <repo>/schema.prisma */
+  /** a .prisma file or a schema folder; defaults to <repo>/prisma/schema */
   schemaPath?: string;
   /** a disposable database to replay the history into (emptied first); default: a temporary one */
   shadowDatabaseUrl?: string;
@@ -99,7 +100,7 @@ export interface DiffMigrationsToSchemaOptions extends MigrationsDatabaseOptions
 }
 
 /**
- * The SQL taking the database built by the migrations folder to schema.prisma, i.e. the next
+ * The SQL taking the database built by the migrations folder to the schema, i.e. the next
  * migration; `-- This is an empty migration.` when they agree. The history is replayed into a
  * temporary shadow database on the same server: the database at `databaseUrl` is never written.
  */
@@ -141,8 +142,19 @@ export async function createMigration(options: CreateMigrationOptions): Promise<
   return { name: planned.generatedMigrationName, directory, sql: planned.migrationScript };
 }
 
+/** One file, or every .prisma file under a folder (recursively, in path order), as the Prisma CLI loads them. */
 export async function readSchemaFiles(schemaPath: string): Promise<SchemaFile[]> {
-  return [{ path: schemaPath, content: await fs.readFile(schemaPath, 'utf8') }];
+  if (!(await fs.stat(schemaPath)).isDirectory()) return [{ path: schemaPath, content: await fs.readFile(schemaPath, 'utf8') }];
+  const entries = await fs.readdir(schemaPath, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const files: SchemaFile[] = [];
+  for (const entry of entries) {
+    const entryPath = path.join(schemaPath, entry.name);
+    if (entry.isDirectory()) files.push(...(await readSchemaFiles(entryPath)));
+    else if (entry.isFile() && path.extname(entry.name) === '.prisma') files.push({ path: entryPath, content: await fs.readFile(entryPath, 'utf8') });
+  }
+  if (files.length === 0) throw new Error(`No .prisma files in the schema folder ${schemaPath}`);
+  return files;
 }
 
 async function withEngine<T>(

@@ -7,7 +7,7 @@
 import type { NormalizedFilter } from '../values/index.ts';
 import type { FieldDefinition } from '../schema/team-schema.ts';
 import { isMultiValued, isNumericKind, keyKindOf, keyText, prefixOf, PREFIX_BYTES } from './record-keys.ts';
-import { likeLiteral, prefixUpperBound, type SqlParams } from './sql-params.ts';
+import { likeLiteral, prefixUpperBound, type SqlParams } from '../../db/sql-params.ts';
 
 /** One custom-field filter: whether the record has a key row `k` of the field matching `match`. */
 export interface KeyProbe {

@@ -13,7 +13,8 @@ import { MAX_FILTERS, normalizeFilters } from '../values/index.ts';
 import { calculateName } from './calculated-name.ts';
 import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges } from './record-changes.ts';
 import { checkReferences, prepareFields, type PreparedFields } from './record-input.ts';
-import { findRecordPage, findRecords, insertRecords, lockRecords, parseSort, type RecordRow, softDeleteRecords, syncSmartMemberships, updateRecords } from './records.sql.ts';
+import { applyRecordRewrites } from './record-updates.ts';
+import { findRecordPage, findRecords, insertRecords, lockRecords, parseSort, type RecordRow, softDeleteRecords, syncSmartMemberships } from './records.sql.ts';
 import { inTransaction } from '../../app/transaction.ts';
 import type pg from 'pg';
 
@@ -245,10 +246,6 @@ export interface UpdateItem {
   fields?: unknown;
 }
 
-function sameStored(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
 /** PATCH and PUT (same merge): only supplied fields are written; null clears. */
 export async function updateRecordsById(ctx: RequestContext, items: readonly UpdateItem[], options: CreateOptions): Promise<WriteOutcome> {
   const team = requireTeam(ctx);
@@ -297,36 +294,16 @@ export async function updateRecordsById(ctx: RequestContext, items: readonly Upd
       if (item.p.error) results.push(failure(item.index, item.before.simplyId, item.p.error));
       return !item.p.error;
     });
-    const updates = good.map(({ access, before, p }) => {
+    const rewrites = good.map(({ access, before, p }) => {
       const values = { ...before.values };
-      const changedFields: FieldDefinition[] = [];
-      for (const field of access.fields) {
-        const id = field.dataFieldSimplyId;
-        if (!Object.hasOwn(p.result.values, id)) continue;
-        const next = p.result.values[id];
-        if (sameStored(before.values[id], next)) continue;
-        changedFields.push(field);
+      for (const [id, next] of Object.entries(p.result.values)) {
         if (next === null) delete values[id];
         else values[id] = next;
       }
-      const source = access.schema.fieldSource(access.collection);
-      return { before, values, changedFields, calculatedName: calculateName(source.calculatedNameFormula, access.fields, values) };
-    });
-    // a no-op update still answers with the record, but writes nothing and fires nothing
-    const real = updates.filter((u) => u.changedFields.length > 0 || u.calculatedName !== u.before.calculatedName);
-    const rows = await updateRecords(db, team.id, real);
-    const after = new Map(rows.map((r) => [r.simplyId, r]));
-    for (const [collectionId, group] of byCollection) {
-      const collection = schema.collectionsById.get(collectionId)!;
-      const touched = group.filter((g) => after.has(g.before.simplyId)).map((g) => g.before.id);
-      await syncSmartMemberships(db, schema, collection, touched);
-    }
-    const changes: RecordChange[] = real.map((u, i) => {
-      const g = good.find((x) => x.before.id === u.before.id)!;
-      return { kind: 'UPDATED', record: after.get(u.before.simplyId) ?? rows[i]!, collection: g.access.collection, fields: g.access.fields, before: u.before.values, changedFields: u.changedFields };
+      return { before, collection: access.collection, values };
     });
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'UPDATE', collection: null, succeeded: good.length, failed: items.length - good.length } : undefined;
-    const eventIds = await recordChanges(db, ctx.services.events, actor, changes, bulk);
+    const { rows: after, eventIds } = await applyRecordRewrites(db, ctx.services.events, schema, actor, rewrites, bulk);
     await options.alsoInTransaction?.(db, results.filter((r): r is { ok: false } & ItemFailure => !r.ok));
     for (const g of good) {
       const row = after.get(g.before.simplyId) ?? g.before;

@@ -15,7 +15,7 @@ import { countsSubquery } from './record-counts.sql.ts';
 import { compileFilters, keyMatches, type MatchScope, ownActiveMatches, probeCondition } from './record-filters.sql.ts';
 import { type KeyRow, keyRowsFor, keyRowsOf, prefixOf } from './record-keys.ts';
 import { requestCountFold } from './records.jobs.ts';
-import { SqlParams } from './sql-params.ts';
+import { SqlParams } from '../../db/sql-params.ts';
 
 export interface RecordRow {
   id: bigint;

@@ -1,6 +1,6 @@
 // A record's audit log (Document 1 §4.2 "Related record endpoints"): who created, changed or
 // deleted it, when, through which face, and each field's before/after. Entries are written by
-// record writes (src/modules/records/record-changes.ts), in the same transaction as the change.
+// record writes (src/kernel/records/record-changes.ts), in the same transaction as the change.
 //
 // Reading needs records:read and read permission on the record's collection; a soft-deleted
 // record's history stays readable. Changes of fields the caller's role hides are left out.
@@ -12,7 +12,7 @@ import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCrea
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
-import { canReadCollection, requireRecordCredential } from '../../kernel/index.ts';
+import { canReadCollection, recordCollectionIds, requireRecordCredential } from '../../kernel/index.ts';
 
 export const RECORD_ENTITY = 'DataRecord';
 
@@ -64,12 +64,10 @@ export async function recordAuditLog(ctx: RequestContext, simplyId: string, args
   const paging = parsePaging(args);
   requireRecordCredential(p, 'READ');
   const { prisma } = ctx.services;
-  const [record, schema] = await Promise.all([
-    prisma.dataRecord.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } }, select: { collectionId: true } }),
-    ctx.services.schemas.get(team.id),
-  ]);
-  const collection = record && schema.collectionsById.get(record.collectionId);
-  if (!record || !collection) throw new NotFoundError('Data record', simplyId);
+  const [homes, schema] = await Promise.all([recordCollectionIds(ctx.services.pool, team.id, [simplyId]), ctx.services.schemas.get(team.id)]);
+  const home = homes.get(simplyId);
+  const collection = home === undefined ? undefined : schema.collectionsById.get(home);
+  if (!collection) throw new NotFoundError('Data record', simplyId);
   if (!canReadCollection(p, collection)) {
     throw new PermissionDeniedError(`The credential's team role cannot read records of collection ${collection.simplyId}`);
   }

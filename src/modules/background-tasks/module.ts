@@ -1,6 +1,7 @@
 // Background tasks: long work (exports, imports, bulk deletes, document generation, image
 // variants) that people follow, acknowledge and download from (docs/api/background-tasks.md).
 import { defineModule } from '../../app/module.ts';
+import { backgroundTasksConfig } from './background-tasks.config.ts';
 import * as schema from './background-tasks.schema.ts';
 import * as recordOutputsSchema from './record-outputs.schema.ts';
 import { backgroundTaskJobs } from './background-tasks.jobs.ts';
@@ -10,6 +11,7 @@ import { backgroundTaskErrorId, backgroundTaskId, outputDefaultId, recordOutputI
 export const backgroundTasksModule = defineModule({
   name: 'background-tasks',
   description: 'Background tasks: exports, imports, bulk deletes and document generation, with progress, errors and results.',
+  config: backgroundTasksConfig,
   schema: { schema, recordOutputsSchema },
   ids: [backgroundTaskId, backgroundTaskErrorId, recordTaskLinkId, recordOutputId, outputDefaultId],
   // the files area renders an upload's variants through this hook, as a visible task

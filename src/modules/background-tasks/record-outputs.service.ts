@@ -10,11 +10,11 @@ import { parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
-import { findRecords } from '../../kernel/index.ts';
+import { findRecords, findRecordsById, memberCollectionIds } from '../../kernel/index.ts';
 import { recordOutputId } from './background-tasks.ids.ts';
 import { RecordOutputUnavailableError } from './record-outputs.errors.ts';
 import { OUTPUT_DOWNLOAD_SECONDS, RECORD_HISTORY_LIMITS, recordHistoryInput } from './record-outputs.input.ts';
-import { historyPage, outputBySimplyId, outputsOfLinks, recordCollections, type HistoryLinkRow, type OutputRow } from './record-outputs.sql.ts';
+import { historyPage, outputBySimplyId, outputsOfLinks, type HistoryLinkRow, type OutputRow } from './record-outputs.sql.ts';
 
 export interface RecordOutputView {
   row: OutputRow;
@@ -57,7 +57,8 @@ function outputView(p: Principal, schema: TeamSchema, row: OutputRow): RecordOut
 
 /** The collections of a live record the caller can read, the one it was created in first. */
 async function readableCollections(ctx: RequestContext, schema: TeamSchema, record: { id: bigint; collectionId: bigint }): Promise<CollectionDefinition[]> {
-  const ids = await recordCollections(ctx.services.pool, schema.teamId, record.id, record.collectionId);
+  const memberships = (await memberCollectionIds(ctx.services.pool, schema.teamId, [record.id])).get(record.id) ?? [];
+  const ids = [record.collectionId, ...memberships.filter((id) => id !== record.collectionId)];
   return ids.flatMap((id) => {
     const c = schema.collectionsById.get(id);
     return c && hasDataAccess(ctx.principal, c.simplyId, 'READ') ? [c] : [];
@@ -112,8 +113,8 @@ export async function recordOutputDownload(ctx: RequestContext, simplyId: string
   const [schema, row] = await Promise.all([ctx.services.schemas.get(team.id), outputBySimplyId(ctx.services.pool, team.id, simplyId)]);
   if (!row) throw new NotFoundError('Record output', simplyId);
   if (!mayDownload(ctx.principal, schema, row)) {
-    const record = await ctx.services.prisma.dataRecord.findFirst({ where: { teamId: team.id, id: row.dataRecordId, deletedAt: null }, select: { id: true, collectionId: true } });
-    const readable = record ? await readableCollections(ctx, schema, record) : [];
+    const [record] = await findRecordsById(ctx.services.pool, team.id, [row.dataRecordId]);
+    const readable = record && record.deletedAt === null ? await readableCollections(ctx, schema, record) : [];
     if (readable.length === 0) throw new NotFoundError('Record output', simplyId);
     throw new PermissionDeniedError('Only a team admin, someone who can read the field the document was written into, or the person who started the task can download it');
   }

@@ -117,16 +117,6 @@ export async function finishRecord(
 // ------------------------------------------------------------------------------------------
 // Record history
 
-/** The collections a live record is in: the one it was created in first, then its other memberships. */
-export async function recordCollections(db: Db, teamId: bigint, recordId: bigint, homeCollectionId: bigint): Promise<bigint[]> {
-  const { rows } = await db.query(
-    `SELECT "collectionId" FROM "DataRecordMembership" WHERE "teamId" = $1 AND "recordId" = $2 AND state <> 'DELETED' ORDER BY "collectionId"`,
-    [teamId, recordId],
-  );
-  const others = rows.map((r) => BigInt(r.collectionId)).filter((id) => id !== homeCollectionId);
-  return [homeCollectionId, ...others];
-}
-
 export interface HistoryLinkRow {
   id: bigint;
   simplyId: string;

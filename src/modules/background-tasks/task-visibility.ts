@@ -3,7 +3,7 @@
 // team-visible types whose feature permission they hold. One SQL condition, used by the list, the
 // detail (an invisible task is "not found"), every route about one task and the subscription.
 import { hasFeature, type Principal } from '../../app/auth/principal.ts';
-import type { SqlParams } from '../../kernel/index.ts';
+import type { SqlParams } from '../../db/sql-params.ts';
 import { TEAM_VISIBLE_FEATURE, USER_SCOPED_TYPES } from './task-type-names.ts';
 
 export interface TaskVisibility {

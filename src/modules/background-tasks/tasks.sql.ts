@@ -4,7 +4,7 @@
 // statement names the team with the row.
 import type pg from 'pg';
 import type { Principal } from '../../app/auth/principal.ts';
-import { SqlParams } from '../../kernel/index.ts';
+import { SqlParams } from '../../db/sql-params.ts';
 import { publicObject } from './task-public.ts';
 import { visibleSql } from './task-visibility.ts';
 import { backgroundTaskErrorId } from './background-tasks.ids.ts';

@@ -2,6 +2,7 @@
 // createdAt DESC, id DESC) starting after the cursor's row: its cost does not grow with how deep
 // the page is. Every statement is scoped by teamId first.
 import type pg from 'pg';
+import { findRecordStandings } from '../../kernel/index.ts';
 import type { SentAttachment } from './record-delivery.ts';
 
 /** One history row as the service reads it; `id` never leaves the service. */
@@ -62,28 +63,27 @@ const SAFE = `d.id, d."simplyId",
   d."createdAt", d."stateChangedAt"`;
 const SNAPSHOT = `, d.destination, d."senderAddress", d."renderedSubject", d."renderedText", d."renderedHtml", d.attachments`;
 
+/** A page of one record's history, the record known by its internal id (the kernel resolves its simplyId). */
+export type PageStatementQuery = Omit<PageQuery, 'dataRecordSimplyId'> & { dataRecordId: bigint };
+
 /** The statement of one page (the bench explains it). */
-export function historyPageStatement(q: PageQuery): { name: string; text: string; values: unknown[] } {
-  const values: unknown[] = [q.teamId, q.dataRecordSimplyId, q.after, q.take];
-  const where = [`d."teamId" = rec."teamId"`, `d."dataRecordId" = rec.id`];
+export function historyPageStatement(q: PageStatementQuery): { name: string; text: string; values: unknown[] } {
+  const values: unknown[] = [q.teamId, q.dataRecordId, q.after, q.take];
+  const where = [`d."teamId" = $1`, `d."dataRecordId" = $2`];
   // a row comparison on the index's trailing columns: the scan starts right after the cursor's row
-  if (q.after !== null) where.push(`(d."createdAt", d.id) < (rec."afterCreatedAt", rec."afterId")`);
+  if (q.after !== null) where.push(`(d."createdAt", d.id) < (cur."afterCreatedAt", cur."afterId")`);
   if (q.channelId !== null) where.push(`d."channelId" = $${values.push(q.channelId)}`);
   if (q.currentStateId !== null) where.push(`d."currentStateId" = $${values.push(q.currentStateId)}`);
   const shape = [q.after !== null, q.channelId !== null, q.currentStateId !== null, q.snapshot].map((b) => (b ? 1 : 0)).join('');
   return {
     name: `svc_history_page_${shape}`,
-    text: `WITH rec AS (
-             SELECT r."teamId", r.id, r."collectionId", r."deletedAt" IS NOT NULL AS deleted, COALESCE(m.state = 'ARCHIVED', false) AS archived,
-                    c."createdAt" AS "afterCreatedAt", c.id AS "afterId"
-               FROM "DataRecord" r
-               LEFT JOIN "DataRecordMembership" m ON m."teamId" = r."teamId" AND m."collectionId" = r."collectionId" AND m."recordId" = r.id
-               LEFT JOIN "ConstituentMessageDelivery" c ON c."teamId" = r."teamId" AND c."simplyId" = $3::text AND c."dataRecordId" = r.id
-              WHERE r."teamId" = $1 AND r."simplyId" = $2
+    text: `WITH cur AS (
+             SELECT c."createdAt" AS "afterCreatedAt", c.id AS "afterId"
+               FROM (SELECT 1) one
+               LEFT JOIN "ConstituentMessageDelivery" c ON c."teamId" = $1 AND c."simplyId" = $3::text AND c."dataRecordId" = $2
            )
-           SELECT rec."collectionId" AS "recordCollectionId", rec.deleted AS "recordDeleted", rec.archived AS "recordArchived",
-                  ($3::text IS NULL OR rec."afterId" IS NOT NULL) AS "cursorFound", p.*
-             FROM rec
+           SELECT ($3::text IS NULL OR cur."afterId" IS NOT NULL) AS "cursorFound", p.*
+             FROM cur
              LEFT JOIN LATERAL (
                SELECT ${SAFE}${q.snapshot ? SNAPSHOT : ''}
                  FROM "ConstituentMessageDelivery" d
@@ -96,25 +96,25 @@ export function historyPageStatement(q: PageQuery): { name: string; text: string
 }
 
 /**
- * The record and one page of its history in one round trip, as a named statement per shape (with
- * or without cursor, filters, snapshot): each pooled connection plans a shape once. The record
- * comes first, each page row joined to it; a record without (matching) deliveries is one row of
- * record facts. Whether the caller may read the record is the service's to decide before it uses
- * the rows.
+ * The record (from the kernel), then one page of its history as a named statement per shape (with
+ * or without cursor, filters, snapshot): each pooled connection plans a shape once. A record
+ * without (matching) deliveries gives one row of cursor facts only. Whether the caller may read
+ * the record is the service's to decide before it uses the rows.
  */
 export async function findHistoryPage(db: pg.Pool, q: PageQuery): Promise<{ record: HistoryRecord; rows: ProtectedDeliveryRow[] } | null> {
-  const { rows } = await db.query(historyPageStatement(q));
-  const first = rows[0];
-  if (!first) return null;
+  const standing = (await findRecordStandings(db, q.teamId, [q.dataRecordSimplyId])).get(q.dataRecordSimplyId);
+  if (!standing) return null;
+  const { rows } = await db.query(historyPageStatement({ ...q, dataRecordId: standing.id }));
+  const first = rows[0]!;
   const record: HistoryRecord = {
-    collectionId: BigInt(first.recordCollectionId),
-    deleted: first.recordDeleted,
-    archived: first.recordArchived,
+    collectionId: standing.collectionId,
+    deleted: standing.state === 'DELETED',
+    archived: standing.state === 'ARCHIVED',
     cursorFound: first.cursorFound,
   };
   const page = rows
     .filter((row) => row.id !== null)
-    .map(({ recordCollectionId: _c, recordDeleted: _d, recordArchived: _a, cursorFound: _f, ...row }) => ({ ...row, id: String(row.id), attachments: row.attachments ?? [] }) as ProtectedDeliveryRow);
+    .map(({ cursorFound: _f, ...row }) => ({ ...row, id: String(row.id), attachments: row.attachments ?? [] }) as ProtectedDeliveryRow);
   return { record, rows: page };
 }
 

@@ -8,6 +8,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { UnauthenticatedError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { inTransaction } from '../../app/transaction.ts';
+import { recordSimplyIds } from '../../kernel/index.ts';
 import { InvalidVerificationCodeError, VerificationUnusableError } from './constituent-auth.errors.ts';
 import { constituentSessionId } from './constituent-auth.ids.ts';
 import { refreshInput, verifyInput, verifyLinkQuery } from './constituent-auth.input.ts';
@@ -202,8 +203,8 @@ export async function me(ctx: RequestContext): Promise<ConstituentProfile> {
   const constituent = constituentOf(ctx);
   const teamId = ctx.principal.team!.id;
   const { pool } = ctx.services;
-  const [record, sessions] = await Promise.all([
-    pool.query<{ simplyId: string }>(`SELECT "simplyId" FROM "DataRecord" WHERE "teamId" = $1 AND id = $2`, [String(teamId), String(constituent.dataRecordId)]),
+  const [simplyIds, sessions] = await Promise.all([
+    recordSimplyIds(pool, teamId, [constituent.dataRecordId]),
     pool.query<{ id: string; simplyId: string; platform: string | null; deviceName: string | null; lastActiveAt: Date; createdAt: Date }>(
       `SELECT id, "simplyId", platform, "deviceName", "lastActiveAt", "createdAt" FROM "ConstituentSession"
         WHERE "teamId" = $1 AND "dataRecordId" = $2 AND "revokedAt" IS NULL AND "refreshExpiresAt" > now()
@@ -212,7 +213,7 @@ export async function me(ctx: RequestContext): Promise<ConstituentProfile> {
     ),
   ]);
   return {
-    simplyId: record.rows[0]?.simplyId ?? '',
+    simplyId: simplyIds.get(constituent.dataRecordId) ?? '',
     sessions: sessions.rows.map((s) => ({
       sessionSimplyId: s.simplyId,
       platform: s.platform,

@@ -1,7 +1,8 @@
 // The statements of the files area where SQL says it better than Prisma: storage sums, the file
-// list, and whether a readable record references a file.
+// list, and (asked of the kernel, which owns record storage) whether a readable record references a file.
 import type pg from 'pg';
 import type { Services } from '../../app/context.ts';
+import { type CollectionField, valuesHeldInFields } from '../../kernel/index.ts';
 
 export interface TeamStorage {
   usedBytes: bigint;
@@ -45,10 +46,7 @@ export async function storageBreakdown(pool: pg.Pool, teamId: bigint): Promise<S
 }
 
 /** A file or image field the caller may read, on the records of one collection. */
-export interface ReadableFileField {
-  collectionId: bigint;
-  fieldSimplyId: string;
-}
+export type ReadableFileField = CollectionField;
 
 /**
  * The file simplyIds among `ids` that a live record holds in one of `fields` (a file or image
@@ -56,17 +54,7 @@ export interface ReadableFileField {
  * id typed into any other field grants nothing.
  */
 export async function filesReferencedByRecords(pool: pg.Pool, teamId: bigint, ids: readonly string[], fields: readonly ReadableFileField[]): Promise<Set<string>> {
-  if (ids.length === 0 || fields.length === 0) return new Set();
-  const { rows } = await pool.query<{ id: string }>(
-    `SELECT wanted.id
-       FROM unnest($2::text[]) AS wanted(id)
-      WHERE EXISTS (
-        SELECT 1 FROM unnest($3::bigint[], $4::text[]) AS rf(collection_id, field_key)
-          JOIN "DataRecord" r ON r."teamId" = $1 AND r."collectionId" = rf.collection_id AND r."deletedAt" IS NULL
-         WHERE r.values -> rf.field_key = to_jsonb(wanted.id) OR r.values -> rf.field_key @> jsonb_build_array(wanted.id))`,
-    [teamId, ids, fields.map((f) => f.collectionId), fields.map((f) => f.fieldSimplyId)],
-  );
-  return new Set(rows.map((r) => r.id));
+  return valuesHeldInFields(pool, teamId, ids, fields);
 }
 
 /** fileType by simplyId of the team's live files among `ids` (record values must name these). */

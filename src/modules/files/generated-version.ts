@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Services } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { runTransaction } from '../../app/transaction.ts';
+import { findRecordsById } from '../../kernel/index.ts';
 import { allowedType, maxBytesFor } from './files.allowlist.ts';
 import { StorageLimitExceededError } from './files.errors.ts';
 import { fileId } from './files.ids.ts';
@@ -56,8 +57,8 @@ export interface GeneratedFileInput {
 
 /** The record's file field, checked: a live record of the team whose collection carries a file field of that id. */
 async function recordFileField(services: Services, input: GeneratedFileInput): Promise<{ value: unknown; dataType: string; maxItems: number | null }> {
-  const record = await services.prisma.dataRecord.findFirst({ where: { id: input.dataRecordId, teamId: input.teamId, deletedAt: null } });
-  if (!record) throw new NotFoundError('Record');
+  const [record] = await findRecordsById(services.pool, input.teamId, [input.dataRecordId]);
+  if (!record || record.deletedAt) throw new NotFoundError('Record');
   const schema = await services.schemas.get(input.teamId);
   const collection = schema.collectionsById.get(record.collectionId);
   const field = collection ? schema.fieldsOf(collection).find((f) => f.dataFieldSimplyId === input.fileFieldSimplyId) : undefined;
@@ -66,7 +67,7 @@ async function recordFileField(services: Services, input: GeneratedFileInput): P
     throw new ValidationError('A PDF can only be stored in a file field', [{ field: 'fileFieldSimplyId', message: `${input.fileFieldSimplyId} is a ${field.dataType} field, not SINGLE_FILE or MULTI_FILE` }]);
   }
   const maxItems = typeof field.config.maxItems === 'number' ? field.config.maxItems : null;
-  return { value: (record.values as Record<string, unknown>)[field.dataFieldSimplyId], dataType: field.dataType, maxItems };
+  return { value: record.values[field.dataFieldSimplyId], dataType: field.dataType, maxItems };
 }
 
 function fieldHolds(value: unknown, simplyId: string): boolean {

@@ -2,6 +2,7 @@
 // malware scanning, storage limit), versions, image variants, folders and labels, on local disk
 // or S3-compatible storage.
 import { defineModule } from '../../app/module.ts';
+import { filesConfig } from './files.config.ts';
 import * as filesSchema from './files.schema.ts';
 import * as uploadsSchema from './file-uploads.schema.ts';
 import * as foldersSchema from './file-folders.schema.ts';
@@ -26,6 +27,7 @@ declare module '../../app/context.ts' {
 export const filesModule = defineModule({
   name: 'files',
   description: 'Files and the media library: signed direct uploads, inspection and malware scanning, versions, image variants, folders and labels.',
+  config: filesConfig,
   schema: { filesSchema, uploadsSchema, foldersSchema, recordFilesSchema },
   ids: [fileId, fileFolderId, fileUploadId, fileVariantId, teamLabelId],
   services: async (services) => ({

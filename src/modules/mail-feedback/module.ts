@@ -3,6 +3,7 @@
 // docs/api/mail-feedback.md. The return paths and unsubscribe links it reads are minted by the mail
 // area (src/modules/mail/mail-tokens.ts) when a message is stored.
 import { defineModule } from '../../app/module.ts';
+import { mailFeedbackConfig } from './mail-feedback.config.ts';
 import type { InboundSmtpState } from './inbound-smtp.ts';
 import * as suppressionsSchema from './suppressions.schema.ts';
 import { unsubscribeEndpoints } from './unsubscribe-endpoint.ts';
@@ -17,6 +18,7 @@ declare module '../../app/context.ts' {
 export const mailFeedbackModule = defineModule({
   name: 'mail-feedback',
   description: "What receiving mail servers report back (bounces, complaints, one-click unsubscribes) and the team's suppression list.",
+  config: mailFeedbackConfig,
   schema: { suppressionsSchema },
   services: () => ({ inboundSmtp: { address: null } }),
   httpEndpoints: (services) => unsubscribeEndpoints(services),

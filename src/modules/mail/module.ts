@@ -1,6 +1,7 @@
 // Outgoing mail: `services.mail` stores a message and queues its delivery over SMTP; team admins
 // read the outgoing-mail table.
 import { defineModule } from '../../app/module.ts';
+import { mailConfig } from './mail.config.ts';
 import { createMailer } from './create-mailer.ts';
 import { mailId } from './mail.ids.ts';
 import * as schema from './mail.schema.ts';
@@ -17,6 +18,7 @@ declare module '../../app/context.ts' {
 export const mailModule = defineModule({
   name: 'mail',
   description: 'Outgoing mail of the team: every message the platform sent or keeps, with its delivery state.',
+  config: mailConfig,
   schema,
   ids: [mailId],
   services: (services) => ({ mail: createMailer(services) }),

@@ -1,6 +1,7 @@
 // Messages: the simple message templates, the senders and the mail domains their addresses belong
 // to. Composing and sending is the outgoing-messages area; what comes back, mail-feedback.
 import { defineModule } from '../../app/module.ts';
+import { messagesConfig } from './messages.config.ts';
 import * as mailDomainsSchema from './mail-domains.schema.ts';
 import * as messageSendersSchema from './message-senders.schema.ts';
 import * as messageTemplatesSchema from './message-templates.schema.ts';
@@ -9,6 +10,7 @@ import { mailDomainId, messageSenderId, messageTemplateId } from './messages.ids
 export const messagesModule = defineModule({
   name: 'messages',
   description: 'Message templates, senders and the verified mail domains their addresses belong to.',
+  config: messagesConfig,
   schema: { messageTemplatesSchema, mailDomainsSchema, messageSendersSchema },
   ids: [messageTemplateId, mailDomainId, messageSenderId],
 });

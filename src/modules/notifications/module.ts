@@ -2,6 +2,7 @@
 // browsers (Web Push, APNs, FCM) and the realtime read-state channel. Notifications are written
 // only by the platform, through notify.service.ts.
 import { defineModule } from '../../app/module.ts';
+import { notificationsConfig } from './notifications.config.ts';
 import * as notificationsSchema from './notifications.schema.ts';
 import { deviceTokenId, notificationId } from './notifications.ids.ts';
 import * as deviceTokensSchema from './device-tokens.schema.ts';
@@ -19,6 +20,7 @@ declare module '../../app/context.ts' {
 export const notificationsModule = defineModule({
   name: 'notifications',
   description: "A signed-in person's notification feed per team, per-device preferences, push delivery (Web Push, APNs, FCM) and realtime read-state.",
+  config: notificationsConfig,
   schema: { notificationsSchema, deviceTokensSchema },
   ids: [notificationId, deviceTokenId],
   services: (services) => ({ push: createPushService(services) }),

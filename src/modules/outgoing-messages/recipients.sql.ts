@@ -1,34 +1,17 @@
-// The recipient statements: a selection's candidate records as SQL (the records module's filter
-// compiler over memberships, as a search would run it), their counts for send-readiness, and the
-// one INSERT … SELECT that turns them into recipient rows when sending starts.
+// The recipient statements: a selection's addresses (the kernel reads them over the records the
+// selection's filters match, as a search would), their counts for send-readiness, and the INSERT
+// that turns them into recipient rows when sending starts.
 import type pg from 'pg';
-import { compileFilters } from '../../kernel/index.ts';
-import { SqlParams } from '../../kernel/index.ts';
+import { emailAddressesInScan, type ScannedAddresses } from '../../kernel/index.ts';
 import type { CompiledSelection } from './recipient-selection.ts';
 
 /**
- * `SELECT id, address` of the selection's live records (not deleted; ACTIVE memberships, or
- * ARCHIVED ones when a filter asks for archived records) with the trimmed text of the email field
- * where it looks like an address (`local@domain`), else null.
+ * The selection's live records (ACTIVE memberships, or ARCHIVED ones when a filter asks for
+ * archived records) and the distinct addresses of its email field.
  */
-function candidates(teamId: bigint, selection: CompiledSelection, sql: SqlParams): { text: string; team: string } {
-  const team = sql.param(teamId);
-  const fieldsById = new Map(selection.fields.map((f) => [f.dataFieldSimplyId, f]));
-  const compiled = compileFilters(selection.filters, fieldsById, sql, team);
-  const key = sql.param(selection.emailField?.dataFieldSimplyId ?? '');
-  const where = [
-    `m."teamId" = ${team}`,
-    `m."collectionId" = ${sql.param(selection.collection.id)}`,
-    `m.state = '${compiled.archived ? 'ARCHIVED' : 'ACTIVE'}'`,
-    `r."deletedAt" IS NULL`,
-    ...compiled.conditions,
-  ];
-  const text = `
-    SELECT r.id, CASE WHEN jsonb_typeof(r.values -> ${key}) = 'string' AND btrim(r.values ->> ${key}) ~ '^[^@[:space:]]+@[^@[:space:]]+$'
-                      THEN btrim(r.values ->> ${key}) END AS address
-      FROM "DataRecordMembership" m JOIN "DataRecord" r ON r."teamId" = m."teamId" AND r.id = m."recordId"
-     WHERE ${where.join(' AND ')}`;
-  return { text, team };
+function addressesOf(db: pg.Pool | pg.PoolClient, teamId: bigint, selection: CompiledSelection): Promise<ScannedAddresses> {
+  const scan = { teamId, collectionId: selection.collection.id, filters: selection.filters, fieldsById: new Map(selection.fields.map((f) => [f.dataFieldSimplyId, f])) };
+  return emailAddressesInScan(db, scan, selection.emailField?.dataFieldSimplyId ?? '');
 }
 
 export interface SelectionCounts {
@@ -43,19 +26,13 @@ export interface SelectionCounts {
 }
 
 export async function countSelection(db: pg.Pool | pg.PoolClient, teamId: bigint, selection: CompiledSelection): Promise<SelectionCounts> {
-  const sql = new SqlParams();
-  const { text, team } = candidates(teamId, selection, sql);
-  const { rows } = await db.query<Record<keyof SelectionCounts, string>>(
-    `WITH c AS (${text})
-     SELECT count(*) AS matching,
-            count(*) FILTER (WHERE c.address IS NULL) AS "withoutAddress",
-            count(DISTINCT lower(c.address)) AS addresses,
-            count(DISTINCT lower(c.address)) FILTER (WHERE EXISTS (SELECT 1 FROM "MailSuppression" s WHERE s."teamId" = ${team} AND s.address = lower(c.address))) AS suppressed
-       FROM c`,
-    sql.values,
+  const held = await addressesOf(db, teamId, selection);
+  const { rows } = await db.query<{ suppressed: number }>(
+    `SELECT count(*)::int AS suppressed FROM unnest($2::text[]) AS a(address)
+      WHERE EXISTS (SELECT 1 FROM "MailSuppression" s WHERE s."teamId" = $1 AND s.address = lower(a.address))`,
+    [teamId, held.addresses.map((a) => a.address)],
   );
-  const row = rows[0]!;
-  return { matching: Number(row.matching), withoutAddress: Number(row.withoutAddress), addresses: Number(row.addresses), suppressed: Number(row.suppressed) };
+  return { matching: held.matching, withoutAddress: held.withoutAddress, addresses: held.addresses.length, suppressed: rows[0]!.suppressed };
 }
 
 /**
@@ -64,16 +41,16 @@ export async function countSelection(db: pg.Pool | pg.PoolClient, teamId: bigint
  * (message, record) key makes a repeated run add nobody. Answers how many rows of each state exist.
  */
 export async function insertRecipients(db: pg.PoolClient, teamId: bigint, messageId: bigint, selection: CompiledSelection): Promise<{ pending: number; suppressed: number }> {
-  const sql = new SqlParams();
-  const { text, team } = candidates(teamId, selection, sql);
-  const message = sql.param(messageId);
+  const { addresses } = await addressesOf(db, teamId, selection);
+  // in the addresses' order: batches take the rows by id, so mail goes out in that order
   await db.query(
     `INSERT INTO "OutgoingMessageRecipient" ("teamId", "outgoingMessageId", "dataRecordId", address, state)
-     SELECT ${team}, ${message}, c.id, c.address,
-            CASE WHEN EXISTS (SELECT 1 FROM "MailSuppression" s WHERE s."teamId" = ${team} AND s.address = lower(c.address)) THEN 'SUPPRESSED' ELSE 'PENDING' END
-       FROM (SELECT DISTINCT ON (lower(c.address)) c.id, c.address FROM (${text}) c WHERE c.address IS NOT NULL ORDER BY lower(c.address), c.id) c
+     SELECT $1, $2, u.id, u.address,
+            CASE WHEN EXISTS (SELECT 1 FROM "MailSuppression" s WHERE s."teamId" = $1 AND s.address = lower(u.address)) THEN 'SUPPRESSED' ELSE 'PENDING' END
+       FROM unnest($3::bigint[], $4::text[]) WITH ORDINALITY AS u(id, address, ord)
+      ORDER BY u.ord
      ON CONFLICT ("teamId", "outgoingMessageId", "dataRecordId") DO NOTHING`,
-    sql.values,
+    [teamId, messageId, addresses.map((a) => String(a.recordId)), addresses.map((a) => a.address)],
   );
   return recipientStateCounts(db, teamId, messageId).then((counts) => ({ pending: counts.PENDING ?? 0, suppressed: counts.SUPPRESSED ?? 0 }));
 }

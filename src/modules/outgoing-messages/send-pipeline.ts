@@ -14,6 +14,7 @@ import type pg from 'pg';
 import type { OutgoingMessage } from '../../generated/prisma/client.ts';
 import type { Services } from '../../app/context.ts';
 import { inTransaction } from '../../app/transaction.ts';
+import { findRecordsById } from '../../kernel/index.ts';
 import { recordDeliveries, type DeliveryDraft } from '../communications/index.ts';
 import { channelAvailable } from './channel-providers.ts';
 import { renderContent } from './message-content.ts';
@@ -140,15 +141,18 @@ export async function resolveGaveUp(services: Services, job: MessageJob, error: 
   await failSend(services.pool, BigInt(job.teamId), BigInt(job.outgoingMessageId), 'The recipients could not be worked out (an internal error; the message was not sent)');
 }
 
-interface PendingRow {
+interface LockedRecipient {
   id: string;
   address: string;
   dataRecordId: string;
+  suppressed: boolean;
+}
+
+interface PendingRow extends LockedRecipient {
   simplyId: string | null;
   calculatedName: string | null;
   values: Record<string, unknown> | null;
   gone: boolean;
-  suppressed: boolean;
 }
 
 interface Outcome {
@@ -156,6 +160,15 @@ interface Outcome {
   state: 'QUEUED' | 'FAILED' | 'SUPPRESSED';
   mailMessageId: string | null;
   error: string | null;
+}
+
+/** The locked recipients with their records, read in the batch's transaction; a recipient whose record was deleted since is `gone`. */
+async function withRecords(db: pg.PoolClient, teamId: bigint, locked: readonly LockedRecipient[]): Promise<PendingRow[]> {
+  const records = new Map((await findRecordsById(db, teamId, locked.map((r) => BigInt(r.dataRecordId)))).map((r) => [String(r.id), r]));
+  return locked.map((recipient) => {
+    const record = records.get(recipient.dataRecordId);
+    return { ...recipient, simplyId: record?.simplyId ?? null, calculatedName: record?.calculatedName ?? null, values: record?.values ?? null, gone: !record || record.deletedAt !== null };
+  });
 }
 
 /** One batch job: up to batchSizeFor pending recipients handed to the mail transport (see the top of the file). */
@@ -169,16 +182,16 @@ export async function sendBatch(services: Services, job: MessageJob): Promise<vo
   const fields = collection ? schema.fieldsOf(collection) : [];
   const sender = await senderForMessage(services, teamId, message.senderId);
   await inTransaction(services.pool, async (db) => {
-    const { rows } = await db.query<PendingRow>(
-      `SELECT rcp.id::text, rcp.address, rcp."dataRecordId"::text, r."simplyId", r."calculatedName", r.values,
-              (r.id IS NULL OR r."deletedAt" IS NOT NULL) AS gone,
+    const { rows: locked } = await db.query<LockedRecipient>(
+      `SELECT rcp.id::text, rcp.address, rcp."dataRecordId"::text,
               EXISTS (SELECT 1 FROM "MailSuppression" s WHERE s."teamId" = rcp."teamId" AND s.address = lower(rcp.address)) AS suppressed
-         FROM "OutgoingMessageRecipient" rcp LEFT JOIN "DataRecord" r ON r."teamId" = rcp."teamId" AND r.id = rcp."dataRecordId"
+         FROM "OutgoingMessageRecipient" rcp
         WHERE rcp."teamId" = $1 AND rcp."outgoingMessageId" = $2 AND rcp.state = 'PENDING'
         ORDER BY rcp.id LIMIT $3 FOR UPDATE OF rcp SKIP LOCKED`,
       [teamId, id, batchSizeFor(services)],
     );
-    if (rows.length === 0) return;
+    if (locked.length === 0) return;
+    const rows = await withRecords(db, teamId, locked);
     const outcomes: Outcome[] = [];
     // the recipients to mail, with their rendered copies, handed over together below
     const mailed: { row: PendingRow; content: ReturnType<typeof renderContent> }[] = [];

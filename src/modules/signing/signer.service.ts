@@ -9,7 +9,7 @@ import type { RequestContext, Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { inTransaction } from '../../app/transaction.ts';
-import { decodeValue } from '../../kernel/index.ts';
+import { decodeValue, findRecordsById } from '../../kernel/index.ts';
 import { SigningLinkNotFoundError } from './signing.errors.ts';
 import { declineInput, IN_FLIGHT, pngBytes, REQUEST_STATUS_WORDS, signInput, type RequestStatus } from './signing.input.ts';
 import { dueForInvitation, issueLinks, SIGNING_TOKEN_PREFIX } from './signing-links.ts';
@@ -59,15 +59,14 @@ async function expireByToken(services: Services, token: string): Promise<void> {
 async function sessionOf(services: Services, request: RequestRow, signer: SignerRow, db: Db): Promise<SigningSession> {
   const schema = await services.schemas.get(request.teamId);
   const collection = schema.collectionsById.get(request.sourceCollectionId);
-  const { rows } = await db.query(`SELECT "simplyId", "calculatedName", values FROM "DataRecord" WHERE "teamId" = $1 AND id = $2`, [request.teamId, request.sourceRecordId]);
-  const record = rows[0] ?? null;
+  const [record = null] = await findRecordsById(db, request.teamId, [request.sourceRecordId]);
   const fields = collection ? schema.fieldsOf(collection) : [];
   const reviewFields = request.reviewFieldSimplyIds.map((id) => {
     const field = fields.find((f) => f.dataFieldSimplyId === id);
     return {
       dataFieldSimplyId: id,
       label: field ? fieldLabel(field.title, field.columnName) : id,
-      value: field && record ? displayValue(decodeValue(field, (record.values as Record<string, unknown>)[id])) : '',
+      value: field && record ? displayValue(decodeValue(field, record.values[id])) : '',
     };
   });
   return {
@@ -154,8 +153,8 @@ export async function signSigningRequest(ctx: RequestContext, token: string, raw
       const due = dueForInvitation(signers);
       if (due.length > 0) {
         const schema = await ctx.services.schemas.get(request.teamId);
-        const { rows } = await db.query(`SELECT "simplyId", "calculatedName" FROM "DataRecord" WHERE "teamId" = $1 AND id = $2`, [request.teamId, request.sourceRecordId]);
-        await issueLinks(ctx.services, db, request, requestTitle(schema.collectionsById.get(request.sourceCollectionId), rows[0] ?? null), due, origin);
+        const [record = null] = await findRecordsById(db, request.teamId, [request.sourceRecordId]);
+        await issueLinks(ctx.services, db, request, requestTitle(schema.collectionsById.get(request.sourceCollectionId), record), due, origin);
       }
     }
     const mine = signers.find((s) => s.id === signer.id)!;

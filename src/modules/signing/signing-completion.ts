@@ -15,12 +15,11 @@ import { systemContext, type Services } from '../../app/context.ts';
 import { ApiError } from '../../app/errors.ts';
 import type { JobDefinition } from '../../app/jobs.ts';
 import { fieldValueWithFile, readFileVersionBytes, storeGeneratedFileVersion } from '../files/index.ts';
-import { updateRecordsById } from '../../kernel/index.ts';
+import { decodeValue, findRecordsById, type StoredRecord, updateRecordsById } from '../../kernel/index.ts';
 import type { SignedPdfInput } from './signed-pdf/signed-pdf.types.ts';
 import { requestTitle } from './signing-requests.service.ts';
 import { displayValue, fieldLabel } from './signing-views.ts';
 import { expireDue, findRequestById, insertEvents, signersOf, type RequestKey, type RequestRow, type SignerRow } from './signing.sql.ts';
-import { decodeValue } from '../../kernel/index.ts';
 
 export const COMPLETE_SIGNING = 'signing.complete';
 export const EXPIRE_SIGNING = 'signing.expire';
@@ -95,8 +94,7 @@ export async function completeSigningRequest(services: Services, key: RequestKey
     const done = new Set((await services.pool.query(`SELECT "eventType" FROM "SigningRequestEvent" WHERE "teamId" = $1 AND "signingRequestId" = $2`, [request.teamId, request.id])).rows.map((r) => r.eventType as string));
     const schema = await services.schemas.get(request.teamId);
     const collection = schema.collectionsById.get(request.sourceCollectionId);
-    const { rows: recordRows } = await services.pool.query(`SELECT "simplyId", "calculatedName", values, "deletedAt" FROM "DataRecord" WHERE "teamId" = $1 AND id = $2`, [request.teamId, request.sourceRecordId]);
-    const record = recordRows[0] ?? null;
+    const [record = null] = await findRecordsById(services.pool, request.teamId, [request.sourceRecordId]);
 
     if (request.signatureFieldSimplyIds.length > 0 && !done.has('FIELDS_WRITTEN') && !done.has('FIELDS_WRITE_FAILED')) {
       const fields = collection ? schema.fieldsOf(collection) : [];
@@ -147,7 +145,7 @@ async function storeSignedPdf(
   signers: readonly SignerRow[],
   schema: Awaited<ReturnType<Services['schemas']['get']>>,
   collection: ReturnType<Awaited<ReturnType<Services['schemas']['get']>>['collectionsById']['get']>,
-  record: { simplyId: string; calculatedName: string; values: Record<string, unknown> } | null,
+  record: StoredRecord | null,
   target: NonNullable<RequestRow['fileTarget']>,
 ): Promise<void> {
   const fields = collection ? schema.fieldsOf(collection) : [];

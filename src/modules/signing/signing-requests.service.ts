@@ -16,7 +16,7 @@ import { parseEmail } from '../../kernel/index.ts';
 import { decodeValue } from '../../kernel/index.ts';
 import { findTemplate } from '../content-templates/index.ts';
 import { assess } from '../content-templates/index.ts';
-import { findRecords, type RecordRow } from '../../kernel/index.ts';
+import { findRecords, findRecordsById, type RecordRow } from '../../kernel/index.ts';
 import { SigningRequestClosedError } from './signing.errors.ts';
 import { signingRequestId, signingSignerId } from './signing.ids.ts';
 import {
@@ -296,8 +296,8 @@ export async function resendSigningRequest(ctx: RequestContext, simplyId: string
   const input = parseInput(resendSigningRequestInput, raw ?? {}, 'Invalid resend');
   await expireDue(ctx.services.pool, { request: row });
   const origin = originOf(ctx);
-  const [record] = await ctx.services.pool.query(`SELECT "simplyId", "calculatedName" FROM "DataRecord" WHERE id = $1`, [row.sourceRecordId]).then((r) => r.rows);
-  const title = requestTitle(schema.collectionsById.get(row.sourceCollectionId), record ?? null);
+  const [record = null] = await findRecordsById(ctx.services.pool, row.teamId, [row.sourceRecordId]);
+  const title = requestTitle(schema.collectionsById.get(row.sourceCollectionId), record);
   return inTransaction(ctx.services.pool, async (db) => {
     const request = await lockInFlight(db, row);
     const signers = await signersOf(db, request);

@@ -2,7 +2,7 @@
 // template, signed file, linked constituents), its signers and its audit events, loaded in a few
 // statements for one request or a page of them.
 import type pg from 'pg';
-import type { TeamSchema } from '../../kernel/index.ts';
+import { recordSimplyIds, type TeamSchema } from '../../kernel/index.ts';
 import { REQUEST_STATUS_WORDS, SIGNER_STATUS_WORDS, type RequestStatus } from './signing.input.ts';
 import { signerOf, type RequestRow, type SignerRow } from './signing.sql.ts';
 
@@ -35,7 +35,7 @@ export interface RequestView {
 export const requestStatusWord = (status: string): string => REQUEST_STATUS_WORDS[status as RequestStatus] ?? status.toLowerCase();
 export const signerStatusWord = (status: string): string => SIGNER_STATUS_WORDS[status as keyof typeof SIGNER_STATUS_WORDS] ?? status.toLowerCase();
 
-async function simplyIdsOf(db: pg.Pool | pg.PoolClient, table: '"DataRecord"' | '"ContentTemplate"' | '"StoredFile"', ids: (bigint | null)[]): Promise<Map<string, string>> {
+async function simplyIdsOf(db: pg.Pool | pg.PoolClient, table: '"ContentTemplate"' | '"StoredFile"', ids: (bigint | null)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((id): id is bigint => id !== null).map(String))];
   if (wanted.length === 0) return new Map();
   const { rows } = await db.query(`SELECT id::text AS id, "simplyId" FROM ${table} WHERE id = ANY($1::bigint[])`, [wanted]);
@@ -51,21 +51,21 @@ export async function loadViews(db: pg.Pool | pg.PoolClient, schema: TeamSchema,
   );
   const events = rows.map((r) => ({ ...r, id: BigInt(r.id), signingRequestId: String(r.signingRequestId), signerId: r.signerId == null ? null : BigInt(r.signerId) }));
   const [records, templates, files] = await Promise.all([
-    simplyIdsOf(db, '"DataRecord"', [...requests.map((r) => r.sourceRecordId), ...signers.map((s) => s.linkedConstituentRecordId)]),
+    recordSimplyIds(db, schema.teamId, [...requests.map((r) => r.sourceRecordId), ...signers.flatMap((s) => s.linkedConstituentRecordId ?? [])]),
     simplyIdsOf(db, '"ContentTemplate"', requests.map((r) => r.contentTemplateId)),
     simplyIdsOf(db, '"StoredFile"', requests.map((r) => r.signedFileId)),
   ]);
   return requests.map((row) => ({
     row,
     sourceDataCollectionSimplyId: schema.collectionsById.get(row.sourceCollectionId)?.simplyId ?? '',
-    sourceDataRecordSimplyId: records.get(String(row.sourceRecordId)) ?? null,
+    sourceDataRecordSimplyId: records.get(row.sourceRecordId) ?? null,
     contentTemplateSimplyId: row.contentTemplateId === null ? null : (templates.get(String(row.contentTemplateId)) ?? null),
     signedFileSimplyId: row.signedFileId === null ? null : (files.get(String(row.signedFileId)) ?? null),
     signers: signers
       .filter((s) => s.signingRequestId === row.id)
       .map((s) => ({
         row: s,
-        linkedConstituentDataRecordSimplyId: s.linkedConstituentRecordId === null ? null : (records.get(String(s.linkedConstituentRecordId)) ?? null),
+        linkedConstituentDataRecordSimplyId: s.linkedConstituentRecordId === null ? null : (records.get(s.linkedConstituentRecordId) ?? null),
         events: events.filter((e) => e.signerId === s.id),
       })),
     events: events.filter((e) => e.signingRequestId === String(row.id)),

@@ -2,6 +2,7 @@
 // the batch of events) and each attempt. They run on the caller's connection so they commit with
 // the outbox dispatch or the attempt's transaction.
 import type pg from 'pg';
+import { collectionsOfTeamRecords } from '../../kernel/index.ts';
 import type { AttemptOutcome } from './webhook-sender.ts';
 import type { BreakerState } from './target-breaker.ts';
 
@@ -248,15 +249,8 @@ export async function findListeningSubscriptions(db: pg.PoolClient, teamIds: str
 
 /** Each record's collection: `<teamId>:<record simplyId>` → collection simplyId (records gone since are left out). */
 export async function collectionsOfRecords(db: pg.PoolClient, records: readonly { teamId: string; simplyId: string }[]): Promise<Map<string, string>> {
-  if (records.length === 0) return new Map();
-  const { rows } = await db.query<{ teamId: string; record: string; collection: string }>(
-    `SELECT r."teamId", r."simplyId" AS record, c."simplyId" AS collection
-       FROM unnest($1::bigint[], $2::text[]) AS k(t, s)
-       JOIN "DataRecord" r ON r."teamId" = k.t AND r."simplyId" = k.s
-       JOIN "DataCollection" c ON c."teamId" = r."teamId" AND c.id = r."collectionId"`,
-    [records.map((r) => r.teamId), records.map((r) => r.simplyId)],
-  );
-  return new Map(rows.map((r) => [`${r.teamId}:${r.record}`, r.collection]));
+  const found = await collectionsOfTeamRecords(db, records);
+  return new Map(found.map((r) => [`${r.teamId}:${r.recordSimplyId}`, r.collectionSimplyId]));
 }
 
 export interface NewDelivery {

@@ -13,13 +13,19 @@
 // the WIZARD_COMPLETED event. A failing task rolls all of that back; a second transaction then marks
 // the instance FAILED with the reasons and inserts WIZARD_COMPLETION_FAILED.
 import type { Principal } from '../../app/auth/principal.ts';
-import { accessTo } from '../../kernel/index.ts';
-import { calculateName } from '../../kernel/index.ts';
-import { type ChangeActor, recordChanges } from '../../kernel/index.ts';
-import { checkReferences, type PreparedFields } from '../../kernel/index.ts';
-import { findRecords, lockRecords, syncSmartMemberships, updateRecords } from '../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
-import { encodeRecordFields, toValidationError } from '../../kernel/index.ts';
+import {
+  accessTo,
+  applyRecordRewrites,
+  type ChangeActor,
+  checkReferences,
+  encodeRecordFields,
+  type FieldDefinition,
+  findRecords,
+  lockRecords,
+  type PreparedFields,
+  type TeamSchema,
+  toValidationError,
+} from '../../kernel/index.ts';
 import type { RequestSource, Services } from '../../app/context.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
@@ -73,7 +79,6 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 const isEmptyValue = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
-const sameStored = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The steps a run goes through: one step, or every step from the first one in order. */
 function stepsToRun(config: WizardConfig, stepSimplyId: string | undefined): WizardStep[] {
@@ -233,7 +238,8 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
           else if (task.type !== 'DISPLAY') failTask(at, [{ ...where(at), message: `has the unsupported task type ${task.type}` }]);
         }
       }
-      await writeRecord(db, schema, collection, before, values, actor, services);
+      // the kernel's update step: memberships, audit, events and outbox as for any record update
+      await applyRecordRewrites(db, services.events, schema, actor, [{ before, collection, values }]);
       return complete(db, true, doneMessage, []);
     });
     void services.outbox.nudge();
@@ -255,22 +261,3 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
   }
 }
 
-/** The record write of a run, with what every record write leaves behind (record-changes.ts). */
-async function writeRecord(
-  db: Parameters<typeof lockRecords>[0],
-  schema: TeamSchema,
-  collection: CollectionDefinition,
-  before: Awaited<ReturnType<typeof lockRecords>>[number],
-  values: Record<string, unknown>,
-  actor: ChangeActor,
-  services: Services,
-): Promise<void> {
-  const fields = schema.fieldsOf(collection);
-  const changedFields = fields.filter((f) => !sameStored(before.values[f.dataFieldSimplyId], values[f.dataFieldSimplyId]));
-  const calculatedName = calculateName(schema.fieldSource(collection).calculatedNameFormula, fields, values);
-  // nothing changed: no write, no record event (like a no-op PATCH)
-  if (changedFields.length === 0 && calculatedName === before.calculatedName) return;
-  const [row] = await updateRecords(db, actor.teamId, [{ before, values, changedFields, calculatedName }]);
-  await syncSmartMemberships(db, schema, collection, [before.id]);
-  await recordChanges(db, services.events, actor, [{ kind: 'UPDATED', record: row!, collection, fields, before: before.values, changedFields }]);
-}

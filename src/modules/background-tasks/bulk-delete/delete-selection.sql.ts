@@ -1,29 +1,17 @@
-// The records a bulk delete means, and what became of each (RecordTaskLink rows, relation TARGET).
-// Every statement names the team first.
+// The records a bulk delete means (read through the kernel), and what became of each
+// (RecordTaskLink rows, relation TARGET). Every statement names the team first.
 import type pg from 'pg';
 import type { FieldDefinition } from '../../../kernel/index.ts';
 import type { NormalizedFilter } from '../../../kernel/index.ts';
-import { compileFilters } from '../../../kernel/index.ts';
-import { SqlParams } from '../../../kernel/index.ts';
+import { findCollectionMembers, scanRecordIds } from '../../../kernel/index.ts';
 import { recordTaskLinkId } from '../background-tasks.ids.ts';
 
 type Db = pg.Pool | pg.PoolClient;
 
 /** simplyIds of the live records of the collection matching the filters (the search filter language), at most `limit`. */
 export async function matchingRecordIds(db: Db, teamId: bigint, collectionId: bigint, filters: readonly NormalizedFilter[], fieldsById: ReadonlyMap<string, FieldDefinition>, limit: number): Promise<string[]> {
-  const sql = new SqlParams();
-  const team = sql.param(teamId);
-  const collection = sql.param(collectionId);
-  const compiled = compileFilters(filters, fieldsById, sql, team);
-  const where = [`m."teamId" = ${team}`, `m."collectionId" = ${collection}`, `m.state = '${compiled.archived ? 'ARCHIVED' : 'ACTIVE'}'`, ...compiled.conditions];
-  const { rows } = await db.query(
-    `SELECT r."simplyId" FROM "DataRecordMembership" m
-       JOIN "DataRecord" r ON r."teamId" = m."teamId" AND r.id = m."recordId" AND r."deletedAt" IS NULL
-      WHERE ${where.join(' AND ')}
-      ORDER BY m."recordId" LIMIT ${sql.param(limit)}`,
-    sql.values,
-  );
-  return rows.map((r) => r.simplyId as string);
+  const found = await scanRecordIds(db, { teamId, collectionId, filters, fieldsById }, { limit });
+  return found.map((r) => r.simplyId);
 }
 
 export interface SelectedRecord {
@@ -34,13 +22,8 @@ export interface SelectedRecord {
 
 /** The records of the collection among `simplyIds` (deleted ones too); ids of other collections or teams are left out. */
 export async function selectedRecords(db: Db, teamId: bigint, collectionId: bigint, simplyIds: readonly string[]): Promise<Map<string, SelectedRecord>> {
-  const { rows } = await db.query(
-    `SELECT r.id, r."simplyId", r."deletedAt" IS NOT NULL AS gone FROM "DataRecord" r
-      WHERE r."teamId" = $1 AND r."simplyId" = ANY($2::text[])
-        AND EXISTS (SELECT 1 FROM "DataRecordMembership" m WHERE m."teamId" = $1 AND m."collectionId" = $3 AND m."recordId" = r.id)`,
-    [teamId, simplyIds, collectionId],
-  );
-  return new Map(rows.map((r) => [r.simplyId as string, { id: BigInt(r.id), gone: r.gone === true }]));
+  const members = await findCollectionMembers(db, teamId, collectionId, simplyIds);
+  return new Map(members.map((m) => [m.simplyId, { id: m.id, gone: m.deleted }]));
 }
 
 export type RecordOutcome = 'SUCCEEDED' | 'FAILED' | 'SKIPPED';

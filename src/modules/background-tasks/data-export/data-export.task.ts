@@ -12,7 +12,8 @@ import { defineTaskType } from '../task-types.ts';
 import { exportColumns, exportFilename, localized } from './export-columns.ts';
 import { writeCsvExport } from './export-csv.ts';
 import { type ExportQueueData, parseExportQueueData } from './export-input.ts';
-import { countExportRecords, type ExportQuery, selectedRecordIds } from './export-records.sql.ts';
+import { countScannedRecords, liveRecordIds } from '../../../kernel/index.ts';
+import type { ExportQuery } from './export-records.sql.ts';
 import { resolveExportScope, scopeChange } from './export-scope.ts';
 
 export const EXPORT_CONTENT_TYPE = 'text/csv';
@@ -53,9 +54,9 @@ export const dataExportTask = defineTaskType<ExportQueueData>({
       filters: scope.filters,
       fieldsById: new Map(scope.schema.fieldsOf(scope.collection).map((f) => [f.dataFieldSimplyId, f])),
       // a view and a request filter asking for opposite archive states select nothing
-      recordIds: scope.contradictory ? [] : q.dataRecordSimplyIds ? await selectedRecordIds(services.pool, run.task.teamId, q.dataRecordSimplyIds) : null,
+      recordIds: scope.contradictory ? [] : q.dataRecordSimplyIds ? await liveRecordIds(services.pool, run.task.teamId, q.dataRecordSimplyIds) : null,
     };
-    const totalCount = await countExportRecords(services.pool, query);
+    const totalCount = await countScannedRecords(services.pool, query);
     await run.progress({ processedCount: 0, totalCount }, { force: true });
 
     // chosen at creation, so every attempt writes (and a retry overwrites) the same object

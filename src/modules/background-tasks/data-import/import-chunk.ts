@@ -20,7 +20,8 @@ import { cellValue } from './cell-values.ts';
 import type { CsvItem } from './csv-rows.ts';
 import type { ColumnPlan } from './import-columns.ts';
 import type { ImportQueueData } from './import-queue-data.ts';
-import { keyOfCell, recordsByKey } from './key-match.sql.ts';
+import { findRecordsByKey } from '../../../kernel/index.ts';
+import { keyOfCell } from './key-match.sql.ts';
 import { rowError, rowErrorOf } from './row-errors.ts';
 
 /** rows per write: one transaction, one bulk-synced event */
@@ -189,7 +190,7 @@ async function commit(state: ImportState, db: pg.PoolClient, entries: TaskErrorE
 async function sortByMatch(state: ImportState, pending: Pending[], failures: TaskErrorEntry[]): Promise<{ creates: Pending[]; updates: Pending[] }> {
   if (state.q.mode === 'CREATE') return { creates: pending, updates: [] };
   const field = state.plan.matchColumn!.field;
-  const found = await recordsByKey(state.ctx.services.pool, state.access.schema.teamId, state.access.collection.id, field, pending.map((p) => p.key!));
+  const found = await findRecordsByKey(state.ctx.services.pool, state.access.schema.teamId, state.access.collection.id, field, pending.map((p) => p.key!));
   const creates: Pending[] = [];
   const updates: Pending[] = [];
   const where = { column: state.plan.matchColumn!.column, dataFieldSimplyId: field.dataFieldSimplyId };

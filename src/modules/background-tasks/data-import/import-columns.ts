@@ -5,7 +5,7 @@ import type { ErrorDetail } from '../../../app/errors.ts';
 import type { CollectionAccess } from '../../../kernel/index.ts';
 import type { FieldDefinition } from '../../../kernel/index.ts';
 import type { ImportQueueData } from './import-queue-data.ts';
-import { isKeyField } from './key-match.sql.ts';
+import { isLookupField } from '../../../kernel/index.ts';
 
 export interface MappedColumn {
   /** 0-based position of the cell in a row */
@@ -46,7 +46,7 @@ export function planColumns(q: ImportQueueData, access: CollectionAccess, header
     plan.columns.push(mapped);
     if (field.dataFieldSimplyId === q.matchFieldSimplyId) plan.matchColumn = mapped;
   });
-  if (plan.matchColumn && !isKeyField(plan.matchColumn.field)) {
+  if (plan.matchColumn && !isLookupField(plan.matchColumn.field)) {
     plan.invalid.push({ field: 'queueData.matchFieldSimplyId', message: `a ${plan.matchColumn.field.dataType} field cannot identify records; use a text, email, phone, URL, number, decimal, money, date or date-time field` });
   }
   if (q.mode !== 'UPDATE') {

@@ -5,18 +5,13 @@ import type { RequestContext } from '../../../app/context.ts';
 import { ValidationError, type ErrorDetail } from '../../../app/errors.ts';
 import type { CollectionAccess } from '../../../kernel/index.ts';
 import { normalizeFilters } from '../../../kernel/index.ts';
-import { findRecordPage } from '../../../kernel/index.ts';
+import { findCollectionMembers, findRecordPage } from '../../../kernel/index.ts';
 import { MAX_DOCUMENT_RECORDS, type DocumentGenerationInput } from './document-generation.input.ts';
 
 /** The listed records that are live members of the collection. */
 async function membersOf(ctx: RequestContext, access: CollectionAccess, simplyIds: readonly string[]): Promise<Set<string>> {
-  const { rows } = await ctx.services.pool.query(
-    `SELECT r."simplyId" FROM "DataRecord" r
-       JOIN "DataRecordMembership" m ON m."teamId" = r."teamId" AND m."collectionId" = $2 AND m."recordId" = r.id AND m.state <> 'DELETED'
-      WHERE r."teamId" = $1 AND r."simplyId" = ANY($3::text[]) AND r."deletedAt" IS NULL`,
-    [access.schema.teamId, access.collection.id, simplyIds],
-  );
-  return new Set(rows.map((r) => r.simplyId as string));
+  const members = await findCollectionMembers(ctx.services.pool, access.schema.teamId, access.collection.id, simplyIds);
+  return new Set(members.filter((m) => !m.deleted && m.state !== 'DELETED').map((m) => m.simplyId));
 }
 
 function filterDetails(details: readonly ErrorDetail[]): ErrorDetail[] {
