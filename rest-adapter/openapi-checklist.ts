@@ -1,10 +1,9 @@
 // The route checklist: the documented /v1 routes (documented-routes.json, a copy of the platform
 // documents' route list) against the served route table. Every documented route is served or named
 // in routes-not-built.ts, never both; every served route is documented or an extension with a
-// reason (openapi-extensions.ts). Read by the route checklist test and `npm run routes`.
+// reason (the `extensions` of its route table, see defineRoutes in route.ts). Read by the route checklist test and `npm run routes`.
 import fs from 'node:fs';
 import type { RestRoute } from './route.ts';
-import { routeExtensions } from './openapi-extensions.ts';
 import { routesNotBuilt } from './routes-not-built.ts';
 
 export interface DocumentedRoute {
@@ -53,7 +52,7 @@ export interface Checklist {
   unknownNotBuilt: string[];
   /** served, not documented: with the extension's reason, or undefined when none is given */
   extensions: { route: RestRoute; reason: string | undefined }[];
-  /** extensions listed but not served (or documented after all) */
+  /** routes explained as extensions that the documents list after all */
   staleExtensions: string[];
   byArea: AreaCount[];
 }
@@ -63,7 +62,7 @@ export function routeChecklist(served: readonly RestRoute[], documented: readonl
   const entries = documented.map((d) => ({ documented: d, served: servingRoutes(d, served), notBuilt: notBuilt.has(routeKey(d)) }));
   const covered = new Set(entries.flatMap((e) => e.served));
   const documentedKeys = new Set(documented.map(routeKey));
-  const extensions = served.filter((r) => !covered.has(r)).map((route) => ({ route, reason: routeExtensions[routeKey(route)]?.reason }));
+  const extensions = served.filter((r) => !covered.has(r)).map((route) => ({ route, reason: route.extension?.reason }));
   const extensionKeys = new Set(extensions.map((e) => routeKey(e.route)));
   const byArea = new Map<string, AreaCount>();
   for (const e of entries) {
@@ -78,7 +77,7 @@ export function routeChecklist(served: readonly RestRoute[], documented: readonl
     both: entries.filter((e) => e.served.length > 0 && e.notBuilt).map((e) => e.documented),
     unknownNotBuilt: [...notBuilt].filter((k) => !documentedKeys.has(k)),
     extensions,
-    staleExtensions: Object.keys(routeExtensions).filter((k) => !extensionKeys.has(k)),
+    staleExtensions: served.filter((r) => r.extension && !extensionKeys.has(routeKey(r))).map(routeKey),
     byArea: [...byArea.values()],
   };
 }

@@ -3,12 +3,10 @@
 // operation's GraphQL selection shaped by the route's responder. Served at /openapi.json and
 // rendered at /docs; built once per process (the route table does not change while it runs).
 import { parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { RegisteredModule } from './route.ts';
+import { type JsonSchema, type RegisteredModule, respond, type RestRoute } from './route.ts';
 import { documentedRoutes, routeKey } from './openapi-checklist.ts';
-import { routeExtensions } from './openapi-extensions.ts';
 import { requestBody, requestParameters, type SharedSchemas } from './openapi-request.ts';
 import { operationFieldSchema } from './openapi-response.ts';
-import { respond, type JsonSchema, type RestRoute } from './route.ts';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>> };
 
@@ -80,7 +78,7 @@ export function openApiDocument({ schema, modules, serverUrl }: OpenApiSources):
       const taken = operationIds.get(id);
       if (taken) throw new Error(`OpenAPI: operationId ${id} of ${routeKey(route)} is already used by ${taken}`);
       operationIds.set(id, routeKey(route));
-      const extension = routeExtensions[routeKey(route)];
+      const extension = route.extension;
       if (extension) operation['x-extension'] = extension.reason;
       if (extension?.public || publicRoutes.has(routeKey(route))) operation.security = [];
       (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;

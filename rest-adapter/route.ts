@@ -51,6 +51,18 @@ export interface RestRoute<P = any, Q = any, B = any> {
   status?: number;
   /** a compatibility alias kept for old clients: every answer (errors too) announces its successor */
   deprecation?: Deprecation;
+  /** a served route the documents do not list: why it exists (set by `defineRoutes`) */
+  extension?: RouteExtension;
+}
+
+/**
+ * Why a route the documents do not list is served. The route checklist fails on a served route
+ * that is neither documented nor explained, and OpenAPI marks these operations (`x-extension`).
+ */
+export interface RouteExtension {
+  reason: string;
+  /** callable without a credential */
+  public?: boolean;
 }
 
 export interface Deprecation {
@@ -75,8 +87,14 @@ export function route<P = Record<string, string>, Q = Record<string, unknown>, B
   return r;
 }
 
-export function defineRoutes(routes: readonly RestRoute[]): readonly RestRoute[] {
-  return routes;
+export function defineRoutes(routes: readonly RestRoute[], extensions: Readonly<Record<string, RouteExtension>> = {}): readonly RestRoute[] {
+  const keys = new Set(routes.map((r) => `${r.method} ${r.path}`));
+  const unknown = Object.keys(extensions).filter((key) => !keys.has(key));
+  if (unknown.length > 0) throw new Error(`route extensions name no route of this table: ${unknown.join(', ')}`);
+  return routes.map((r) => {
+    const extension = extensions[`${r.method} ${r.path}`];
+    return extension ? { ...r, extension } : r;
+  });
 }
 
 const PAGINATION_SCHEMA: JsonSchema = {

@@ -19,7 +19,7 @@ console.log('-'.repeat(width + 38));
 console.log(line('total', served, documented));
 console.log(`\nserved routes: ${routes.length} (${routes.length - checklist.extensions.length} documented, ${checklist.extensions.length} extensions)`);
 console.log('\nextensions (served, not in the documents):');
-for (const { route, reason } of checklist.extensions) console.log(`  ${routeKey(route).padEnd(80)} ${reason ?? 'NO REASON GIVEN (rest-adapter/openapi-extensions.ts)'}`);
+for (const { route, reason } of checklist.extensions) console.log(`  ${routeKey(route).padEnd(80)} ${reason ?? 'NO REASON GIVEN (add it to the extensions of its route file: defineRoutes)'}`);
 
 const problems = [
   ...checklist.missing.map((d) => `documented, neither served nor in routes-not-built.ts: ${routeKey(d)} (${d.area}, Document ${d.doc} §${d.section})`),

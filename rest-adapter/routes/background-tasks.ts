@@ -7,7 +7,7 @@ import { BACKGROUND_TASK, BACKGROUND_TASK_PAGE, TASK_ERROR_ACKNOWLEDGED, TASK_RE
 // record history and outputs (record-outputs.schema.ts)
 import { ELIGIBLE_OUTPUT_DESTINATIONS, RECORD_HISTORY, RECORD_OUTPUT_DOWNLOAD, TASK_OUTPUT_DEFAULT } from '../../src/modules/background-tasks/record-outputs.fragments.ts';
 import { eligibleDestinationsQuery, RECORD_HISTORY_LIMITS, recordHistoryQuery, upsertOutputDefaultInput } from '../../src/modules/background-tasks/record-outputs.input.ts';
-import { defineRoutes, respond, route, type JsonSchema } from '../route.ts';
+import { defineRoutes, respond, route, type JsonSchema, type RouteExtension } from '../route.ts';
 import { actOn, createOne, getOne } from '../route-shapes.ts';
 import { queryBool, queryInt } from '../schemas.ts';
 
@@ -23,6 +23,13 @@ const taskPage = respond.custom(
     return { data: { type: 'object', properties: { tasks: nodes ?? {}, ...rest }, required: ['tasks', ...Object.keys(rest)] } };
   },
 );
+
+const TASK_CANCEL = 'cancelling a background task (docs/api/background-tasks.md "Cancelling a task"): tasks can be cancelled while queued or processing, and the route checklist has no route for it';
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'POST /v1/background-tasks/{backgroundTaskSimplyId}/cancel': { reason: TASK_CANCEL },
+};
 
 export const backgroundTaskRoutes = defineRoutes([
   // ---- tasks (background-tasks.schema.ts) ----
@@ -114,4 +121,4 @@ export const backgroundTaskRoutes = defineRoutes([
     respond: respond.deleted('defaultSimplyId'),
   }),
   // ---- end of record history and outputs ----
-]);
+], EXTENSIONS);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ARCHETYPES, COLLECTION_TYPES } from '../../src/modules/collections/collections.input.ts';
 import { CREATE_MENU, DATA_COLLECTION, DATA_COLLECTION_SUMMARY, DATA_FIELD } from '../../src/modules/collections/collections.fragments.ts';
 import { operation, type Part } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
+import { defineRoutes, type JsonSchema, respond, route, type RouteExtension } from '../route.ts';
 import { queryBool } from '../schemas.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
@@ -103,6 +103,20 @@ function withArgument<K extends string>(s: { method: 'POST' | 'PUT'; path: strin
     variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, [variable]: body[s.key] }),
   });
 }
+
+const FIELD_ADMIN = 'field administration over REST (docs/api/data-collections.md): the route checklist has field reads only';
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'PATCH /v1/data-collections/{dataCollectionSimplyId}': {
+    reason: 'partial update of a collection (archetype, name formula, filter criteria, parent); the route checklist only renames (docs/api/data-collections.md)',
+  },
+  'POST /v1/data-collections/{dataCollectionSimplyId}/archive': { reason: 'archive and restore a collection (docs/api/data-collections.md)' },
+  'POST /v1/data-collections/{dataCollectionSimplyId}/fields': { reason: FIELD_ADMIN },
+  'PATCH /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}': { reason: FIELD_ADMIN },
+  'DELETE /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}': { reason: FIELD_ADMIN },
+  'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder': { reason: FIELD_ADMIN },
+};
 
 export const dataCollectionRoutes = defineRoutes([
   listPage({
@@ -202,4 +216,4 @@ export const dataCollectionRoutes = defineRoutes([
     name: 'CreateMenuDataCollection',
     select: CREATE_MENU,
   }),
-]);
+], EXTENSIONS);

@@ -4,7 +4,7 @@ import { createApiKeyInput, updateApiKeyInput } from '../../src/modules/credenti
 import { API_KEY, ISSUED_API_KEY, ISSUED_SESSION_TOKEN, SESSION_TOKEN } from '../../src/modules/credentials/credentials.fragments.ts';
 import { createSessionTokenInput } from '../../src/modules/credentials/session-tokens.input.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, respond, route, type JsonSchema } from '../route.ts';
+import { defineRoutes, respond, route, type JsonSchema, type RouteExtension } from '../route.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
 /** `{ fullApiKey, apiKey }` → data: the key with `fullApiKey` beside its fields */
@@ -24,6 +24,16 @@ const withSecret = respond.custom<{ fullApiKey: string; apiKey: Record<string, u
 
 const KEY = '/v1/api-keys/{apiKeySimplyId}';
 const TOKEN = '/v1/session-tokens/{sessionTokenId}';
+
+const API_KEY_ADMIN = 'API key administration beyond create and rotate (the only API key routes of the route checklist): list, inspect, change, revoke';
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'GET /v1/api-keys': { reason: API_KEY_ADMIN },
+  'GET /v1/api-keys/{apiKeySimplyId}': { reason: API_KEY_ADMIN },
+  'PATCH /v1/api-keys/{apiKeySimplyId}': { reason: API_KEY_ADMIN },
+  'DELETE /v1/api-keys/{apiKeySimplyId}': { reason: API_KEY_ADMIN },
+};
 
 export const credentialRoutes = defineRoutes([
   createOne({
@@ -69,4 +79,4 @@ export const credentialRoutes = defineRoutes([
   }),
   getOne({ path: TOKEN, summary: 'Inspect a session token (never the token value)', name: 'SessionToken', select: SESSION_TOKEN }),
   actOn({ method: 'DELETE', path: TOKEN, summary: 'Revoke a session token (by its sess_ id)', name: 'RevokeSessionToken', respond: respond.deleted('sessionTokenId', 'revoked') }),
-]);
+], EXTENSIONS);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createSuppressionInput, SUPPRESSION_REASONS } from '../../src/modules/mail-feedback/suppressions.input.ts';
 import { MESSAGE_SUPPRESSION } from '../../src/modules/mail-feedback/suppressions.fragments.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, respond, route, type JsonSchema } from '../route.ts';
+import { defineRoutes, respond, route, type JsonSchema, type RouteExtension } from '../route.ts';
 import { actOn, listPage } from '../route-shapes.ts';
 
 const PATH = '/v1/message-suppressions';
@@ -20,6 +20,15 @@ const addition = respond.custom(
     return { data: { ...row, properties, required: [...((row.required as string[] | undefined) ?? []), 'created'] } };
   },
 );
+
+const SUPPRESSIONS = 'the team\'s suppression list (docs/api/mail-feedback.md "Suppression list"): the route checklist names suppressions privileged without routes';
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'GET /v1/message-suppressions': { reason: SUPPRESSIONS },
+  'POST /v1/message-suppressions': { reason: SUPPRESSIONS },
+  'DELETE /v1/message-suppressions/{address}': { reason: SUPPRESSIONS },
+};
 
 export const mailFeedbackRoutes = defineRoutes([
   listPage({
@@ -49,4 +58,4 @@ export const mailFeedbackRoutes = defineRoutes([
     name: 'DeleteMessageSuppression',
     field: 'deleteMessageSuppression',
   }),
-]);
+], EXTENSIONS);

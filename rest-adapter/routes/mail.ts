@@ -3,10 +3,18 @@
 import { z } from 'zod';
 import { MAIL_MESSAGE, MAIL_MESSAGE_SUMMARY } from '../../src/modules/mail/mail.fragments.ts';
 import { MAIL_STATUSES } from '../../src/modules/mail/mail.input.ts';
-import { defineRoutes } from '../route.ts';
+import { defineRoutes, type RouteExtension } from '../route.ts';
 import { getOne, listPage } from '../route-shapes.ts';
 
 const PRIVILEGED = 'privileged; team admin or OUTGOING_MESSAGES_VIEW';
+
+const MAIL = 'the outgoing mail log (docs/api/mail.md), ours';
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'GET /v1/mail-messages': { reason: MAIL },
+  'GET /v1/mail-messages/{mailSimplyId}': { reason: MAIL },
+};
 
 export const mailRoutes = defineRoutes([
   listPage({
@@ -18,4 +26,4 @@ export const mailRoutes = defineRoutes([
     filters: { status: { type: 'String', schema: z.string().optional().describe(`only messages in this status: ${MAIL_STATUSES.join(', ')}`) } },
   }),
   getOne({ path: '/v1/mail-messages/{mailSimplyId}', summary: `One outgoing message with its text and html bodies (${PRIVILEGED})`, name: 'MailMessage', select: MAIL_MESSAGE }),
-]);
+], EXTENSIONS);

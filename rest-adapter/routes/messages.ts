@@ -5,7 +5,7 @@ import { createMessageTemplateInput, DELIVERY_METHODS, updateMessageTemplateInpu
 import { createMailDomainInput } from '../../src/modules/messages/mail-domains.input.ts';
 import { createMessageSenderInput, updateMessageSenderInput } from '../../src/modules/messages/message-senders.input.ts';
 import { MAIL_DOMAIN, MESSAGE_SENDER, MESSAGE_TEMPLATE } from '../../src/modules/messages/messages.fragments.ts';
-import { defineRoutes } from '../route.ts';
+import { defineRoutes, type RouteExtension } from '../route.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 import { queryBool } from '../schemas.ts';
 
@@ -15,6 +15,19 @@ const SENDER = `${SENDERS}/{messageSenderSimplyId}`;
 const DOMAINS = `${SENDERS}/domains`;
 const DOMAIN = `${DOMAINS}/{mailDomainSimplyId}`;
 const MANAGE = 'privileged: OUTGOING_MESSAGES_SEND edit';
+
+const SENDER_ADMIN = 'sender management and mail-domain verification (docs/api/messages.md "Senders and mail domains"): the route checklist names them privileged without routes';
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'POST /v1/message-senders': { reason: SENDER_ADMIN },
+  'PUT /v1/message-senders/{messageSenderSimplyId}': { reason: SENDER_ADMIN },
+  'DELETE /v1/message-senders/{messageSenderSimplyId}': { reason: SENDER_ADMIN },
+  'GET /v1/message-senders/domains': { reason: SENDER_ADMIN },
+  'POST /v1/message-senders/domains': { reason: SENDER_ADMIN },
+  'POST /v1/message-senders/domains/{mailDomainSimplyId}/verify': { reason: SENDER_ADMIN },
+  'DELETE /v1/message-senders/domains/{mailDomainSimplyId}': { reason: SENDER_ADMIN },
+};
 
 export const messageRoutes = defineRoutes([
   listPage({
@@ -89,4 +102,4 @@ export const messageRoutes = defineRoutes([
     select: MAIL_DOMAIN,
   }),
   actOn({ method: 'DELETE', path: DOMAIN, summary: `Remove a mail domain (${MANAGE}); 409 while active senders use it`, name: 'DeleteMailDomain', field: 'deleteMailDomain' }),
-]);
+], EXTENSIONS);

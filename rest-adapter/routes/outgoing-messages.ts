@@ -20,7 +20,7 @@ import {
   testSendInput,
   updateOutgoingMessageInput,
 } from '../../src/modules/outgoing-messages/outgoing-messages.input.ts';
-import { defineRoutes } from '../route.ts';
+import { defineRoutes, type RouteExtension } from '../route.ts';
 import { createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
 const READ = 'OUTGOING_MESSAGES_VIEW or OUTGOING_MESSAGES_SEND';
@@ -32,6 +32,14 @@ const ONE = `${OUTGOING}/{outgoingMessageSimplyId}`;
 
 const statusFilter = { type: 'String', schema: z.string().optional().describe(`only messages in this status: ${MESSAGE_STATUSES.join(', ')}`) };
 const channelFilter = { type: 'String', schema: z.string().optional().describe(`only messages of this channel: ${DELIVERY_METHODS.join(', ')}`) };
+
+const APPROVAL_SETTING = 'the team\'s approval setting for composed messages (docs/api/outgoing-messages.md "Approval setting"): the documents name approval but no route to turn it on';
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'GET /v1/message-settings': { reason: APPROVAL_SETTING },
+  'PUT /v1/message-settings': { reason: APPROVAL_SETTING },
+};
 
 export const outgoingMessageRoutes = defineRoutes([
   listPage({
@@ -117,4 +125,4 @@ export const outgoingMessageRoutes = defineRoutes([
     body: messageSettingsInput,
     select: MESSAGE_SETTINGS,
   }),
-]);
+], EXTENSIONS);

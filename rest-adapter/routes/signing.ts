@@ -4,12 +4,21 @@ import { z } from 'zod';
 import { createSigningRequestInput, declineBody, listSigningRequestsQuery, resendSigningRequestInput, signBody, signingToken, voidSigningRequestInput } from '../../src/modules/signing/signing.input.ts';
 import { SIGNING_REQUEST, SIGNING_REQUEST_SUMMARY, SIGNING_RESEND, SIGNING_SESSION, SIGNING_VOIDED } from '../../src/modules/signing/signing.fragments.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
-import { defineRoutes, route } from '../route.ts';
+import { defineRoutes, route, type RouteExtension } from '../route.ts';
 import { createOne, getOne, listPage } from '../route-shapes.ts';
 
 const ONE = '/v1/signing-requests/{signingRequestSimplyId}';
 const LINK = '/v1/signing';
 const filters = Object.fromEntries(Object.entries(listSigningRequestsQuery).map(([name, schema]) => [name, { type: 'String', schema }]));
+
+const SIGNER_LINK = "the signer's side of a signing request (docs/api/signing-requests.md \"Signing as a signer\"): the documents require signer links but show no signer routes; authorized by the link's token alone";
+
+/** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
+const EXTENSIONS: Record<string, RouteExtension> = {
+  'GET /v1/signing': { reason: SIGNER_LINK, public: true },
+  'POST /v1/signing/sign': { reason: SIGNER_LINK, public: true },
+  'POST /v1/signing/decline': { reason: SIGNER_LINK, public: true },
+};
 
 export const signingRoutes = defineRoutes([
   createOne({
@@ -76,4 +85,4 @@ export const signingRoutes = defineRoutes([
       return { token, input };
     },
   }),
-]);
+], EXTENSIONS);

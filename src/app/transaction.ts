@@ -10,8 +10,7 @@
 // writes keep their events and cache invalidations after commit. When the conflict persists, the
 // caller gets 409 CONFLICT, never a 500.
 import type pg from 'pg';
-import { Prisma } from '../generated/prisma/client.ts';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
 
 /** attempts of one transaction that keeps being aborted by concurrent writers */

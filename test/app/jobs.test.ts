@@ -3,8 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PgBoss, type Job } from 'pg-boss';
-import { afterAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/main/config.ts';
 import type { Services } from '../../src/app/context.ts';
 import { Jobs } from '../../src/app/jobs.ts';

@@ -100,6 +100,7 @@ const constituentAuthRaces: RaceTable = {
 };
 
 export const kit: AreaTestKit = {
+  teamless: true,
   races: constituentAuthRaces,
   readQueries: {
     // the magic link: no link of the team exists, so this is a 401 for every reader

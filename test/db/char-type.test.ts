@@ -1,8 +1,7 @@
 // Pitfall 1: the engine's describer reads catalog columns of PostgreSQL's internal `"char"` type
 // (OID 18), which adapter-pg cannot map.
 import { PrismaPg } from '@prisma/adapter-pg';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMigrationAdapters } from '../../src/db/schema-engine/adapter-factory.ts';
 import { openSchemaEngine } from '../../src/db/schema-engine/engine.ts';
 import { MINIMAL_SCHEMA_HEADER, query, useThrowawayDatabase } from './helpers.ts';

@@ -11,10 +11,8 @@ import { ZIP_LIMITS } from '../../src/modules/files/inspection/zip-reading.ts';
 import { createBuiltinScanner } from '../../src/modules/files/scanning/builtin-scanner.ts';
 import { createClamdScanner, parseClamdReply, parseClamdUrl } from '../../src/modules/files/scanning/clamd-scanner.ts';
 import { createMalwareScanner } from '../../src/modules/files/scanning/create-scanner.ts';
-import { ScanError } from '../../src/modules/files/scanning/malware-scanner.ts';
-import type { MalwareScanner } from '../../src/modules/files/scanning/malware-scanner.ts';
-import { clamdMissing, startClamd } from '../support/clamd-server.ts';
-import type { ClamdServer } from '../support/clamd-server.ts';
+import { type MalwareScanner, ScanError } from '../../src/modules/files/scanning/malware-scanner.ts';
+import { clamdMissing, type ClamdServer, startClamd } from '../support/clamd-server.ts';
 import * as samples from '../support/file-samples.ts';
 
 const dir = path.join(inject('testDataDir'), `scanners-${randomBytes(4).toString('hex')}`);

@@ -6,13 +6,12 @@ import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from 'pg-boss';
 import { expectOk } from '../support/expect-envelope.ts';
-import { createApiKey, createTeam } from '../support/fixtures.ts';
+import { createApiKey, createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { completeUpload, createIntent, postToSignedUrl, sha256Base64, type UploadIntent } from '../support/file-uploads.ts';
 import { useServer } from '../support/use-server.ts';
 import { PROMOTION_RETRY_LIMIT, promoteUploads, type PromoteUploadJob } from '../../src/modules/files/file-promotion.ts';
 import { sweepUploads, PROMOTION_DEADLINE_MS } from '../../src/modules/files/upload-sweeper.ts';
 import { createMalwareScanner } from '../../src/modules/files/scanning/create-scanner.ts';
-import type { TeamFixture } from '../support/fixtures.ts';
 
 const { server, teams } = useServer({ teams: 1, ownDatabase: 'upload_rejections' });
 const [team] = teams;

@@ -6,8 +6,7 @@
 // an outage never holds up the write that created the notification.
 import path from 'node:path';
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { gqlData } from '../support/expect-envelope.ts';
 import { newMember, notifyMember, type Person } from '../support/notification-fixtures.ts';
 import { FCM_UNAVAILABLE, FCM_UNREGISTERED, startPushServers, type PushServers } from '../support/push-servers.ts';

@@ -1,8 +1,7 @@
 // graphql-ws subscribers to dataRecordChanges for the realtime tests: each on its own socket,
 // recording the changes, the GraphQL errors (RESYNC_REQUIRED among them) and the close code.
 import { expect } from 'vitest';
-import type { GraphQLErrorShape } from '../support/realtime.ts';
-import { serverGraphqlWsClient } from '../support/realtime.ts';
+import { type GraphQLErrorShape, serverGraphqlWsClient } from '../support/realtime.ts';
 import type { TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 

@@ -8,10 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cachedOpenApiDocument, openApiDocument, type OpenApiDocument } from '../../rest-adapter/openapi.ts';
 import { operationFieldSchema } from '../../rest-adapter/openapi-response.ts';
-import { respond, route, type JsonSchema } from '../../rest-adapter/route.ts';
+import { type JsonSchema, type RegisteredModule, respond, route } from '../../rest-adapter/route.ts';
 import { pageQuery } from '../../rest-adapter/schemas.ts';
 import { defineModule } from '../../src/app/module.ts';
-import type { RegisteredModule } from '../../rest-adapter/route.ts';
 import { modules, routes } from '../../src/main/modules.ts';
 import { schema } from '../../src/main/schema.ts';
 

@@ -51,9 +51,9 @@ export interface WorldPart {
 export interface AreaTestKit {
   /** the races of each of the area's write routes (test/concurrency/write-routes.test.ts) */
   races?: RaceTable;
-  /** a body per id-taking route of the area that takes a body (test/tenancy) */
+  /** a body for each of the area's routes that take an id in the path and a body (test/tenancy) */
   idRouteBodies?: Record<string, BodyFor>;
-  /** the query of each GET route whose query cannot be empty, or that is read paged or filtered (test/tenancy) */
+  /** the query a GET route is read with where the default (none, or the largest page) will not do: a query that cannot be empty, or a fuller read (test/tenancy) */
   readQueries?: Record<string, QueryFor>;
   /** builds the area's part of the route world (test/support/route-world.ts), in module order */
   world?: (world: WorldContext) => Promise<WorldPart>;
@@ -64,6 +64,8 @@ export interface AreaTestKit {
   worldAlongside?: boolean;
   /** path parameters the world fills with a value no team owns (the same for every team): never "another team's id" */
   notTeamIds?: readonly string[];
+  /** the area's routes serve another credential family and name nothing of a team (constituent sign-in): a team credential selecting another team changes nothing there */
+  teamless?: boolean;
 }
 
 /** the data of a 2xx answer; throws naming `what` otherwise (a broken world is not a test result) */

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Env } from '../../src/app/config.ts';
 import { modules } from '../../src/main/modules.ts';
-import { routeExtensions } from '../../rest-adapter/openapi-extensions.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import type { WorldContext, WorldIds, WorldPart } from './area-kit.ts';
 import { NOT_TEAM_IDS, areaKits, kitFileFor, type FoundKit } from './area-kits.ts';
@@ -20,13 +19,13 @@ export { NOT_TEAM_IDS };
 export const servedRoutes: readonly RestRoute[] = modules.flatMap((m) => m.routes);
 
 /**
- * Routes of other credential families that name nothing of a team: constituent sign-in (its own
- * tokens) and the public routes (a signer's link, the first-party sign-in). A team credential
+ * Routes of other credential families that name nothing of a team: those of kits marked `teamless`
+ * (constituent sign-in, with its own tokens) and the public routes (a signer's link, the first-party sign-in). A team credential
  * selecting another team changes nothing there.
  */
 export const teamlessRoutes: ReadonlySet<RestRoute> = new Set([
-  ...(modules.find((m) => m.name === 'constituent-auth')?.routes ?? []),
-  ...servedRoutes.filter((r) => routeExtensions[`${r.method} ${r.path}`]?.public),
+  ...areaKits.filter(({ kit }) => kit.teamless).flatMap(({ area }) => modules.find((m) => m.name === area)?.routes ?? []),
+  ...servedRoutes.filter((r) => r.extension?.public),
 ]);
 
 /**

@@ -1,7 +1,6 @@
 // Everything a team can read about itself, through every GET route of the table with its own ids
 // and both of its credentials: taken before and after another team's attempts, the two must match.
-import type { RouteWorld } from '../support/route-world.ts';
-import { fillPath, servedRoutes } from '../support/route-world.ts';
+import { fillPath, type RouteWorld, servedRoutes } from '../support/route-world.ts';
 import type { TestServer } from '../support/server.ts';
 import { readQuery } from './read-queries.ts';
 import { callersOf, exchange } from './tenant-answers.ts';

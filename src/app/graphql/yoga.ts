@@ -2,9 +2,8 @@
 // graphql-ws subscriptions that authenticate on connection_init with the same credentials.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { toGraphQLError, toPublicError } from '../error-mapping.ts';

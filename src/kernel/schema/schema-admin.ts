@@ -3,8 +3,7 @@
 // administrator's view of a collection, and the checks both services apply (field configs,
 // display-name formulas, SMART criteria).
 import type { CollectionAccess } from './access.ts';
-import type { ErrorDetail } from '../../app/errors.ts';
-import { NotFoundError, ValidationError } from '../../app/errors.ts';
+import { type ErrorDetail, NotFoundError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import { dataFieldId } from './collections.ids.ts';
 import { unknownPlaceholders } from '../records/calculated-name.ts';

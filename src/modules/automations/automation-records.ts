@@ -4,9 +4,16 @@
 // first. Conditions compile exactly like record search filters (findMatchingRecord, findRecordPage),
 // so an automation's filter means what the same search would mean.
 import type pg from 'pg';
-import { findMatchingRecord, findRecordPage, type RecordRow } from '../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
-import { type NormalizedFilter, normalizeFilters } from '../../kernel/index.ts';
+import {
+  type CollectionDefinition,
+  type FieldDefinition,
+  findMatchingRecord,
+  findRecordPage,
+  type NormalizedFilter,
+  normalizeFilters,
+  type RecordRow,
+  type TeamSchema,
+} from '../../kernel/index.ts';
 import { InvalidConditionsError } from './automations.errors.ts';
 
 /** The stored conditions against the collection's fields as they are now. */

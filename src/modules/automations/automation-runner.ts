@@ -7,8 +7,7 @@
 // announced on `automationExecutions`.
 import type { Automation, AutomationAction } from '../../generated/prisma/client.ts';
 import type { TeamRef } from '../../app/auth/principal.ts';
-import type { RecordRow } from '../../kernel/index.ts';
-import { findRecords } from '../../kernel/index.ts';
+import { findRecords, type RecordRow } from '../../kernel/index.ts';
 import type { Services } from '../../app/context.ts';
 import { type ActionRun, failureOf } from './actions/action-run.ts';
 import { ACTION_HANDLERS } from './actions/index.ts';

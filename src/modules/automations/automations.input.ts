@@ -7,8 +7,15 @@
 import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 import { hasFeature, type Principal } from '../../app/auth/principal.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
-import { currencyDigits, encodeRecordFields, normalizeFilters, toValidationError } from '../../kernel/index.ts';
+import {
+  type CollectionDefinition,
+  currencyDigits,
+  encodeRecordFields,
+  type FieldDefinition,
+  normalizeFilters,
+  type TeamSchema,
+  toValidationError,
+} from '../../kernel/index.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { type ErrorDetail, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern, userId } from '../../app/ids.ts';

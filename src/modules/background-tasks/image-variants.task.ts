@@ -15,10 +15,7 @@ import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { requireMediaLibraryEdit } from '../files/index.ts';
-import { fileId } from '../files/index.ts';
-import { renderVersionVariants } from '../files/index.ts';
-import { UnreadableImageError } from '../files/index.ts';
+import { fileId, renderVersionVariants, requireMediaLibraryEdit, UnreadableImageError } from '../files/index.ts';
 import { TaskFailedError } from './task-run.ts';
 import { defineTaskType } from './task-types.ts';
 

@@ -8,10 +8,15 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../app
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { TaskOutputDefault } from '../../generated/prisma/client.ts';
-import { canReadCollection, collectionFor, type CollectionAccess } from '../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
-import { findTemplate } from '../content-templates/index.ts';
-import { lineageOf } from '../content-templates/index.ts';
+import {
+  canReadCollection,
+  type CollectionAccess,
+  type CollectionDefinition,
+  collectionFor,
+  type FieldDefinition,
+  type TeamSchema,
+} from '../../kernel/index.ts';
+import { findTemplate, lineageOf } from '../content-templates/index.ts';
 import { outputDefaultId } from './background-tasks.ids.ts';
 import { eligibleDestinationsInput, FILE_FIELD_TYPES, upsertOutputDefaultInput, WRITE_MODES, type WriteMode } from './record-outputs.input.ts';
 

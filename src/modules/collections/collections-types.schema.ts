@@ -2,10 +2,9 @@
 // (schema-cache.ts), narrowed to what the caller's role may read; record counts come from one
 // grouped query per request (DataLoader), whatever the number of collections listed.
 import { builder } from '../../app/builder.ts';
-import type { CollectionAccess } from '../../kernel/index.ts';
+import type { CollectionAccess, FieldDefinition } from '../../kernel/index.ts';
 import { ARCHETYPES, COLLECTION_TYPES } from './collections.input.ts';
 import { recordCountLoader } from './collections.sql.ts';
-import type { FieldDefinition } from '../../kernel/index.ts';
 
 export const CollectionTypeEnum = builder.enumType('DataCollectionType', { values: COLLECTION_TYPES });
 

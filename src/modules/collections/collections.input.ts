@@ -4,9 +4,7 @@
 import { z } from 'zod';
 import { localizedTextSchema } from '../../app/localized-text.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
-import { dataFieldId } from '../../kernel/index.ts';
-import { MAX_FORMULA_LENGTH } from '../../kernel/index.ts';
-import { DATA_TYPES, isDataType } from '../../kernel/index.ts';
+import { DATA_TYPES, dataFieldId, isDataType, MAX_FORMULA_LENGTH } from '../../kernel/index.ts';
 
 export const ARCHETYPES = [
   'PERSON',

@@ -9,15 +9,28 @@ import { type PageInput, pagination, type PaginationShape, parsePaging } from '.
 import { requireTeam } from '../../app/require-team.ts';
 import { type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId, newSimplyId } from '../../app/ids.ts';
-import { dataFieldId } from '../../kernel/index.ts';
+import {
+  accessTo,
+  adminAccess,
+  canonicalFormula,
+  canReadCollection,
+  checkCriteria,
+  type CollectionAccess,
+  type CollectionDefinition,
+  dataFieldId,
+  type FieldDefinition,
+  findCollection,
+  formulaDetails,
+  loadSchemaTx,
+  recomputeRecordNames,
+  resyncSmartCollection,
+  type TeamSchema,
+  throwIfDetails,
+} from '../../kernel/index.ts';
 import { parseInput } from '../../app/validate.ts';
-import { accessTo, canReadCollection, type CollectionAccess } from '../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
 import { schemaWrite } from '../team-schema/index.ts';
 import { archiveCollectionInput, createCollectionInput, MAX_PARENT_DEPTH, renameCollectionInput, updateCollectionInput } from './collections.input.ts';
 import { columnConflict, draftFields, textLabel } from './fields.service.ts';
-import { recomputeRecordNames, resyncSmartCollection } from '../../kernel/index.ts';
-import { adminAccess, canonicalFormula, checkCriteria, findCollection, formulaDetails, loadSchemaTx, throwIfDetails } from '../../kernel/index.ts';
 
 // ------------------------------------------------------------------------------------------
 // Reads (standard tier)

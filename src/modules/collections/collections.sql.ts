@@ -1,8 +1,7 @@
 // Raw SQL of the collections area's hot paths.
 import type { RequestContext } from '../../app/context.ts';
 import { requestLoader } from '../../app/request-loader.ts';
-import { readCounts } from '../../kernel/index.ts';
-import { requestCountFold } from '../../kernel/index.ts';
+import { readCounts, requestCountFold } from '../../kernel/index.ts';
 
 /**
  * Active records per collection id, for every collection a request touches, in one query of the

@@ -3,8 +3,7 @@
 // needs what reading records needs (records:read for scoped tokens, READ on the collection).
 import { fieldAccess, type FieldLevel, hasScope } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
-import type { CollectionAccess } from '../../kernel/index.ts';
-import type { FieldDefinition } from '../../kernel/index.ts';
+import type { CollectionAccess, FieldDefinition } from '../../kernel/index.ts';
 import { readableCollection } from './collections.service.ts';
 
 export const CREATE_BLOCKERS = [

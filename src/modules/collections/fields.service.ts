@@ -5,15 +5,27 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ConflictError, type ErrorDetail, ValidationError } from '../../app/errors.ts';
-import { dataFieldId } from '../../kernel/index.ts';
+import {
+  assertOwnsFields,
+  checkFieldConfig,
+  type CollectionDefinition,
+  criteriaFields,
+  dataFieldId,
+  dropFieldKeys,
+  type FieldDefinition,
+  findCollection,
+  findOwnField,
+  formulaFields,
+  loadSchemaTx,
+  recomputeRecordNames,
+  smartOver,
+  type TeamSchema,
+  throwIfDetails,
+} from '../../kernel/index.ts';
 import { parseInput } from '../../app/validate.ts';
-import { formulaFields } from '../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../kernel/index.ts';
 import { schemaWrite } from '../team-schema/index.ts';
 import { columnNameBase, type FieldInput, fieldInput, MAX_FIELDS_PER_COLLECTION, reorderFieldsInput, uniqueColumnName, updateFieldInput } from './collections.input.ts';
 import { refuseIfAutomationsUse, releaseFieldReferences } from './field-references.ts';
-import { dropFieldKeys, recomputeRecordNames } from '../../kernel/index.ts';
-import { assertOwnsFields, checkFieldConfig, criteriaFields, findCollection, findOwnField, loadSchemaTx, smartOver, throwIfDetails } from '../../kernel/index.ts';
 import { type Tx } from '../../app/transaction.ts';
 
 export interface FieldDraft {

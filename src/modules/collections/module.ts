@@ -1,9 +1,8 @@
 // Data collections and their fields, the field types, data permissions, and each team's schema
 // kept in memory (`services.schemas`).
 import { defineModule } from '../../app/module.ts';
-import { dataFieldId } from '../../kernel/index.ts';
+import { dataFieldId, SchemaCache } from '../../kernel/index.ts';
 import * as schema from './collections.schema.ts';
-import { SchemaCache } from '../../kernel/index.ts';
 
 declare module '../../app/context.ts' {
   interface Services {

@@ -3,8 +3,7 @@
 // meant), INFO (worth knowing). Nothing is changed by asking.
 import type { ContentTemplate } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { unknownTags } from '../merge-tags/index.ts';
-import { tagsOf } from '../merge-tags/index.ts';
+import { tagsOf, unknownTags } from '../merge-tags/index.ts';
 import type { TeamSchema } from '../../kernel/index.ts';
 import { findTemplate } from './content-templates.service.ts';
 import { documentSettingsInput, pageDimensions } from './document-settings.input.ts';

@@ -4,8 +4,7 @@
 // do not exist yet: their lists are empty until they do.
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { readCounts } from '../../kernel/index.ts';
-import type { CollectionDefinition } from '../../kernel/index.ts';
+import { type CollectionDefinition, readCounts } from '../../kernel/index.ts';
 import { findTemplate } from './content-templates.service.ts';
 import { canUseCollection, descendantsOf } from './template-access.ts';
 

@@ -2,8 +2,7 @@
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { byId, withArgs } from '../../app/graphql/args.ts';
-import { loadUser } from '../users/index.ts';
-import { UserRef } from '../users/index.ts';
+import { loadUser, UserRef } from '../users/index.ts';
 import { completeMfaLogin, login, logout, refresh, type IssuedSession, type SignInOutcome } from './identity.service.ts';
 
 const session = (s: SignInOutcome): IssuedSession | null => ('accessToken' in s ? s : null);

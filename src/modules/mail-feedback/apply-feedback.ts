@@ -3,8 +3,7 @@
 // the precedence holds whatever their order.
 import type pg from 'pg';
 import { inTransaction } from '../../app/transaction.ts';
-import type { MailRef } from '../mail/index.ts';
-import { parseMailbox } from '../mail/index.ts';
+import { type MailRef, parseMailbox } from '../mail/index.ts';
 import { supersedes, type FeedbackEffect } from './feedback-effects.ts';
 import { findFeedbackMail, noteFeedback, setFeedbackState, suppress, type FeedbackMail } from './feedback.sql.ts';
 

@@ -1,7 +1,6 @@
 // The statements of the feedback area, on the caller's connection (one transaction per report and mail).
 import type pg from 'pg';
-import type { MailRef } from '../mail/index.ts';
-import type { MailFeedbackStateName } from '../mail/index.ts';
+import type { MailFeedbackStateName, MailRef } from '../mail/index.ts';
 import type { SuppressionReason } from './feedback-effects.ts';
 
 export interface FeedbackMail {

@@ -3,8 +3,7 @@
 // they are refused here, before anything is stored. Addresses follow the EMAIL_ADDRESS data type
 // (records are where automations find recipients), optionally with a display name.
 import { z } from 'zod';
-import { parseEmail } from '../../kernel/index.ts';
-import { textProblem } from '../../kernel/index.ts';
+import { parseEmail, textProblem } from '../../kernel/index.ts';
 
 /** The delivery states of an outgoing message (filter of the team's mail list). */
 export const MAIL_STATUSES = ['QUEUED', 'SENT', 'STORED', 'FAILED'] as const;

@@ -1,14 +1,13 @@
 // A team's mail domains: added PENDING with a random token, proven by a DNS TXT record, then
 // VERIFIED for good (senders may use its addresses). Privileged (OUTGOING_MESSAGES_SEND edit),
 // checked by the schema's tier. docs/api/messages.md "Senders and mail domains".
-import type { TeamMailDomain } from '../../generated/prisma/client.ts';
+import { Prisma, type TeamMailDomain } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { randomSecret } from '../../app/ids.ts';
 import { byCreation, paginationOf, parsePaging, type Page, type PageInput } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
-import { Prisma } from '../../generated/prisma/client.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import { checkTxtRecord } from './domain-verification.ts';
 import { createMailDomainInput, verificationRecordName, verificationRecordValue } from './mail-domains.input.ts';

@@ -3,8 +3,7 @@
 // Recipient filters are checked by the service against the collection's fields (the record-search
 // filter language), so here they only have to be present in the right place.
 import { z } from 'zod';
-import { parseEmail } from '../../kernel/index.ts';
-import { textProblem } from '../../kernel/index.ts';
+import { parseEmail, textProblem } from '../../kernel/index.ts';
 import { DELIVERY_METHODS } from '../messages/index.ts';
 
 export { DELIVERY_METHODS };

@@ -7,9 +7,7 @@
 import type pg from 'pg';
 import type { RequestContext, Services } from '../../app/context.ts';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../app/errors.ts';
-import { collectionFor } from '../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition } from '../../kernel/index.ts';
-import { normalizeFilters, type NormalizedFilter } from '../../kernel/index.ts';
+import { type CollectionDefinition, collectionFor, type FieldDefinition, type NormalizedFilter, normalizeFilters } from '../../kernel/index.ts';
 import { dataViewId } from '../views/index.ts';
 import type { RecipientSelectionInput } from './outgoing-messages.input.ts';
 

@@ -5,10 +5,9 @@
 import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { inTransaction } from '../../app/transaction.ts';
-import { collectionFor } from '../../kernel/index.ts';
+import { collectionFor, findRecords } from '../../kernel/index.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import type { MergeField, MergeRecord } from '../merge-tags/index.ts';
-import { findRecords } from '../../kernel/index.ts';
 import { renderContent } from './message-content.ts';
 import { senderForMessage } from './message-sender.ts';
 import { DeliveryMethodUnavailableError, NotReadyToSendError } from './outgoing-messages.errors.ts';

@@ -6,10 +6,7 @@ import { hasDataAccess } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { ApiError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { accessTo, collectionFor, requireRecordCredential } from '../../kernel/index.ts';
-import type { RecordChangeEvent } from '../../kernel/index.ts';
-import { findRecords, type RecordRow } from '../../kernel/index.ts';
-import type { RecordView } from '../../kernel/index.ts';
+import { accessTo, collectionFor, findRecords, type RecordChangeEvent, type RecordRow, type RecordView, requireRecordCredential } from '../../kernel/index.ts';
 
 const SOURCE = Symbol('the event as received');
 type Narrowed = RecordChangeEvent & { [SOURCE]?: RecordChangeEvent };

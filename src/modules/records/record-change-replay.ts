@@ -2,8 +2,7 @@
 // change (record-changes.ts). After the LISTEN connection was lost, the event bus replays the rows it
 // may have missed (src/app/pubsub/event-catch-up.ts); this is how a row becomes the subscription event.
 import { registerReplayableTopic } from '../../app/pubsub/event-catch-up.ts';
-import { RECORD_EVENT_TYPES } from '../../kernel/index.ts';
-import type { RecordChangeEvent } from '../../kernel/index.ts';
+import { RECORD_EVENT_TYPES, type RecordChangeEvent } from '../../kernel/index.ts';
 
 const CHANGE_TYPES = new Map<string, RecordChangeEvent['changeType']>(Object.entries(RECORD_EVENT_TYPES).map(([changeType, eventType]) => [eventType, changeType as RecordChangeEvent['changeType']]));
 

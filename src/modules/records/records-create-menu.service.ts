@@ -3,8 +3,7 @@
 // blank inputs mean "no value". Otherwise it is a normal create (validation, permissions, events).
 import type { RequestContext } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
-import { collectionFor } from '../../kernel/index.ts';
-import { createRecords, type WriteOutcome } from '../../kernel/index.ts';
+import { collectionFor, createRecords, type WriteOutcome } from '../../kernel/index.ts';
 
 export async function createFromMenu(ctx: RequestContext, collectionSimplyId: string, formData: unknown): Promise<WriteOutcome> {
   const access = await collectionFor(ctx, collectionSimplyId, 'EDIT');

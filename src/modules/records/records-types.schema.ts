@@ -9,8 +9,7 @@ import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { DataCollectionRef, DataFieldRef } from '../collections/index.ts';
-import { decodeRecordFields, indexKey } from '../../kernel/index.ts';
-import { loadRecordViews, type RecordPage, type RecordView } from '../../kernel/index.ts';
+import { decodeRecordFields, indexKey, loadRecordViews, type RecordPage, type RecordView } from '../../kernel/index.ts';
 
 function referencedRecordLoader(ctx: RequestContext) {
   return requestLoader<string, RecordView | null>(ctx, 'record.bySimplyId', async (ids) => {

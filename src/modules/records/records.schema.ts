@@ -5,12 +5,21 @@ import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ValidationError } from '../../app/errors.ts';
-import type { RecordChangeEvent } from '../../kernel/index.ts';
+import {
+  collectionFor,
+  createRecords,
+  deleteRecordsById,
+  getRecord,
+  listRecords,
+  type RecordChangeEvent,
+  type RecordView,
+  searchRecords,
+  updateRecordsById,
+  type WriteOutcome,
+} from '../../kernel/index.ts';
 import { mayReadCollection, recordOfChange, withSource } from './record-change-delivery.ts';
 import './record-change-replay.ts';
-import { collectionFor } from '../../kernel/index.ts';
 import { DataRecordPageRef, DataRecordRef, offsetFromCursor } from './records-types.schema.ts';
-import { createRecords, deleteRecordsById, getRecord, listRecords, type RecordView, searchRecords, updateRecordsById, type WriteOutcome } from '../../kernel/index.ts';
 import { createFromMenu } from './records-create-menu.service.ts';
 
 

@@ -10,13 +10,18 @@ import { pagination, parsePaging, type Page } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
 import { inTransaction } from '../../app/transaction.ts';
-import { accessTo, requireRecordCredential } from '../../kernel/index.ts';
-import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
-import { parseEmail } from '../../kernel/index.ts';
-import { decodeValue } from '../../kernel/index.ts';
-import { findTemplate } from '../content-templates/index.ts';
-import { assess } from '../content-templates/index.ts';
-import { findRecords, findRecordsById, type RecordRow } from '../../kernel/index.ts';
+import {
+  accessTo,
+  type CollectionDefinition,
+  decodeValue,
+  findRecords,
+  findRecordsById,
+  parseEmail,
+  type RecordRow,
+  requireRecordCredential,
+  type TeamSchema,
+} from '../../kernel/index.ts';
+import { assess, findTemplate } from '../content-templates/index.ts';
 import { SigningRequestClosedError } from './signing.errors.ts';
 import { signingRequestId, signingSignerId } from './signing.ids.ts';
 import {

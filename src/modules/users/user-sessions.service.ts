@@ -5,8 +5,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { UserSession } from '../../generated/prisma/client.ts';
-import { userSessionId } from '../identity/index.ts';
-import { endSession } from '../identity/index.ts';
+import { endSession, userSessionId } from '../identity/index.ts';
 import { describeSessionInput } from './user-sessions.input.ts';
 import { currentUserId } from './user-devices.ts';
 

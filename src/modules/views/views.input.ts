@@ -3,11 +3,9 @@
 // filters follow the record search rules (collections/values, normalizeFilters).
 import { z } from 'zod';
 import { localizedTextSchema } from '../../app/localized-text.ts';
-import type { ErrorDetail } from '../../app/errors.ts';
-import { ValidationError } from '../../app/errors.ts';
+import { type ErrorDetail, ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
-import type { FieldDefinition } from '../../kernel/index.ts';
-import { isDataType, normalizeFilters, valueShape } from '../../kernel/index.ts';
+import { type FieldDefinition, isDataType, normalizeFilters, valueShape } from '../../kernel/index.ts';
 
 export const VIEW_TYPES = ['LIST', 'DETAIL', 'CALENDAR', 'TABLE', 'MAP', 'PIVOT', 'CHART', 'STATS'] as const;
 export type ViewType = (typeof VIEW_TYPES)[number];

@@ -10,11 +10,8 @@ import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import { dataViewId } from './views.ids.ts';
-import { canReadCollection, requireRecordCredential } from '../../kernel/index.ts';
-import { findRecordPage, type RecordRow } from '../../kernel/index.ts';
-import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
-import { requireSchemaRead } from '../team-schema/index.ts';
-import { schemaWrite } from '../team-schema/index.ts';
+import { canReadCollection, type CollectionDefinition, findRecordPage, type RecordRow, requireRecordCredential, type TeamSchema } from '../../kernel/index.ts';
+import { requireSchemaRead, schemaWrite } from '../team-schema/index.ts';
 import { parseInput } from '../../app/validate.ts';
 import { dataViewInput, validateViewConfig } from './views.input.ts';
 

@@ -1,8 +1,7 @@
 // Webhook subscription bodies (docs/api/webhooks.md) and their limits. The URL's address policy
 // lives in target-guard.ts; whether the caller may read the filtered collections, in the service.
 import { z } from 'zod';
-import type { ErrorDetail } from '../../app/errors.ts';
-import { ValidationError } from '../../app/errors.ts';
+import { type ErrorDetail, ValidationError } from '../../app/errors.ts';
 import { simplyIdPattern } from '../../app/ids.ts';
 
 export const WEBHOOK_EVENT_TYPES = ['DATA_RECORD_CREATED', 'DATA_RECORD_UPDATED', 'DATA_RECORD_DELETED', 'DATA_RECORDS_BULK_SYNCED'] as const;

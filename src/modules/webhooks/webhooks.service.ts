@@ -3,15 +3,13 @@
 // unfiltered one needs full data access and a filtered one READ on every listed collection. The
 // rule is checked on create and on every update (which may re-point the URL), against the filter
 // the subscription has after the update.
-import type { Principal } from '../../app/auth/principal.ts';
-import { hasFeature, hasFullDataAccess, isScopedToken } from '../../app/auth/principal.ts';
+import { hasFeature, hasFullDataAccess, isScopedToken, type Principal } from '../../app/auth/principal.ts';
 import { canReadCollection } from '../../kernel/index.ts';
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { pagination, parsePaging, type PageInput, type PaginationShape, byCreation } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import type { ErrorDetail } from '../../app/errors.ts';
-import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
+import { ConflictError, type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { randomSecret } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';

@@ -5,11 +5,9 @@
 //
 // Invariants kept here: step ranks are 0..n-1 in order and the wizard's firstStepId is the step
 // at rank 0 (null without steps); task ranks and field-link ranks are 0..n-1 in order.
-import { loadSchemaTx } from '../../kernel/index.ts';
-import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
+import { type CollectionDefinition, isDataType, loadSchemaTx, type TeamSchema } from '../../kernel/index.ts';
 import { schemaWrite } from '../team-schema/index.ts';
 import { labelOf } from '../views/index.ts';
-import { isDataType } from '../../kernel/index.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { ConflictError, type ErrorDetail, NotFoundError, ValidationError } from '../../app/errors.ts';

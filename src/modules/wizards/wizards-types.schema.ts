@@ -3,8 +3,7 @@
 import { builder } from '../../app/builder.ts';
 import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
-import type { WizardConfig, WizardStep, WizardTask, WizardTaskField } from './wizard-config.ts';
-import { firstStep } from './wizard-config.ts';
+import { firstStep, type WizardConfig, type WizardStep, type WizardTask, type WizardTaskField } from './wizard-config.ts';
 import type { RunErrorDetail } from './wizard-events.ts';
 import { TASK_TYPES } from './wizards.input.ts';
 import type { RunWizardResult } from './wizard-runner.ts';

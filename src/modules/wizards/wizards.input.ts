@@ -2,8 +2,7 @@
 // boundary. What zod cannot know (the wizard's collection, its fields) is checked by the authoring
 // service with the same `{ field, message }` details.
 import { z } from 'zod';
-import type { ErrorDetail } from '../../app/errors.ts';
-import { ValidationError } from '../../app/errors.ts';
+import { type ErrorDetail, ValidationError } from '../../app/errors.ts';
 import { type IdKind, simplyIdPattern } from '../../app/ids.ts';
 import { dataFieldId } from '../../kernel/index.ts';
 import { localizedTextSchema } from '../../app/localized-text.ts';

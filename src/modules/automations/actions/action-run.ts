@@ -1,8 +1,7 @@
 // What an action handler gets: the execution's acting context, the record it works on (as it is
 // now: an UPDATE_FIELDS earlier in the run is visible to later actions) and its own config.
 import type { TeamRef } from '../../../app/auth/principal.ts';
-import type { RecordRow } from '../../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../../kernel/index.ts';
+import type { CollectionDefinition, FieldDefinition, RecordRow, TeamSchema } from '../../../kernel/index.ts';
 import type { RequestContext, Services } from '../../../app/context.ts';
 import { ApiError } from '../../../app/errors.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';

@@ -10,14 +10,11 @@ import type pg from 'pg';
 import type { RequestContext } from '../../../app/context.ts';
 import { ValidationError } from '../../../app/errors.ts';
 import { inTransaction } from '../../../app/transaction.ts';
-import { type CollectionAccess, collectionFor } from '../../../kernel/index.ts';
-import { normalizeFilters, type NormalizedFilter } from '../../../kernel/index.ts';
-import { deleteRecordsById, type ItemFailure } from '../../../kernel/index.ts';
+import { type CollectionAccess, collectionFor, deleteRecordsById, type ItemFailure, type NormalizedFilter, normalizeFilters } from '../../../kernel/index.ts';
 import { TaskFailedError, type TaskRun } from '../task-run.ts';
 import { defineTaskType } from '../task-types.ts';
-import { readTask } from '../tasks.sql.ts';
+import { readTask, type TaskErrorEntry } from '../tasks.sql.ts';
 import { ChunkPipeline } from '../data-import/chunk-pipeline.ts';
-import type { TaskErrorEntry } from '../tasks.sql.ts';
 import { type DeleteQueueData, MAX_DELETE_RECORDS, parseDeleteQueueData } from './delete-queue-data.ts';
 import { linkRecords, matchingRecordIds, type RecordOutcome, selectedRecords } from './delete-selection.sql.ts';
 

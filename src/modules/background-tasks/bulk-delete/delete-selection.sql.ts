@@ -1,9 +1,7 @@
 // The records a bulk delete means (read through the kernel), and what became of each
 // (RecordTaskLink rows, relation TARGET). Every statement names the team first.
 import type pg from 'pg';
-import type { FieldDefinition } from '../../../kernel/index.ts';
-import type { NormalizedFilter } from '../../../kernel/index.ts';
-import { findCollectionMembers, scanRecordIds } from '../../../kernel/index.ts';
+import { type FieldDefinition, findCollectionMembers, type NormalizedFilter, scanRecordIds } from '../../../kernel/index.ts';
 import { recordTaskLinkId } from '../background-tasks.ids.ts';
 
 type Db = pg.Pool | pg.PoolClient;

@@ -3,8 +3,7 @@
 // formula (=, +, -, @, tab, CR first) get a leading apostrophe; numbers of NUMBER, DECIMAL and
 // MONEY fields are written as plain numbers even when negative, because the typed value layer
 // guarantees they are numbers, which no spreadsheet runs as a formula.
-import type { FieldDefinition } from '../../../kernel/index.ts';
-import { decodeValue, toDisplayText } from '../../../kernel/index.ts';
+import { decodeValue, type FieldDefinition, toDisplayText } from '../../../kernel/index.ts';
 import type { SystemColumn } from './export-input.ts';
 import type { ExportRecordRow } from './export-records.sql.ts';
 

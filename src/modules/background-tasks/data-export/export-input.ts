@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { type ErrorDetail, ValidationError } from '../../../app/errors.ts';
 import { simplyIdPattern } from '../../../app/ids.ts';
 import { issueDetails } from '../../../app/validate.ts';
-import { dataFieldId } from '../../../kernel/index.ts';
-import { MAX_FILTERS } from '../../../kernel/index.ts';
+import { dataFieldId, MAX_FILTERS } from '../../../kernel/index.ts';
 import { dataViewId } from '../../views/index.ts';
 
 export const SYSTEM_COLUMNS = ['CALCULATED_NAME', 'RECORD_SIMPLY_ID', 'CREATED_AT', 'UPDATED_AT', 'APPROVAL_STATUS'] as const;

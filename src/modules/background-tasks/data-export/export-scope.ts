@@ -8,9 +8,14 @@ import { hasDataAccess, hasFeature } from '../../../app/auth/principal.ts';
 import type { RequestContext } from '../../../app/context.ts';
 import { ApiError, ConflictError, type ErrorDetail, NotFoundError, PermissionDeniedError, ValidationError } from '../../../app/errors.ts';
 import { requireTeam } from '../../../app/require-team.ts';
-import { collectionFor } from '../../../kernel/index.ts';
-import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../../../kernel/index.ts';
-import { type NormalizedFilter, normalizeFilters } from '../../../kernel/index.ts';
+import {
+  type CollectionDefinition,
+  collectionFor,
+  type FieldDefinition,
+  type NormalizedFilter,
+  normalizeFilters,
+  type TeamSchema,
+} from '../../../kernel/index.ts';
 import { readViewConfig } from '../../views/index.ts';
 import type { ExportQueueData } from './export-input.ts';
 

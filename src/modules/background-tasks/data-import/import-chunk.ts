@@ -11,16 +11,21 @@ import type { RequestContext } from '../../../app/context.ts';
 import type { ApiError } from '../../../app/errors.ts';
 import { inTransaction } from '../../../app/transaction.ts';
 import type pg from 'pg';
-import type { CollectionAccess } from '../../../kernel/index.ts';
-import { checkReferences, prepareFields } from '../../../kernel/index.ts';
-import { createRecords, type ItemFailure, updateRecordsById } from '../../../kernel/index.ts';
+import {
+  checkReferences,
+  type CollectionAccess,
+  createRecords,
+  findRecordsByKey,
+  type ItemFailure,
+  prepareFields,
+  updateRecordsById,
+} from '../../../kernel/index.ts';
 import type { TaskRun } from '../task-run.ts';
 import type { TaskErrorEntry } from '../tasks.sql.ts';
 import { cellValue } from './cell-values.ts';
 import type { CsvItem } from './csv-rows.ts';
 import type { ColumnPlan } from './import-columns.ts';
 import type { ImportQueueData } from './import-queue-data.ts';
-import { findRecordsByKey } from '../../../kernel/index.ts';
 import { keyOfCell } from './key-match.sql.ts';
 import { rowError, rowErrorOf } from './row-errors.ts';
 

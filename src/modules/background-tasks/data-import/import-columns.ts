@@ -2,10 +2,8 @@
 // against the file's header. The same check runs when the task is created (a 400 or 403) and again
 // in the worker with the starter's permissions then (the task fails without a retry).
 import type { ErrorDetail } from '../../../app/errors.ts';
-import type { CollectionAccess } from '../../../kernel/index.ts';
-import type { FieldDefinition } from '../../../kernel/index.ts';
+import { type CollectionAccess, type FieldDefinition, isLookupField } from '../../../kernel/index.ts';
 import type { ImportQueueData } from './import-queue-data.ts';
-import { isLookupField } from '../../../kernel/index.ts';
 
 export interface MappedColumn {
   /** 0-based position of the cell in a row */

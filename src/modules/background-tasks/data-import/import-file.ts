@@ -6,8 +6,7 @@ import type { Readable } from 'node:stream';
 import type { RequestContext, Services } from '../../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../../app/errors.ts';
 import { requireTeam } from '../../../app/require-team.ts';
-import { readableFiles } from '../../files/index.ts';
-import { fileId } from '../../files/index.ts';
+import { fileId, readableFiles } from '../../files/index.ts';
 import { TaskFailedError } from '../task-run.ts';
 
 const CSV_TYPES = new Set(['text/csv']);

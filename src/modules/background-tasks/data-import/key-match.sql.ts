@@ -1,8 +1,7 @@
 // Which records of the collection an UPDATE or UPSERT row means: the live records whose key field
 // holds the row's key, found by the kernel's key lookup (keys compare as search filters compare
 // them), one statement per chunk of rows.
-import type { FieldDefinition, LookupKey } from '../../../kernel/index.ts';
-import { encodeValue, lookupKeyOf } from '../../../kernel/index.ts';
+import { encodeValue, type FieldDefinition, type LookupKey, lookupKeyOf } from '../../../kernel/index.ts';
 
 /** The lookup key of a cell, or why the cell cannot be a key. */
 export function keyOfCell(field: FieldDefinition, raw: unknown): ({ ok: true } & LookupKey) | { ok: false; message: string } {

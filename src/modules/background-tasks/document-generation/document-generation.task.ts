@@ -7,9 +7,8 @@
 import type { RequestContext } from '../../../app/context.ts';
 import { ValidationError } from '../../../app/errors.ts';
 import type { ContentTemplate } from '../../../generated/prisma/client.ts';
-import { collectionFor, type CollectionAccess } from '../../../kernel/index.ts';
+import { type CollectionAccess, collectionFor, findRecords } from '../../../kernel/index.ts';
 import { assess } from '../../content-templates/index.ts';
-import { findRecords } from '../../../kernel/index.ts';
 import { applicableDefault, checkDestination, documentTemplateFor } from '../output-defaults.service.ts';
 import { ensureLinks, taskLinks } from '../record-outputs.sql.ts';
 import { TaskFailedError } from '../task-run.ts';

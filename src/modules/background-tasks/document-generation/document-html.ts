@@ -2,8 +2,7 @@
 // templates' previewRender: merge tags, escaping, the fields the starter may read now), with the
 // header and footer taken out of the page flow: Chromium draws them in the margins of every page.
 import type { RequestContext } from '../../../app/context.ts';
-import { previewRender } from '../../content-templates/index.ts';
-import { documentSettingsInput } from '../../content-templates/index.ts';
+import { documentSettingsInput, previewRender } from '../../content-templates/index.ts';
 import type { PdfDocument } from './pdf-renderer.ts';
 
 /** `html` without the one `part` at or after `from` (the preview writes each part once). */

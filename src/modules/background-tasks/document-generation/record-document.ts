@@ -8,10 +8,8 @@
 import type { RequestContext } from '../../../app/context.ts';
 import { ApiError } from '../../../app/errors.ts';
 import { inTransaction } from '../../../app/transaction.ts';
-import type { FieldDefinition } from '../../../kernel/index.ts';
+import { type FieldDefinition, findRecords, type RecordRow, updateRecordsById } from '../../../kernel/index.ts';
 import { fieldValueWithFile, storeGeneratedFileVersion } from '../../files/index.ts';
-import { updateRecordsById } from '../../../kernel/index.ts';
-import { findRecords, type RecordRow } from '../../../kernel/index.ts';
 import { RendererNotConfiguredError } from '../background-tasks.errors.ts';
 import { safeFilename } from '../record-outputs.service.ts';
 import { ensureOutput, finishRecord, noteFileStored, type LinkState, type OutputState, type WriteStatus } from '../record-outputs.sql.ts';

@@ -3,9 +3,7 @@
 // matches now (over fields the starter may read), at most MAX_DOCUMENT_RECORDS, oldest first.
 import type { RequestContext } from '../../../app/context.ts';
 import { ValidationError, type ErrorDetail } from '../../../app/errors.ts';
-import type { CollectionAccess } from '../../../kernel/index.ts';
-import { normalizeFilters } from '../../../kernel/index.ts';
-import { findCollectionMembers, findRecordPage } from '../../../kernel/index.ts';
+import { type CollectionAccess, findCollectionMembers, findRecordPage, normalizeFilters } from '../../../kernel/index.ts';
 import { MAX_DOCUMENT_RECORDS, type DocumentGenerationInput } from './document-generation.input.ts';
 
 /** The listed records that are live members of the collection. */

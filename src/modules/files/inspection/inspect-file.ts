@@ -1,8 +1,7 @@
 // Does an uploaded file's content agree with its declared, allowlisted type? Applies the type's
 // inspection rule (files.allowlist.ts). Bad content is answered with { ok: false, message };
 // only failing to read the file throws.
-import { allowedType } from '../files.allowlist.ts';
-import type { AllowedType } from '../files.allowlist.ts';
+import { allowedType, type AllowedType } from '../files.allowlist.ts';
 import { brandMismatch, readFileTypeBox } from './base-media-brand.ts';
 import { imageSize } from './image-dimensions.ts';
 import type { InspectionInput, InspectionResult } from './inspection.ts';

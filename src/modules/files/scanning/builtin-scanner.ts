@@ -5,18 +5,14 @@
 // is spilled to a temporary file to be opened. It knows very few signatures; it exists so that
 // the scanning path is always exercised and the EICAR test file is refused. Run clamd for real
 // protection.
-import { createReadStream, createWriteStream } from 'node:fs';
-import type { WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { addAbortSignal } from 'node:stream';
-import type { Readable } from 'node:stream';
-import { looksLikeZip, openZip, ZIP_LIMITS, ZIP_MAGIC, zipEntries } from '../inspection/zip-reading.ts';
-import type { ZipLimits } from '../inspection/zip-reading.ts';
-import { ScanError } from './malware-scanner.ts';
-import type { MalwareScanner, ScanVerdict } from './malware-scanner.ts';
+import { addAbortSignal, type Readable } from 'node:stream';
+import { looksLikeZip, openZip, ZIP_LIMITS, ZIP_MAGIC, zipEntries, type ZipLimits } from '../inspection/zip-reading.ts';
+import { type MalwareScanner, ScanError, type ScanVerdict } from './malware-scanner.ts';
 
 export interface Signature {
   name: string;

@@ -4,8 +4,7 @@
 // integer, then a zero length; clamd answers one NUL-terminated line and closes.
 import { createReadStream } from 'node:fs';
 import net from 'node:net';
-import { ScanError } from './malware-scanner.ts';
-import type { MalwareScanner, ScanVerdict } from './malware-scanner.ts';
+import { type MalwareScanner, ScanError, type ScanVerdict } from './malware-scanner.ts';
 
 export type ClamdAddress = { host: string; port: number } | { path: string };
 
