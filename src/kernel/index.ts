@@ -24,13 +24,13 @@ export { getRecord, listRecords, loadRecordViews, type RecordPage, type RecordVi
 // --- Set-based reads for jobs and events: by team id, one statement for any number of records
 export { findRecordPage, findRecords, type RecordRow } from './records/records.sql.ts';
 export { findRecordsById, recordCollectionIds, recordSimplyIds, type StoredRecord } from './records/stored-records.sql.ts';
-export { findRecordStandings, type RecordStanding } from './records/record-standings.sql.ts';
+export { findRecordStandings, type RecordStanding, recordStandingSql } from './records/record-standings.sql.ts';
 export { collectionsOfTeamRecords, type RecordCollection, type TeamRecordRef } from './records/record-collections.sql.ts';
 export { findMatchingRecord, type RecordMatchQuery } from './records/record-match.sql.ts';
 export { type CollectionMember, findCollectionMembers, memberCollectionIds, type MembershipState } from './records/record-memberships.sql.ts';
 export { liveRecordIds } from './records/record-ids.sql.ts';
 // walks of a collection's matches in id order (exports, bulk work) and what they hold
-export { countScannedRecords, type RecordScan, scanRecordIds, scanRecords, type ScanWindow } from './records/record-scans.sql.ts';
+export { countScannedRecords, type RecordScan, scanRecordIds, type ScannedRecord, scanRecords, type ScanWindow } from './records/record-scans.sql.ts';
 export { emailAddressesInScan, type ScannedAddresses } from './records/scan-email-addresses.sql.ts';
 // records by the values they hold: key fields (imports), contact fields (sign-in), any of several fields (file references)
 export { findRecordsByKey, isLookupField, type LookupKey, lookupKeyOf } from './records/key-lookup.sql.ts';

@@ -87,9 +87,9 @@ async function seedDeliveries(database: ScenarioDatabase, teamSimplyId: string, 
 
 /** The plan of a keyset page `depth` rows deep, as the service runs it: one scan of the history index, no sort. */
 async function pagePlan(database: ScenarioDatabase, heavyRecord: string, depth: number): Promise<string> {
-  const [at] = await queryDatabase<{ teamId: string; dataRecordId: string; simplyId: string }>(
+  const [at] = await queryDatabase<{ teamId: string; simplyId: string }>(
     database.url,
-    `SELECT d."teamId", d."dataRecordId", d."simplyId"
+    `SELECT d."teamId", d."simplyId"
        FROM "ConstituentMessageDelivery" d JOIN "DataRecord" r ON r.id = d."dataRecordId" AND r."teamId" = d."teamId"
       WHERE r."simplyId" = $1 ORDER BY d."createdAt" DESC, d.id DESC OFFSET $2 LIMIT 1`,
     [heavyRecord, depth],
@@ -97,7 +97,7 @@ async function pagePlan(database: ScenarioDatabase, heavyRecord: string, depth: 
   if (!at) throw new Error(`no delivery ${depth} rows deep`);
   const statement = historyPageStatement({
     teamId: BigInt(at.teamId),
-    dataRecordId: BigInt(at.dataRecordId),
+    dataRecordSimplyId: heavyRecord,
     after: at.simplyId,
     channelId: null,
     currentStateId: null,

@@ -1,7 +1,7 @@
-// Finding records by the value of a key field rather than by id. Values
-// are compared the way search filters compare them, through the record keys: numbers numerically,
-// text through its canonical lower-cased key, over the (teamId, fieldId, prefix | numKey,
-// recordId) indexes, so a whole batch of values is one statement.
+// Finding records by the value of a key field rather than by id. Values are compared the way search
+// filters compare them, through the record keys: numbers numerically, text through its canonical
+// lower-cased key, over the (teamId, fieldId, prefix | numKey, recordId) indexes, so a whole batch
+// of values is one statement.
 import type pg from 'pg';
 import type { FieldDefinition } from '../schema/team-schema.ts';
 import { isNumericKind, keyKindOf, keyRowsFor } from './record-keys.ts';

@@ -1,4 +1,4 @@
-// Stored values → DataRecordKey rows (schema.prisma). Numbers (integer, decimal) compare through
+// Stored values → DataRecordKey rows (prisma/schema/records.prisma). Numbers (integer, decimal) compare through
 // `numKey`; every other kind through `prefix`, the first PREFIX_BYTES of the key's UTF-8 bytes.
 // bytea compares byte by byte, which for UTF-8 is code-point order, so ranges and startsWith use
 // a plain btree under any database collation; `textKey` holds the whole key for exact checks.

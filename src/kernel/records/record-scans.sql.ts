@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { FieldDefinition } from '../schema/team-schema.ts';
 import type { NormalizedFilter } from '../values/index.ts';
 import { compileFilters } from './record-filters.sql.ts';
-import { type RecordRow, toRecordRow } from './records.sql.ts';
+import type { RecordRow } from './records.sql.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 
 type Db = pg.Pool | pg.PoolClient;
@@ -28,7 +28,8 @@ export interface ScanWindow {
   limit: number;
 }
 
-const RECORD_JOIN = `JOIN "DataRecord" r ON r."teamId" = m."teamId" AND r.id = m."recordId" AND r."deletedAt" IS NULL`;
+// a deleted record's memberships are DELETED, so the state condition of every scan leaves it out
+const RECORD_JOIN = `JOIN "DataRecord" r ON r."teamId" = m."teamId" AND r.id = m."recordId"`;
 
 /** The scan's conditions over membership `m` and record `r`, with the parameters they use. */
 function scanWhere(scan: RecordScan, after?: bigint): { sql: SqlParams; where: string } {
@@ -53,19 +54,23 @@ export async function countScannedRecords(db: Db, scan: RecordScan): Promise<num
   return rows[0].total as number;
 }
 
-/** The matching records of one window, whole, by ascending id (isArchived: their state in the scanned collection). */
-export async function scanRecords(db: Db, scan: RecordScan, window: ScanWindow): Promise<RecordRow[]> {
+/** A record as a walk reads it: what an export or a bulk change needs, nothing per row beyond. */
+export type ScannedRecord = Pick<RecordRow, 'id' | 'simplyId' | 'values' | 'calculatedName' | 'createdAt' | 'updatedAt'>;
+
+/** The matching records of one window, whole, by ascending id. */
+export async function scanRecords(db: Db, scan: RecordScan, window: ScanWindow): Promise<ScannedRecord[]> {
   if (isEmpty(scan)) return [];
   const { sql, where } = scanWhere(scan, window.after);
   const { rows } = await db.query(
-    `SELECT r.id, r."simplyId", r."collectionId", r.values, r."calculatedName", r."createdAt", r."updatedAt", (m.state = 'ARCHIVED') AS "isArchived"
+    `SELECT r.id, r."simplyId", r.values, r."calculatedName", r."createdAt", r."updatedAt"
        FROM "DataRecordMembership" m ${RECORD_JOIN}
       WHERE ${where}
       ORDER BY m."recordId"
       LIMIT ${sql.param(window.limit)}`,
     sql.values,
   );
-  return rows.map(toRecordRow);
+  // a walk reads whole collections: rows stay as pg gives them but for the id and the values
+  return rows.map((r) => ({ ...r, id: BigInt(r.id), values: r.values ?? {} }) as ScannedRecord);
 }
 
 /** The ids of the matching records of one window, by ascending id, without reading their values. */

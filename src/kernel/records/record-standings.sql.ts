@@ -25,3 +25,16 @@ export async function findRecordStandings(db: pg.Pool | pg.PoolClient, teamId: b
   );
   return new Map(rows.map((r) => [r.simplyId as string, { id: BigInt(r.id), collectionId: BigInt(r.collectionId), state: r.state as MembershipState }]));
 }
+
+/**
+ * The standing of one record as a subquery an area's own statement can start from, so a hot read
+ * that needs the record and the area's rows stays one round trip (a record's message history). It
+ * yields no row for an unknown id; else one row: "teamId", id, "collectionId", deleted, archived.
+ * `teamParam` and `simplyIdParam` are the statement's placeholders (`$1`, `$2`).
+ */
+export function recordStandingSql(teamParam: string, simplyIdParam: string): string {
+  return `SELECT r."teamId", r.id, r."collectionId", r."deletedAt" IS NOT NULL AS deleted, COALESCE(m.state = 'ARCHIVED', false) AS archived
+            FROM "DataRecord" r
+            LEFT JOIN "DataRecordMembership" m ON m."teamId" = r."teamId" AND m."collectionId" = r."collectionId" AND m."recordId" = r.id
+           WHERE r."teamId" = ${teamParam} AND r."simplyId" = ${simplyIdParam}`;
+}

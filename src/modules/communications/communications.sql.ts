@@ -2,7 +2,7 @@
 // createdAt DESC, id DESC) starting after the cursor's row: its cost does not grow with how deep
 // the page is. Every statement is scoped by teamId first.
 import type pg from 'pg';
-import { findRecordStandings } from '../../kernel/index.ts';
+import { recordStandingSql } from '../../kernel/index.ts';
 import type { SentAttachment } from './record-delivery.ts';
 
 /** One history row as the service reads it; `id` never leaves the service. */
@@ -63,27 +63,26 @@ const SAFE = `d.id, d."simplyId",
   d."createdAt", d."stateChangedAt"`;
 const SNAPSHOT = `, d.destination, d."senderAddress", d."renderedSubject", d."renderedText", d."renderedHtml", d.attachments`;
 
-/** A page of one record's history, the record known by its internal id (the kernel resolves its simplyId). */
-export type PageStatementQuery = Omit<PageQuery, 'dataRecordSimplyId'> & { dataRecordId: bigint };
-
 /** The statement of one page (the bench explains it). */
-export function historyPageStatement(q: PageStatementQuery): { name: string; text: string; values: unknown[] } {
-  const values: unknown[] = [q.teamId, q.dataRecordId, q.after, q.take];
-  const where = [`d."teamId" = $1`, `d."dataRecordId" = $2`];
+export function historyPageStatement(q: PageQuery): { name: string; text: string; values: unknown[] } {
+  const values: unknown[] = [q.teamId, q.dataRecordSimplyId, q.after, q.take];
+  const where = [`d."teamId" = rec."teamId"`, `d."dataRecordId" = rec.id`];
   // a row comparison on the index's trailing columns: the scan starts right after the cursor's row
-  if (q.after !== null) where.push(`(d."createdAt", d.id) < (cur."afterCreatedAt", cur."afterId")`);
+  if (q.after !== null) where.push(`(d."createdAt", d.id) < (rec."afterCreatedAt", rec."afterId")`);
   if (q.channelId !== null) where.push(`d."channelId" = $${values.push(q.channelId)}`);
   if (q.currentStateId !== null) where.push(`d."currentStateId" = $${values.push(q.currentStateId)}`);
   const shape = [q.after !== null, q.channelId !== null, q.currentStateId !== null, q.snapshot].map((b) => (b ? 1 : 0)).join('');
   return {
     name: `svc_history_page_${shape}`,
-    text: `WITH cur AS (
-             SELECT c."createdAt" AS "afterCreatedAt", c.id AS "afterId"
-               FROM (SELECT 1) one
-               LEFT JOIN "ConstituentMessageDelivery" c ON c."teamId" = $1 AND c."simplyId" = $3::text AND c."dataRecordId" = $2
+    // the record's standing comes from the kernel; the cursor row and the page are this area's
+    text: `WITH rec AS (
+             SELECT std.*, c."createdAt" AS "afterCreatedAt", c.id AS "afterId"
+               FROM (${recordStandingSql('$1', '$2')}) std
+               LEFT JOIN "ConstituentMessageDelivery" c ON c."teamId" = std."teamId" AND c."simplyId" = $3::text AND c."dataRecordId" = std.id
            )
-           SELECT ($3::text IS NULL OR cur."afterId" IS NOT NULL) AS "cursorFound", p.*
-             FROM cur
+           SELECT rec."collectionId" AS "recordCollectionId", rec.deleted AS "recordDeleted", rec.archived AS "recordArchived",
+                  ($3::text IS NULL OR rec."afterId" IS NOT NULL) AS "cursorFound", p.*
+             FROM rec
              LEFT JOIN LATERAL (
                SELECT ${SAFE}${q.snapshot ? SNAPSHOT : ''}
                  FROM "ConstituentMessageDelivery" d
@@ -96,25 +95,25 @@ export function historyPageStatement(q: PageStatementQuery): { name: string; tex
 }
 
 /**
- * The record (from the kernel), then one page of its history as a named statement per shape (with
- * or without cursor, filters, snapshot): each pooled connection plans a shape once. A record
- * without (matching) deliveries gives one row of cursor facts only. Whether the caller may read
- * the record is the service's to decide before it uses the rows.
+ * The record and one page of its history in one round trip, as a named statement per shape (with
+ * or without cursor, filters, snapshot): each pooled connection plans a shape once. The record
+ * comes first, each page row joined to it; a record without (matching) deliveries is one row of
+ * record facts. Whether the caller may read the record is the service's to decide before it uses
+ * the rows.
  */
 export async function findHistoryPage(db: pg.Pool, q: PageQuery): Promise<{ record: HistoryRecord; rows: ProtectedDeliveryRow[] } | null> {
-  const standing = (await findRecordStandings(db, q.teamId, [q.dataRecordSimplyId])).get(q.dataRecordSimplyId);
-  if (!standing) return null;
-  const { rows } = await db.query(historyPageStatement({ ...q, dataRecordId: standing.id }));
-  const first = rows[0]!;
+  const { rows } = await db.query(historyPageStatement(q));
+  const first = rows[0];
+  if (!first) return null;
   const record: HistoryRecord = {
-    collectionId: standing.collectionId,
-    deleted: standing.state === 'DELETED',
-    archived: standing.state === 'ARCHIVED',
+    collectionId: BigInt(first.recordCollectionId),
+    deleted: first.recordDeleted,
+    archived: first.recordArchived,
     cursorFound: first.cursorFound,
   };
   const page = rows
     .filter((row) => row.id !== null)
-    .map(({ cursorFound: _f, ...row }) => ({ ...row, id: String(row.id), attachments: row.attachments ?? [] }) as ProtectedDeliveryRow);
+    .map(({ recordCollectionId: _c, recordDeleted: _d, recordArchived: _a, cursorFound: _f, ...row }) => ({ ...row, id: String(row.id), attachments: row.attachments ?? [] }) as ProtectedDeliveryRow);
   return { record, rows: page };
 }
 

@@ -2,9 +2,9 @@
 // per page, however far into the collection; memory holds one page at a time). A record selection
 // is resolved to internal ids once and walked in slices.
 import type pg from 'pg';
-import { type FieldDefinition, type NormalizedFilter, type RecordRow, scanRecords } from '../../../kernel/index.ts';
+import { type FieldDefinition, type NormalizedFilter, type ScannedRecord, scanRecords } from '../../../kernel/index.ts';
 
-export type ExportRecordRow = Pick<RecordRow, 'id' | 'simplyId' | 'values' | 'calculatedName' | 'createdAt' | 'updatedAt'>;
+export type ExportRecordRow = ScannedRecord;
 
 export interface ExportQuery {
   teamId: bigint;
