@@ -2,7 +2,7 @@
 // on a generated 12 MP photo-like JPEG, once as stored (4000 × 3000 landscape) and once stored
 // sideways with EXIF orientation 6 (shown 3000 × 4000, whose RESPONSIVE_1920 is the largest
 // variant any 12 MP image gets). Each case: one warm-up, then the median of `runs` timed runs,
-// judged against issue 14's target (every variant in under 3 s on the 2-core machine).
+// judged against its target (every variant in under 3 s on the 2-core machine).
 //
 // In process, no server or database. scripts/bench.ts can call runImageVariantsBench; alone:
 //   node scripts/bench/image-variants.ts [--runs 5] [--json]

@@ -80,7 +80,7 @@ const p95Below = (scenario: string, ms: number, what: string, options: { maxMatc
   },
 });
 
-/** The targets of issue 10, judged at the cell each names; RSS over the whole run. */
+/** The HTTP targets, judged at the cell each names; RSS over the whole run. */
 export function judgeTargets(results: ScenarioResult[], seeded: number | null): TargetOutcome[] {
   const targets: Target[] = [
     ratioAtLeast('rest-record-get', 0.6, 'record get'),

@@ -1,4 +1,4 @@
-// The mid-automation drill (issue 11): a worker process killed (SIGKILL) while an execution is
+// The mid-automation drill: a worker process killed (SIGKILL) while an execution is
 // RUNNING, stalled inside its last action, leaves the job claimed and the execution RUNNING. The
 // job's heartbeat stops; an instance's supervisor hands the job back, and a worker started after
 // the kill takes the execution again within 30 s and completes it. The repeated run's side effects

@@ -1,4 +1,4 @@
-// Recovery bound (issue 11): a job whose worker process died (SIGKILL mid-handler) is run again by
+// Recovery bound: a job whose worker process died (SIGKILL mid-handler) is run again by
 // another worker within 30 s, on a queue with the platform's defaults (heartbeat 10 s, supervisor
 // every 5 s): no test-only supervisor, no shortened expiry. Once in effect: the job completes once.
 import type { Job } from 'pg-boss';

@@ -1,4 +1,4 @@
-// The import and bulk-delete section of `npm run bench` (issue 18 item 12), on a platform server of
+// The import and bulk-delete section of `npm run bench` (docs/benchmark.md "Background tasks"), on a platform server of
 // its own (`svc start`, job workers in the server, local storage) over a fresh database:
 //   tasks-import       a 100,000-row CSV (10 columns: text, email, number, decimal, money, date,
 //                      boolean, URL) uploaded as a file and imported by a BULK_DATA_IMPORT task

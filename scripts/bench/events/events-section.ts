@@ -1,7 +1,7 @@
 // The events section of `npm run bench` (docs/benchmark.md "Events"): webhook deliveries, a slow
 // and a refusing webhook target beside a healthy one, automation executions, mail handed to SMTP
 // and graphql-ws fan-out, each on a platform server of its own (platform-process.ts) over a fresh
-// copy of one bootstrapped database (databases.ts), judged against the targets of issue 11.
+// copy of one bootstrapped database (databases.ts), judged against the events targets (docs/benchmark.md "Events").
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// Automation executions (issue 11, item 5): one RECORD_CREATED automation on the collection whose
+// Automation executions (docs/benchmark.md "Events"): one RECORD_CREATED automation on the collection whose
 // one action is cheap (SEND_USER_NOTIFICATION to the bench admin: a row, no outside call), then
 // N records written quickly through the batch route. Executions/s: finished executions (any
 // final status) between the first and the last completedAt, read from the database the server

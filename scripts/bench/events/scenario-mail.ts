@@ -1,4 +1,4 @@
-// Mail handed to an SMTP server (issue 11, item 5): the server runs with SMTP_URL pointing at a
+// Mail handed to an SMTP server (docs/benchmark.md "Events"): the server runs with SMTP_URL pointing at a
 // local sink (smtp-sink.ts); a producer process (mail-producer.ts) queues N messages through the
 // platform's own mailer in one transaction, so the whole backlog appears at once. Messages/s:
 // distinct Message-IDs the sink accepted, between the first and the last.

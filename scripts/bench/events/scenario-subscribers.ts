@@ -1,4 +1,4 @@
-// graphql-ws fan-out (issue 11, item 5): S subscribers of `dataRecordChanges` on one collection,
+// graphql-ws fan-out (docs/benchmark.md "Events"): S subscribers of `dataRecordChanges` on one collection,
 // selecting the record, in forked client processes (subscriber-clients.ts). One writer creates
 // single records (POST /v1/data-records) one at a time, BENCH_EVENTS_WRITE_INTERVAL_MS apart:
 //   1. W writes with no subscriber: the write's own latency alone;

@@ -1,4 +1,4 @@
-// Webhook deliveries (issue 11, targets of item 5): N records written quickly through the batch
+// Webhook deliveries (docs/benchmark.md "Events"): N records written quickly through the batch
 // route, DATA_RECORD_CREATED subscriptions on their collection, HTTPS receivers answering at once.
 //   events-webhooks            one subscription, the records written as fast as the writers go (a
 //                              burst): deliveries/s the platform drains, none lost or doubled

@@ -1,4 +1,4 @@
-// The files section of `npm run bench` (docs/benchmark.md "Files"), judged against issue 14's
+// The files section of `npm run bench` (docs/benchmark.md "Files"), judged against its
 // targets, on a platform server of its own (`svc start`, local storage, built-in scanner) over a
 // fresh database:
 //   files-upload     a 100 MiB upload through the local driver's signed endpoint: throughput

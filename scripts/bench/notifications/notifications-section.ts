@@ -1,5 +1,5 @@
 // The notifications section of `npm run bench` (docs/benchmark.md "Notifications"), judged against
-// issue 15's targets, on platform servers of their own (`svc start`) over a fresh database:
+// its targets, on platform servers of their own (`svc start`) over a fresh database:
 //   notifications-feed      GET /v1/notifications (limit 50) and /unread-count for a person with
 //                           10,000 notifications, 10 connections (p95 < 15 ms each)
 //   notifications-realtime  1,000 graphql-ws subscribers of that person's feed, split over two

@@ -1,5 +1,5 @@
 // The outgoing-messages section of `npm run bench` (docs/benchmark.md "Outgoing messages"), judged
-// against issue 16's targets, on a platform server of its own (`svc start`, workers in-process) over
+// against its targets, on a platform server of its own (`svc start`, workers in-process) over
 // a fresh database, handing mail to a local SMTP sink:
 //   outgoing-messages-send  one EMAIL message to 10,000 recipients (records with an email field):
 //                           time from the move to SENDING until every recipient row is QUEUED
