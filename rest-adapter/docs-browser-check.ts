@@ -44,6 +44,8 @@ export interface DocsCheckResult {
   problems: string[];
   /** the texts found on the rendered page */
   found: string[];
+  /** the labels of the renderer's own toolbar shown on the page (its hosted services: sharing, deploying, SDKs): none on a self-hosted reference */
+  vendorToolbar: string[];
   screenshot: string;
 }
 
@@ -76,10 +78,11 @@ export async function checkDocsPage(options: {
       options.expectTexts,
     );
     const text = await page.evaluate(() => document.body.innerText);
+    const vendorToolbar = await page.evaluate(() => [...document.querySelectorAll('.api-reference-toolbar')].map((el) => (el as HTMLElement).innerText.trim()).filter(Boolean));
     fs.mkdirSync(path.dirname(options.screenshot), { recursive: true });
     await page.screenshot({ path: options.screenshot as `${string}.png` });
     const foreignRequests = requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin);
-    return { requests, foreignRequests, problems, found: options.expectTexts.filter((t) => text.includes(t)), screenshot: options.screenshot };
+    return { requests, foreignRequests, problems, found: options.expectTexts.filter((t) => text.includes(t)), vendorToolbar, screenshot: options.screenshot };
   } finally {
     await browser.close();
   }

@@ -1,7 +1,7 @@
 // The API reference at /docs: Scalar's standalone browser bundle, served from our own
 // node_modules (never a CDN), rendering /openapi.json. The page's Content-Security-Policy keeps
 // every request on this origin, and the renderer is configured not to try others (no hosted
-// fonts, no telemetry, no hosted request proxy, no AI agent).
+// fonts, no telemetry, no hosted request proxy, no AI agent, no toolbar of hosted services).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,6 +18,8 @@ const CONFIGURATION = {
   telemetry: false,
   hideClientButton: true,
   hideTestRequestButton: true,
+  // its toolbar (shown on localhost) offers the vendor's hosted services: sharing, deploying, SDKs
+  showDeveloperTools: 'never',
   showOperationId: true,
   agent: { disabled: true },
   mcp: { disabled: true },

@@ -53,6 +53,10 @@ describe('/docs', () => {
       expect(result.found).toEqual(DOCS_EXPECTED_TEXTS);
     });
 
+    it("shows none of the renderer's buttons that lead to its vendor's hosted services (Share, Deploy, Developer Tools), even on localhost", () => {
+      expect(result.vendorToolbar).toEqual([]);
+    });
+
     it('makes every request to the server itself', () => {
       expect(result.requests.length).toBeGreaterThanOrEqual(3);
       expect(result.requests.some((u) => u.endsWith('/openapi.json'))).toBe(true);
