@@ -2,7 +2,12 @@
 // validated, their fragments inlined and compiled (graphql-jit) once, at start-up: a route whose
 // operation does not fit the schema fails fast, and a request pays for resolvers only, not for
 // walking the document, collecting fields and coercing variables through graphql-js's interpreter.
+// `authorize` runs the top-level field's auth scopes on their own, so that the REST handler can
+// refuse a caller lacking the tier before it looks at the request's input.
+import { RequestCache, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { pickAuthError } from '../src/app/auth/auth-scopes.ts';
+import { builder } from '../src/app/builder.ts';
 import type { RequestContext } from '../src/app/context.ts';
 import { compileOperation, type CompiledOperation } from '../src/app/graphql/compiled-execution.ts';
 import { traceOperation } from '../src/app/telemetry/tracing.ts';
@@ -14,6 +19,8 @@ export interface PreparedOperation {
   compiled: CompiledOperation;
   /** the single top-level field the route reads its result from */
   field: string;
+  /** that field's auth scopes (its Pothos `authScopes`), when they do not depend on the field's arguments */
+  authScopes?: object;
 }
 
 export class OperationExecutor {
@@ -32,6 +39,19 @@ export class OperationExecutor {
     const result = await traceOperation(context.services, op.document, op.compiled, context, given);
     return { result, field: op.field };
   }
+
+  /**
+   * Throws the error the operation would answer for the caller's credential (401, 403) when its
+   * top-level field's auth scopes refuse it; returns when they grant it. The scopes are evaluated
+   * by the scope-auth plugin with the request's context, so the operation, run later with the same
+   * context, reaches the same answer.
+   */
+  async authorize(route: RestRoute, context: RequestContext): Promise<void> {
+    const scopes = this.prepared.get(route)!.authScopes;
+    if (!scopes) return;
+    const failure = (await RequestCache.fromContext(context, builder).evaluateScopeMap(scopes as never, undefined as never)) as AuthFailure | null;
+    if (failure) throw pickAuthError(failure);
+  }
 }
 
 export function prepare(schema: GraphQLSchema, route: RestRoute): PreparedOperation {
@@ -47,5 +67,13 @@ export function prepare(schema: GraphQLSchema, route: RestRoute): PreparedOperat
   const document = inlineFragments(schema, parsed);
   const compiled = compileOperation(schema, document, operation.name.value);
   if (typeof compiled !== 'function') throw fail(`does not compile: ${compiled.map((e) => e.message).join('; ')}`);
-  return { document, compiled, field: selection.alias?.value ?? selection.name.value };
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const authScopes = (root?.getFields()[selection.name.value]?.extensions as { pothosOptions?: { authScopes?: unknown } } | undefined)?.pothosOptions?.authScopes;
+  // scopes given as a function read the field's arguments: those are checked when the operation runs
+  return {
+    document,
+    compiled,
+    field: selection.alias?.value ?? selection.name.value,
+    ...(authScopes && typeof authScopes === 'object' ? { authScopes } : {}),
+  };
 }

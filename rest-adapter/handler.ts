@@ -7,9 +7,10 @@ import { createContext } from '../src/app/create-context.ts';
 import { clientAddress } from '../src/app/http/client-address.ts';
 import { toPublicError } from '../src/app/error-mapping.ts';
 import { sendData, sendError } from '../src/app/http/envelope.ts';
-import { ApiError, NotFoundError } from '../src/app/errors.ts';
+import { ApiError, NotFoundError, UnauthenticatedError } from '../src/app/errors.ts';
 import { readJsonBody } from '../src/app/http/read-body.ts';
 import { OperationExecutor } from './executor.ts';
+import { publicRoutes } from './openapi-checklist.ts';
 import { deprecationHeaders, respond, type RestRoute } from './route.ts';
 import { validateInput } from './validate-input.ts';
 import { Router, type RouteMatch } from './router.ts';
@@ -24,9 +25,12 @@ export class RestAdapter {
   private readonly router: Router;
   private readonly executor: OperationExecutor;
   private readonly services: Services;
+  /** the routes callable without a credential (the same set OpenAPI marks `security: []`) */
+  private readonly publicRoutes: ReadonlySet<RestRoute>;
 
   constructor(schema: GraphQLSchema, routes: readonly RestRoute[], services: Services) {
     this.router = new Router(routes);
+    this.publicRoutes = publicRoutes(routes);
     this.executor = new OperationExecutor(schema, routes);
     this.services = services;
   }
@@ -43,7 +47,9 @@ export class RestAdapter {
       const { route, params } = match;
       // set before anything can fail, so that every answer of a deprecated route says so
       if (route.deprecation) for (const [name, value] of Object.entries(deprecationHeaders(route.deprecation, params))) res.setHeader(name, value);
-      // the credential is checked first: an unauthenticated caller learns nothing about a route's input
+      // The refusal order: the credential (401), then the route's tier (403), then the input (400).
+      // A caller without the credential or the tier learns nothing about a route's input, and its body is not read.
+      // A bad credential fails here, while the context is built (401)
       const context = await createContext(this.services, {
         requestId,
         authorization: req.headers.authorization,
@@ -52,6 +58,9 @@ export class RestAdapter {
         userAgent: req.headers['user-agent'] ?? null,
       });
       context.source = 'REST';
+      if (context.principal.kind === 'ANONYMOUS' && !this.publicRoutes.has(route)) throw new UnauthenticatedError();
+      // the top-level field's auth scopes (credential kind, team, feature permission, OAuth scope)
+      await this.executor.authorize(route, context);
       const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
       const input = validateInput(route, params, url.searchParams, body);
       const variables = route.variables?.(input) ?? {};

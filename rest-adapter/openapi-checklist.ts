@@ -29,6 +29,16 @@ const BATCH_METHODS: Record<string, string> = { 'batch create': 'POST', 'batch u
 
 export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
+/**
+ * The routes of `served` callable without a credential: documented as public, or an extension marked
+ * public. The one answer to "is this route public": OpenAPI's `security: []` and the REST handler's
+ * 401 for a request without a credential both read it.
+ */
+export function publicRoutes(served: readonly RestRoute[], documented: readonly DocumentedRoute[] = documentedRoutes()): ReadonlySet<RestRoute> {
+  const keys = new Set(documented.filter((d) => d.tier === 'public').map(routeKey));
+  return new Set(served.filter((r) => r.extension?.public || keys.has(routeKey(r))));
+}
+
 /** The served routes a documented entry stands for (empty: not served). */
 export function servingRoutes(documented: DocumentedRoute, served: readonly RestRoute[]): RestRoute[] {
   const method = documented.method === '?' ? BATCH_METHODS[documented.operation ?? ''] : documented.method;

@@ -4,7 +4,7 @@
 // rendered at /docs; built once per process (the route table does not change while it runs).
 import { parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { type JsonSchema, type RegisteredModule, respond, type RestRoute } from './route.ts';
-import { documentedRoutes, routeKey } from './openapi-checklist.ts';
+import { publicRoutes, routeKey } from './openapi-checklist.ts';
 import { requestBody, requestParameters, type SharedSchemas } from './openapi-request.ts';
 import { operationFieldSchema } from './openapi-response.ts';
 
@@ -67,7 +67,7 @@ export interface OpenApiSources {
 }
 
 export function openApiDocument({ schema, modules, serverUrl }: OpenApiSources): OpenApiDocument {
-  const publicRoutes = new Set(documentedRoutes().filter((d) => d.tier === 'public').map(routeKey));
+  const callableWithoutCredential = publicRoutes(modules.flatMap((m) => m.routes));
   const shared: SharedSchemas = {};
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Map<string, string>();
@@ -80,7 +80,7 @@ export function openApiDocument({ schema, modules, serverUrl }: OpenApiSources):
       operationIds.set(id, routeKey(route));
       const extension = route.extension;
       if (extension) operation['x-extension'] = extension.reason;
-      if (extension?.public || publicRoutes.has(routeKey(route))) operation.security = [];
+      if (callableWithoutCredential.has(route)) operation.security = [];
       (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
     }
   }

@@ -1,11 +1,11 @@
 // /v1/signing-requests and the signer's /v1/signing/{signingToken} → src/modules/signing/signing.schema.ts
 // (docs/api/signing-requests.md)
 import { z } from 'zod';
-import { createSigningRequestInput, declineBody, listSigningRequestsQuery, resendSigningRequestInput, signBody, signingToken, voidSigningRequestInput } from '../../src/modules/signing/signing.input.ts';
-import { SIGNING_REQUEST, SIGNING_REQUEST_SUMMARY, SIGNING_RESEND, SIGNING_SESSION, SIGNING_VOIDED } from '../../src/modules/signing/signing.fragments.ts';
+import { createSigningRequestInput, declineBody, listSigningRequestsQuery, resendSigningRequestInput, signBody, signingSettingsInput, signingToken, SIGNING_LIMITS, voidSigningRequestInput } from '../../src/modules/signing/signing.input.ts';
+import { SIGNING_REQUEST, SIGNING_REQUEST_SUMMARY, SIGNING_RESEND, SIGNING_SESSION, SIGNING_SETTINGS, SIGNING_VOIDED } from '../../src/modules/signing/signing.fragments.ts';
 import { operation } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, route, type RouteExtension } from '../route.ts';
-import { createOne, getOne, listPage } from '../route-shapes.ts';
+import { createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 
 const ONE = '/v1/signing-requests/{signingRequestSimplyId}';
 const LINK = '/v1/signing';
@@ -13,18 +13,22 @@ const filters = Object.fromEntries(Object.entries(listSigningRequestsQuery).map(
 
 const SIGNER_LINK = "the signer's side of a signing request (docs/api/signing-requests.md \"Signing as a signer\"): the documents require signer links but show no signer routes; authorized by the link's token alone";
 
+const DEFAULT_EXPIRY = 'the team\'s default expiry for signing requests created without expirationDays or expiresAt (docs/api/signing-requests.md "Default expiry"): the documents make both optional but name no route to set the default';
+
 /** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
 const EXTENSIONS: Record<string, RouteExtension> = {
   'GET /v1/signing': { reason: SIGNER_LINK, public: true },
   'POST /v1/signing/sign': { reason: SIGNER_LINK, public: true },
   'POST /v1/signing/decline': { reason: SIGNER_LINK, public: true },
+  'GET /v1/signing-settings': { reason: DEFAULT_EXPIRY },
+  'PUT /v1/signing-settings': { reason: DEFAULT_EXPIRY },
 };
 
 export const signingRoutes = defineRoutes([
   createOne({
     path: '/v1/signing-requests',
     summary:
-      'Create a signing request (update access to the source collection; records:write): { sourceDataCollectionSimplyId, sourceDataRecordSimplyId, reviewFieldSimplyIds, signers[], signatureFieldSimplyIds?, fileTarget?, consentText?, consentVersion?, expirationDays | expiresAt, signingBaseUrl?, sendImmediately? (default true) } → 201 summary',
+      `Create a signing request (update access to the source collection; records:write): { sourceDataCollectionSimplyId, sourceDataRecordSimplyId, reviewFieldSimplyIds, signers[], signatureFieldSimplyIds?, fileTarget?, consentText?, consentVersion?, expirationDays? | expiresAt? (neither: the team's default expiry, else ${SIGNING_LIMITS.defaultExpirationDays} days; both: 400), signingBaseUrl?, sendImmediately? (default true) } → 201 summary`,
     name: 'CreateSigningRequest',
     inputType: 'CreateSigningRequestInput',
     body: createSigningRequestInput,
@@ -84,5 +88,20 @@ export const signingRoutes = defineRoutes([
       const { token, ...input } = body as { token: string };
       return { token, input };
     },
+  }),
+  getOne({
+    path: '/v1/signing-settings',
+    summary: `The team's signing settings: { defaultExpirationDays (null: the platform default, ${SIGNING_LIMITS.defaultExpirationDays}), effectiveExpirationDays, platformDefaultExpirationDays, updatedAt } (team admin or TEAM_SETTINGS view)`,
+    name: 'SigningSettings',
+    select: SIGNING_SETTINGS,
+  }),
+  updateOne({
+    method: 'PUT',
+    path: '/v1/signing-settings',
+    summary: `Change the signing settings (team admin or TEAM_SETTINGS edit): { defaultExpirationDays: 1-${SIGNING_LIMITS.expirationDaysMax} or null (the platform default) }`,
+    name: 'UpdateSigningSettings',
+    inputType: 'SigningSettingsInput',
+    body: signingSettingsInput,
+    select: SIGNING_SETTINGS,
   }),
 ], EXTENSIONS);

@@ -71,7 +71,6 @@ describe('create body rules', () => {
     ['signingOrder not an integer', (b) => ({ ...b, signers: [{ roleKey: 'a', email: 'a@x.test', signingOrder: 1.5 }] }), 'signers.0.signingOrder'],
     ['duplicate roleKey', (b) => ({ ...b, signers: [{ roleKey: 'a', email: 'a@x.test' }, { roleKey: 'a', email: 'b@x.test' }] }), 'signers.1.roleKey'],
     ['fileTarget without fileFieldSimplyId', (b) => ({ ...b, fileTarget: { fileSimplyId: 'file-AAAA-BBBB-CCCC' } }), 'fileTarget.fileFieldSimplyId'],
-    ['neither expirationDays nor expiresAt', (b) => ({ ...b, expirationDays: undefined }), 'expirationDays'],
     ['both expirationDays and expiresAt', (b) => ({ ...b, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }), 'expiresAt'],
     ['expiresAt in the past', (b) => ({ ...b, expirationDays: undefined, expiresAt: '2020-01-01T00:00:00Z' }), 'expiresAt'],
     ['expiresAt not a date', (b) => ({ ...b, expirationDays: undefined, expiresAt: 'tomorrow' }), 'expiresAt'],

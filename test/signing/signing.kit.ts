@@ -5,9 +5,11 @@
 // leave each signer exactly one working link; N voids void once (the others are refused as on a
 // finished request); a void racing a signature ends in one terminal state; the last two signatures
 // arriving together complete the request exactly once; N signatures with one link sign once; a
-// decline racing a signature leaves one outcome.
+// decline racing a signature leaves one outcome. N writes of the team's default expiry: each
+// applies whole, the last one wins; creates racing a change of the default each get one of the two
+// defaults, never another.
 import { randomBytes } from 'node:crypto';
-import { expectSame } from '../concurrency/race-checks.ts';
+import { expectOneOf, expectSame } from '../concurrency/race-checks.ts';
 import { freshCollection, type FreshCollection } from '../concurrency/fresh-resources.ts';
 import { N, succeeded, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
 import { fresh, ok, type AreaTestKit } from '../support/area-kit.ts';
@@ -98,6 +100,39 @@ const signingRaces: RaceTable = {
         const final = await status(kit, id);
         const voided = xs[0]!.response.status === 200;
         expectSame(kit, 'final state', final, voided ? 'voided' : 'completed', xs);
+      },
+    },
+  ],
+  'PUT /v1/signing-settings': [
+    {
+      what: 'N settings writes: each answers its own value, one of them stays',
+      async run(kit) {
+        const bodies = Array.from({ length: N }, (_, i) => ({ defaultExpirationDays: i % 3 === 0 ? null : i + 1 }));
+        const xs = await kit.race(bodies.map((body) => ({ method: 'PUT', path: '/v1/signing-settings', body })));
+        kit.expectAnswers(xs, ['200']);
+        for (const [i, x] of xs.entries()) {
+          if (x.response.status === 200 && x.response.body.data.defaultExpirationDays !== bodies[i]!.defaultExpirationDays) kit.problem('a write answered with another value than its own', [x]);
+        }
+        const settings = await kit.admin('GET', '/v1/signing-settings');
+        expectOneOf(kit, 'the settings', { defaultExpirationDays: settings.defaultExpirationDays }, bodies, xs);
+      },
+    },
+    {
+      what: 'a change of the default racing creates without an expiry: each create expires after the old or the new default',
+      async run(kit) {
+        await kit.admin('PUT', '/v1/signing-settings', { defaultExpirationDays: 10 });
+        const c = await freshCollection(kit, { records: 1 });
+        const { expirationDays: _none, ...noExpiry } = body(c, [{ roleKey: 'a', signingOrder: 1 }]);
+        const before = Date.now();
+        const xs = await kit.race([{ method: 'PUT', path: '/v1/signing-settings', body: { defaultExpirationDays: 20 } }, ...Array.from({ length: N - 1 }, () => ({ method: 'POST', path: PATH, body: noExpiry }))]);
+        const after = Date.now();
+        kit.expectAnswers(xs.slice(0, 1), ['200']);
+        kit.expectAnswers(xs.slice(1), ['201']);
+        for (const x of succeeded(xs.slice(1))) {
+          const days = (Date.parse(x.response.body.data.expiresAt) - before) / 86_400_000;
+          const slack = (after - before) / 86_400_000 + 0.01;
+          if (!((days > 10 - slack && days < 10 + slack) || (days > 20 - slack && days < 20 + slack))) kit.problem(`a create expires after ${days.toFixed(3)} days, neither the old (10) nor the new (20) default`, [x]);
+        }
       },
     },
   ],

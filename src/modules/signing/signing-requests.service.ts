@@ -32,6 +32,7 @@ import {
   voidSigningRequestInput,
   type RequestStatus,
 } from './signing.input.ts';
+import { defaultExpirationDays } from './signing-settings.service.ts';
 import { currentTurn, dueForInvitation, issueLinks, type Origin } from './signing-links.ts';
 import { displayValue, loadViews, signersOfMany, type RequestView } from './signing-views.ts';
 import {
@@ -247,7 +248,9 @@ export async function createSigningRequest(ctx: RequestContext, raw: unknown): P
     });
   }
 
-  const expiresAt = input.expiresAt != null ? new Date(input.expiresAt) : new Date(Date.now() + input.expirationDays! * 86_400_000);
+  // neither given: the team's default expiry, else the platform's (docs "Default expiry")
+  const days = input.expiresAt != null ? null : (input.expirationDays ?? (await defaultExpirationDays(ctx.services, team.id)));
+  const expiresAt = input.expiresAt != null ? new Date(input.expiresAt) : new Date(Date.now() + days! * 86_400_000);
   const send = input.sendImmediately ?? true;
   const title = requestTitle(collection, record);
   const origin = originOf(ctx);

@@ -38,3 +38,5 @@ export const SIGNING_SESSION = fragment(
   'SigningSession',
   'signingRequestSimplyId title status expiresAt canSign consentText consentVersion signer { signingRequestSignerSimplyId roleKey name email signingOrder status signedAt } reviewFields { dataFieldSimplyId label value }',
 );
+
+export const SIGNING_SETTINGS = fragment('SigningSettingsFields', 'SigningSettings', 'defaultExpirationDays effectiveExpirationDays platformDefaultExpirationDays updatedAt');

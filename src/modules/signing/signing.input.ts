@@ -35,8 +35,10 @@ export const SIGNING_LIMITS = {
   reason: 1000,
   consentVersion: 100,
   consentText: 20_000,
-  /** days a link stays usable by default, and at most */
+  /** days a request (and its links) may stay usable at most */
   expirationDaysMax: 365,
+  /** days a request stays usable when its create gives neither expirationDays nor expiresAt and the team has no default of its own */
+  defaultExpirationDays: 30,
   url: 2000,
   typedName: 200,
   /** decoded PNG bytes of a drawn signature */
@@ -113,9 +115,6 @@ export const createSigningRequestInput = z
   })
   .strict()
   .superRefine((input, ctx) => {
-    if (input.expirationDays == null && input.expiresAt == null) {
-      ctx.addIssue({ code: 'custom', path: ['expirationDays'], message: 'give expirationDays or expiresAt' });
-    }
     if (input.expirationDays != null && input.expiresAt != null) {
       ctx.addIssue({ code: 'custom', path: ['expiresAt'], message: 'give expirationDays or expiresAt, not both' });
     }
@@ -142,6 +141,21 @@ export const createSigningRequestInput = z
     });
   });
 export type CreateSigningRequestInput = z.output<typeof createSigningRequestInput>;
+
+const expirationDaysMessage = `must be an integer from 1 to ${SIGNING_LIMITS.expirationDaysMax}, or null for the platform default (${SIGNING_LIMITS.defaultExpirationDays})`;
+
+/** PUT /v1/signing-settings: the team's default expiry; null returns to the platform default. */
+export const signingSettingsInput = z
+  .object({
+    defaultExpirationDays: z
+      .number({ message: expirationDaysMessage })
+      .int(expirationDaysMessage)
+      .min(1, expirationDaysMessage)
+      .max(SIGNING_LIMITS.expirationDaysMax, expirationDaysMessage)
+      .nullable(),
+  })
+  .strict();
+export type SigningSettingsInput = z.output<typeof signingSettingsInput>;
 
 /** An optional body: `{}` or nothing resends to every unsigned signer whose turn it is. */
 export const resendSigningRequestInput = z

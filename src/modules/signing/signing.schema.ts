@@ -218,7 +218,7 @@ const CreateInput = builder.inputType('CreateSigningRequestInput', {
     contentTemplateSimplyId: t.string({ description: 'a document template backing the request: refused while its readiness has blocking issues' }),
     consentText: t.field({ type: 'JSON', description: 'language tag → text' }),
     consentVersion: t.string(),
-    expirationDays: t.int({ description: 'or expiresAt' }),
+    expirationDays: t.int({ description: `1-${SIGNING_LIMITS.expirationDaysMax}; or expiresAt; neither: the team's default expiry (signingSettings), else ${SIGNING_LIMITS.defaultExpirationDays} days` }),
     expiresAt: t.string({ description: 'ISO 8601; or expirationDays' }),
     signingBaseUrl: t.string(),
     sendImmediately: t.boolean({ description: 'default true' }),

@@ -1,6 +1,6 @@
 // The certificate's facts in machine-readable form, attached to the PDF as audit-trail.json: the
-// full Unicode text of names the standard fonts cannot draw, and something a verifier can read
-// without parsing page text.
+// full Unicode text of every name (also of characters the embedded fonts cannot draw), and
+// something a verifier can read without parsing page text.
 import type { PDFDocument } from 'pdf-lib';
 import { orderedSigners } from './certificate.ts';
 import type { SignedPdfInput } from './signed-pdf.types.ts';

@@ -3,9 +3,10 @@
 // document's SHA-256, and every signer's events with time, IP address and user agent). Both
 // flow over as many pages as they need.
 import { rgb, type PDFDocument, type PDFImage } from 'pdf-lib';
-import { FlowWriter, type Fonts } from './pdf-writer.ts';
+import type { Fonts } from './fonts.ts';
+import { FlowWriter } from './pdf-writer.ts';
 import type { SignedPdfInput, SignedPdfSigner } from './signed-pdf.types.ts';
-import { needsReplacement } from './win-ansi.ts';
+import { needsReplacement } from './drawable-text.ts';
 
 const GREY = rgb(0.35, 0.35, 0.35);
 

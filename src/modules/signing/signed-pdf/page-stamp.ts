@@ -3,7 +3,7 @@
 // where documents rarely print. The page's crop box and /Rotate are honoured, so the line reads
 // upright at the bottom of landscape and rotated pages too.
 import { degrees, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { drawableText } from './win-ansi.ts';
+import { drawableText } from './drawable-text.ts';
 
 const SIZE = 7;
 const INSET = 10;
@@ -11,8 +11,13 @@ const INSET = 10;
 function fitted(text: string, font: PDFFont, maxWidth: number): { text: string; size: number } {
   let size = SIZE;
   while (size > 4 && font.widthOfTextAtSize(text, size) > maxWidth) size -= 0.5;
+  // cut whole code points, never half a surrogate pair
+  let chars = [...text];
   let out = text;
-  while (out.length > 8 && font.widthOfTextAtSize(out, size) > maxWidth) out = `${out.slice(0, -4)}...`;
+  while (chars.length > 8 && font.widthOfTextAtSize(out, size) > maxWidth) {
+    chars = [...chars.slice(0, -4), '.', '.', '.'];
+    out = chars.join('');
+  }
   return { text: out, size };
 }
 

@@ -1,29 +1,13 @@
 // A small flowing-text writer over pdf-lib for the pages the platform draws itself (the document
 // generated from review fields, the signatures, the certificate): A4 pages, wrapped lines, a page
 // break whenever the next block does not fit, and a running header on every page it starts.
-import { PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts, rgb, type RGB } from 'pdf-lib';
-import { drawableText } from './win-ansi.ts';
+import { PDFDocument, PDFFont, PDFImage, PDFPage, rgb, type RGB } from 'pdf-lib';
+import { drawableText } from './drawable-text.ts';
+import type { Fonts } from './fonts.ts';
 
 export const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
 const LINE_FACTOR = 1.3;
-
-export interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
-  italic: PDFFont;
-  mono: PDFFont;
-}
-
-export async function embedFonts(doc: PDFDocument): Promise<Fonts> {
-  const [regular, bold, italic, mono] = await Promise.all([
-    doc.embedFont(StandardFonts.Helvetica),
-    doc.embedFont(StandardFonts.HelveticaBold),
-    doc.embedFont(StandardFonts.TimesRomanItalic),
-    doc.embedFont(StandardFonts.Courier),
-  ]);
-  return { regular, bold, italic, mono };
-}
 
 /** Splits drawable text into lines no wider than `maxWidth`; a word longer than a line is cut. */
 export function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
@@ -39,14 +23,15 @@ export function wrapText(text: string, font: PDFFont, size: number, maxWidth: nu
       }
       if (line) lines.push(line);
       line = '';
-      let rest = word;
-      while (font.widthOfTextAtSize(rest, size) > maxWidth) {
+      // cut whole code points, never half a surrogate pair
+      let rest = [...word];
+      while (font.widthOfTextAtSize(rest.join(''), size) > maxWidth) {
         let cut = rest.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > maxWidth) cut--;
-        lines.push(rest.slice(0, cut));
+        while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut).join(''), size) > maxWidth) cut--;
+        lines.push(rest.slice(0, cut).join(''));
         rest = rest.slice(cut);
       }
-      line = rest;
+      line = rest.join('');
     }
     lines.push(line);
   }

@@ -3,7 +3,8 @@
 // carries no dates, so the same fields always give the same bytes (and the same SHA-256): the
 // hash taken when the request is created is the hash certified at completion.
 import { PDFDocument, rgb } from 'pdf-lib';
-import { embedFonts, FlowWriter } from './pdf-writer.ts';
+import { embedFonts } from './fonts.ts';
+import { FlowWriter } from './pdf-writer.ts';
 
 export interface ReviewField {
   label: string;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { PDFDocument } from 'pdf-lib';
 import { attachAuditTrail } from './audit-trail.ts';
 import { appendCertificatePages, appendSignaturePages, orderedSigners } from './certificate.ts';
-import { embedFonts } from './pdf-writer.ts';
+import { embedFonts } from './fonts.ts';
 import { buildReviewDocument } from './review-document.ts';
 import { openSourcePdf } from './source-pdf.ts';
 import { stampPage } from './page-stamp.ts';
