@@ -7,10 +7,9 @@ import { createContext } from '../src/app/create-context.ts';
 import { clientAddress } from '../src/app/http/client-address.ts';
 import { toPublicError } from '../src/app/error-mapping.ts';
 import { sendData, sendError } from '../src/app/http/envelope.ts';
-import { ApiError, NotFoundError, UnauthenticatedError } from '../src/app/errors.ts';
+import { ApiError, NotFoundError } from '../src/app/errors.ts';
 import { readJsonBody } from '../src/app/http/read-body.ts';
 import { OperationExecutor } from './executor.ts';
-import { publicRoutes } from './openapi-checklist.ts';
 import { deprecationHeaders, respond, type RestRoute } from './route.ts';
 import { validateInput } from './validate-input.ts';
 import { Router, type RouteMatch } from './router.ts';
@@ -25,12 +24,9 @@ export class RestAdapter {
   private readonly router: Router;
   private readonly executor: OperationExecutor;
   private readonly services: Services;
-  /** the routes callable without a credential (the same set OpenAPI marks `security: []`) */
-  private readonly publicRoutes: ReadonlySet<RestRoute>;
 
   constructor(schema: GraphQLSchema, routes: readonly RestRoute[], services: Services) {
     this.router = new Router(routes);
-    this.publicRoutes = publicRoutes(routes);
     this.executor = new OperationExecutor(schema, routes);
     this.services = services;
   }
@@ -58,8 +54,8 @@ export class RestAdapter {
         userAgent: req.headers['user-agent'] ?? null,
       });
       context.source = 'REST';
-      if (context.principal.kind === 'ANONYMOUS' && !this.publicRoutes.has(route)) throw new UnauthenticatedError();
-      // the top-level field's auth scopes (credential kind, team, feature permission, OAuth scope)
+      // the top-level field's auth scopes (credential kind, team, feature permission, OAuth scope):
+      // a caller without a credential is 401 there, unless the route's tier is public
       await this.executor.authorize(route, context);
       const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
       const input = validateInput(route, params, url.searchParams, body);

@@ -31,8 +31,8 @@ export const routeKey = (r: { method: string; path: string }) => `${r.method} ${
 
 /**
  * The routes of `served` callable without a credential: documented as public, or an extension marked
- * public. The one answer to "is this route public": OpenAPI's `security: []` and the REST handler's
- * 401 for a request without a credential both read it.
+ * public: what OpenAPI marks `security: []`. (Requests are refused by the route's tier itself: a
+ * caller without a credential is 401 unless the field's tier is public.)
  */
 export function publicRoutes(served: readonly RestRoute[], documented: readonly DocumentedRoute[] = documentedRoutes()): ReadonlySet<RestRoute> {
   const keys = new Set(documented.filter((d) => d.tier === 'public').map(routeKey));

@@ -9,7 +9,6 @@ import { z } from 'zod';
 export const envBool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const bool = envBool;
 
 export const coreSettings = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -21,7 +20,7 @@ export const coreSettings = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   TLS_CERT_FILE: z.string().optional(),
   TLS_KEY_FILE: z.string().optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: envBool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // json: one JSON object per line on stdout; pretty: readable, coloured lines for development
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
@@ -30,8 +29,8 @@ export const coreSettings = z.object({
   // a separate plain-HTTP listener serving only /metrics (0: any free port)
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
-  GRAPHIQL: bool.optional(),
-  JOBS_IN_SERVER: bool.default(true),
+  GRAPHIQL: envBool.optional(),
+  JOBS_IN_SERVER: envBool.default(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
@@ -58,7 +57,7 @@ export const coreSettings = z.object({
   SECRETS_KEY_FILE: z.string().optional(),
   // traces (OpenTelemetry, OTLP over HTTP): on when an OTLP endpoint is set or OTEL_TRACES_EXPORTER=otlp,
   // off by default (src/app/telemetry/tracing-settings.ts, docs/observability.md "Traces")
-  OTEL_SDK_DISABLED: bool.default(false),
+  OTEL_SDK_DISABLED: envBool.default(false),
   OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
