@@ -11,8 +11,13 @@
 // data.jobs.ts) retries that consumer alone with backoff until it succeeds or
 // MAX_FAILURE_ATTEMPTS are used up (a dead letter, kept and logged). A failed connection aborts
 // the whole transaction instead, and the batch is dispatched again later.
+//
+// Each event keeps the trace context of the write that made it (tracing on); the jobs consumers
+// queue for it (queueForEvents) continue that trace, however the events were batched.
 import type pg from 'pg';
-import type { Jobs } from './jobs.ts';
+import type { JobInsert } from 'pg-boss';
+import { onConnection, type Jobs } from './jobs.ts';
+import { storedTraceKey, withinStoredTrace, type StoredTrace } from './telemetry/stored-trace.ts';
 import { inTransaction } from './transaction.ts';
 
 declare module './context.ts' {
@@ -52,11 +57,31 @@ export interface DomainEventRow {
   collectionId: bigint | null;
   payload: { eventType: string; eventId: string; occurredAt: string; data: Record<string, unknown>; actor: unknown };
   occurredAt: Date;
+  /** the trace of the write that made the event: work the consumer queues for it continues this one */
+  trace: StoredTrace;
 }
 
 /** A consumer runs inside the dispatch transaction: what it writes (e.g. delivery jobs through
  *  the same connection) commits together with the "dispatched" mark. */
 export type DomainEventConsumer = (events: readonly DomainEventRow[], db: pg.PoolClient) => Promise<void>;
+
+/**
+ * Queues the jobs a consumer makes for events on the dispatch transaction's connection, each in
+ * the trace of the event it is for (one insert per trace): a delivery or a run continues the
+ * write that caused it, not the dispatch that handed the event on.
+ */
+export async function queueForEvents<T extends object>(jobs: Jobs, db: pg.PoolClient, queue: string, items: readonly { trace: StoredTrace; job: JobInsert<T> }[]): Promise<void> {
+  const byTrace = new Map<string, { trace: StoredTrace; jobs: JobInsert<T>[] }>();
+  for (const { trace, job } of items) {
+    const key = storedTraceKey(trace);
+    const group = byTrace.get(key);
+    if (group) group.jobs.push(job);
+    else byTrace.set(key, { trace, jobs: [job] });
+  }
+  for (const group of byTrace.values()) {
+    await withinStoredTrace(group.trace, () => jobs.boss.insert(queue, group.jobs, { db: onConnection(db) }));
+  }
+}
 
 export class DomainEventOutbox {
   private readonly consumers: { name: string; consume: DomainEventConsumer }[] = [];
@@ -104,7 +129,7 @@ export class DomainEventOutbox {
     for (;;) {
       const count = await inTransaction(this.pool, async (db) => {
         const { rows } = await db.query(
-          `SELECT id, "teamId", "eventId", "eventType", "collectionId", payload, "occurredAt"
+          `SELECT id, "teamId", "eventId", "eventType", "collectionId", payload, "occurredAt", traceparent, tracestate
              FROM "DomainEvent" WHERE "dispatchedAt" IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
         );
         if (rows.length === 0) return 0;
@@ -135,7 +160,7 @@ export class DomainEventOutbox {
     return inTransaction(this.pool, async (db) => {
       const { rows } = await db.query(
         `SELECT f.id AS "failureId", f.consumer, f.attempts,
-                e.id, e."teamId", e."eventId", e."eventType", e."collectionId", e.payload, e."occurredAt"
+                e.id, e."teamId", e."eventId", e."eventType", e."collectionId", e.payload, e."occurredAt", e.traceparent, e.tracestate
            FROM "DomainEventFailure" f JOIN "DomainEvent" e ON e.id = f."eventRowId"
           WHERE f."resolvedAt" IS NULL AND f."nextAttemptAt" <= $1
           ORDER BY f."nextAttemptAt" LIMIT ${BATCH} FOR UPDATE OF f SKIP LOCKED`,
@@ -191,6 +216,7 @@ function toEventRow(r: Record<string, any>): DomainEventRow {
     collectionId: r.collectionId === null ? null : BigInt(r.collectionId),
     payload: r.payload,
     occurredAt: r.occurredAt,
+    trace: { traceparent: r.traceparent ?? null, tracestate: r.tracestate ?? null },
   };
 }
 

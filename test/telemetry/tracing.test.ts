@@ -143,22 +143,73 @@ describe('with an OTLP endpoint set', () => {
     const request = await until('the webhook request span', () => byId(root.traceId, parentId!));
     expect(request).toMatchObject({ name: 'POST', kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'http.response.status_code': 200 } });
     const chain = await until('every span from the webhook request up to the request', () => ancestry(request));
-    expect(chain.map((s) => s.name)).toEqual([
-      'POST',
-      'process webhooks.deliver',
-      'send webhooks.deliver',
-      'process data.outbox-dispatch',
-      'send data.outbox-dispatch',
-      expect.stringMatching(/^mutation /),
-      'POST /v1/data-records',
-    ]);
+    // the event kept the write's trace: the delivery job is queued in it, whichever dispatch ran
+    expect(chain.map((s) => s.name)).toEqual(['POST', 'process webhooks.deliver', 'send webhooks.deliver', expect.stringMatching(/^mutation /), 'POST /v1/data-records']);
     expect(chain.at(-1)!.spanId).toBe(root.spanId);
-    const [, deliver, , dispatch] = chain;
+    const [, deliver] = chain;
     expect(deliver).toMatchObject({ kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'pg-boss', 'messaging.destination.name': 'webhooks.deliver', 'messaging.operation.type': 'process' } });
-    expect(dispatch).toMatchObject({ kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': 'data.outbox-dispatch' } });
     expect(chain[2]!.kind).toBe(SpanKind.PRODUCER);
     // the delivery job's own statements (loading the delivery, recording the attempt) are in the trace too
     await until('statements of the delivery job', () => inTrace(root.traceId).some((s) => s.parentSpanId === deliver!.spanId && s.attributes['db.system.name'] === 'postgresql'));
+  });
+
+  it('under concurrent writes, each delivery and each automation run continues the trace of its own write', async () => {
+    const hookPath = `/hooks/${unique()}`;
+    const notes = await createCollection(server, team, { name: `Notes ${unique()}`, formula: '{text}', fields: { text: 'PLAIN_TEXT' } });
+    const hook = expectOk(
+      await server.request('POST', '/v1/webhooks', {
+        token: team.apiKey,
+        body: { eventType: 'DATA_RECORD_CREATED', targetUrl: `${bed.receiver.origin}${hookPath}`, filterCriteria: { dataCollectionIds: [people.id, notes.id] } },
+      }),
+      201,
+    );
+    secrets.push(hook.secret, hookPath);
+    // each person created makes a note through an automation: the note's delivery is two hops from the write
+    const automation = expectOk(
+      await server.request('POST', '/v1/automations', {
+        token: team.apiKey,
+        body: {
+          name: `Note ${unique()}`,
+          triggerType: 'RECORD_CREATED',
+          dataCollectionSimplyId: people.id,
+          actions: [{ actionType: 'CREATE_RECORD', actionConfig: { dataCollectionSimplyId: notes.id, fields: { [notes.fields.text!]: 'follow up' } } }],
+        },
+      }),
+      201,
+    );
+    const writes = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const value = `Concurrent ${i} ${unique()}`;
+        secrets.push(value);
+        const response = await server.request('POST', '/v1/data-records', { token: team.apiKey, body: { dataCollectionSimplyId: people.id, fields: { [people.fields.name!]: value } } });
+        const record = expectOk(response, 201);
+        return { recordId: record.id as string, requestId: response.headers.get('x-request-id')! };
+      }),
+    );
+    const traceOfWrite = new Map<string, string>();
+    for (const write of writes) traceOfWrite.set(write.recordId, (await serverSpanOf(write.requestId)).traceId);
+    expect(new Set(traceOfWrite.values()).size).toBe(writes.length);
+
+    // 6 people and 6 notes
+    const received = await until('12 deliveries', () => bed.receiver.on(hookPath).length >= 12 && bed.receiver.on(hookPath));
+    const traceIdOf = (headers: Record<string, unknown>) => /^00-([0-9a-f]{32})-/.exec(String(headers.traceparent))?.[1];
+    const personDeliveries = received.filter((d) => d.body.data.dataCollectionSimplyId === people.id);
+    expect(personDeliveries).toHaveLength(6);
+    for (const delivery of personDeliveries) expect(traceIdOf(delivery.headers)).toBe(traceOfWrite.get(delivery.body.data.id));
+
+    // each run is in its trigger's trace, and so is the delivery of the note the run created
+    const runs = await until('6 finished runs', async () => {
+      const list = expectOk(await server.request('GET', `/v1/automations/${automation.id}/executions?limit=100`, { token: team.apiKey }));
+      return list.filter((e: { status: string }) => e.status === 'SUCCEEDED').length === 6 && list;
+    });
+    expect(runs).toHaveLength(6);
+    const noteTraces = received.filter((d) => d.body.data.dataCollectionSimplyId === notes.id).map((d) => traceIdOf(d.headers));
+    expect(noteTraces.sort()).toEqual([...traceOfWrite.values()].sort());
+    const runSpans = await until('the 6 run spans', () => {
+      const found = ofService().filter((s) => s.name === 'process automations.execute' && traceOfWrite.size > 0 && [...traceOfWrite.values()].includes(s.traceId));
+      return found.length >= 6 && found;
+    });
+    expect(new Set(runSpans.map((s) => s.traceId)).size).toBe(6);
   });
 
   it('gives each job of a batch its own span, continuing the trace its data carries', async () => {

@@ -286,6 +286,7 @@ describe('which events become deliveries', () => {
       collectionId: s.people.internalId,
       payload: { eventType: 'DATA_RECORD_CREATED', eventId, occurredAt: new Date().toISOString(), data: { id: 'X', dataCollectionSimplyId: s.people.id }, actor: null },
       occurredAt: new Date(),
+      trace: { traceparent: null, tracestate: null },
     };
     const consume = webhookFanOut(server.app.services);
     await inTransaction(server.app.services.pool, (c) => consume([event], c));

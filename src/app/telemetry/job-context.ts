@@ -29,10 +29,14 @@ const MESSAGING_SYSTEM = 'pg-boss';
 type SendFn = (...args: unknown[]) => Promise<string | null>;
 type InsertFn = (name: string, jobs: JobInsert[], options?: object) => Promise<string[] | null>;
 
-/** The active context, when it holds a recording span. */
+/**
+ * The active context, when it holds a recording span, or a trace stored with work and continued
+ * here (stored-trace.ts: an outbox event's, whose write ended long ago).
+ */
 function recordingContext(): Context | null {
   const active = context.active();
-  return trace.getSpan(active)?.isRecording() ? active : null;
+  const span = trace.getSpan(active);
+  return span && (span.isRecording() || span.spanContext().isRemote) ? active : null;
 }
 
 /** Job data carrying `headers`; data that already holds a context (a retry queued as a copy of its job) keeps it. */
@@ -90,7 +94,7 @@ export function propagateThroughJobs(boss: PgBoss, kit: SpanKit): void {
   }) as typeof boss.insert;
 }
 
-export type JobSpans = Pick<Tracing, 'jobs' | 'webhookAttempt'>;
+export type JobSpans = Pick<Tracing, 'jobs' | 'webhookAttempt' | 'inJob'>;
 
 export function jobSpans(kit: SpanKit): JobSpans {
   // the span context of each job whose handler call is running
@@ -120,6 +124,7 @@ export function jobSpans(kit: SpanKit): JobSpans {
   };
 
   return {
+    inJob,
     async jobs(queue, jobs, handler, handlerContext) {
       if (jobs.length === 0) return handler(jobs, handlerContext);
       const spans = jobs.map((job) => {

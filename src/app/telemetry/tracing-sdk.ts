@@ -3,7 +3,7 @@
 // batch processor exporting OTLP over HTTP (protobuf or JSON), the sampler of OTEL_TRACES_SAMPLER,
 // and the process-wide AsyncLocalStorage context manager that parents nested work.
 import { randomUUID } from 'node:crypto';
-import { context, diag, DiagLogLevel } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -24,6 +24,7 @@ import { propagateThroughJobs, jobSpans } from './job-context.ts';
 import { graphqlOperationPlugin, restOperation } from './operation-spans.ts';
 import { createSpanKit } from './span-kit.ts';
 import { instrumentPool } from './sql-spans.ts';
+import { installStoredTrace } from './stored-trace.ts';
 import type { Tracing } from './tracing.types.ts';
 import type { SamplerName, TracingSettings } from './tracing-settings.ts';
 
@@ -103,12 +104,20 @@ export async function createTracing(settings: TracingSettings, services: Service
   instrumentPool(services.pool, kit);
   propagateThroughJobs(services.jobs.boss, kit);
   const jobs = jobSpans(kit);
+  installStoredTrace({
+    active() {
+      const active = context.active();
+      return trace.getSpan(active)?.isRecording() ? kit.headersOf(active) : null;
+    },
+    within: (headers, work) => context.with(kit.contextFrom(headers), work),
+  });
   return {
     traceRequests: serverSpans(kit),
     graphqlPlugin: graphqlOperationPlugin(kit),
     operation: restOperation(kit),
     jobs: jobs.jobs,
     webhookAttempt: jobs.webhookAttempt,
+    inJob: jobs.inJob,
     shutdown: () => provider.shutdown(),
   };
 }

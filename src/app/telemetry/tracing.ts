@@ -86,3 +86,11 @@ export function traceJobs<J extends Job<unknown>, C>(
 export function traceWebhookAttempt<T extends AttemptFacts>(services: Services, job: Job<unknown>, attempt: (headers: TraceHeaders) => Promise<T>): Promise<T> {
   return services.tracing ? services.tracing.webhookAttempt(job, attempt) : attempt(NO_TRACE_HEADERS);
 }
+
+/**
+ * Runs one job's share of a batch handler call in that job's span, so what it does continues the
+ * trace the job carries rather than the batch call's (straight through when tracing is off).
+ */
+export function traceWithinJob<T>(services: Services, job: Job<unknown>, work: () => T): T {
+  return services.tracing ? services.tracing.inJob(job, work) : work();
+}

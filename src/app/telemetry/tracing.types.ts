@@ -22,6 +22,8 @@ export interface Tracing {
   operation(document: DocumentNode, compiled: CompiledOperation, context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult>;
   jobs<J extends Job<unknown>, C>(queue: string, jobs: J[], handler: (jobs: J[], context: C) => Promise<void>, context: C): Promise<void>;
   webhookAttempt<T extends AttemptFacts>(job: Job<unknown>, attempt: (headers: TraceHeaders) => Promise<T>): Promise<T>;
+  /** runs `work` in the span of `job`, one of a batch being handled */
+  inJob<T>(job: Job<unknown>, work: () => T): T;
   /** exports the spans still buffered, then stops */
   shutdown(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // The statements a record write leaves behind (record-changes.ts): audit entries, outbox events
 // and subscription NOTIFYs, each one multi-row statement whatever the batch size.
 import type pg from 'pg';
+import { activeStoredTrace } from '../../app/telemetry/stored-trace.ts';
 
 export interface AuditAuthor {
   teamId: bigint;
@@ -38,12 +39,22 @@ export interface OutboxEvent {
   payload: unknown;
 }
 
+/** The events of one write, each keeping the write's trace (what it causes later continues it). */
 export async function insertDomainEvents(db: pg.PoolClient, teamId: bigint, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
+  const trace = activeStoredTrace();
   await db.query(
-    `INSERT INTO "DomainEvent" ("teamId", "eventId", "eventType", "collectionId", payload)
-     SELECT $1, e, t, c, p::jsonb FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(e, t, c, p)`,
-    [teamId, events.map((o) => o.eventId), events.map((o) => o.eventType), events.map((o) => o.collectionId), events.map((o) => JSON.stringify(o.payload))],
+    `INSERT INTO "DomainEvent" ("teamId", "eventId", "eventType", "collectionId", payload, traceparent, tracestate)
+     SELECT $1, e, t, c, p::jsonb, $6, $7 FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(e, t, c, p)`,
+    [
+      teamId,
+      events.map((o) => o.eventId),
+      events.map((o) => o.eventType),
+      events.map((o) => o.collectionId),
+      events.map((o) => JSON.stringify(o.payload)),
+      trace.traceparent,
+      trace.tracestate,
+    ],
   );
 }
 

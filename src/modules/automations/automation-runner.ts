@@ -43,6 +43,8 @@ export interface ExecutionAttempt {
   data: ExecutionJobData;
   /** the job's retryCount: above 0, a RUNNING record or schedule execution is taken again (its worker died) */
   retryCount: number;
+  /** runs the execution in its job's trace (a batch's jobs each continue the event that caused them) */
+  inJobTrace?: <T>(work: () => T) => T;
 }
 
 export async function runExecution(services: Services, data: ExecutionJobData, attempt: { retryCount: number }, payments: PaymentProvider = defaultPaymentProvider): Promise<void> {
@@ -58,12 +60,12 @@ export async function runExecution(services: Services, data: ExecutionJobData, a
 export async function runExecutions(services: Services, attempts: readonly ExecutionAttempt[], payments: PaymentProvider = defaultPaymentProvider): Promise<(Error | null)[]> {
   const batch = await startExecutions(services, attempts);
   return Promise.all(
-    attempts.map(async ({ data }) => {
+    attempts.map(async ({ data, inJobTrace }) => {
       const started = batch.started.get(data.executionSimplyId);
       // a batch holding two jobs of one execution (a reconcile's retry beside the old job) runs it once
       if (!started || batch.claimedBy.get(data.executionSimplyId) !== data) return null;
       try {
-        await runStarted(services, started, payments);
+        await (inJobTrace ? inJobTrace(() => runStarted(services, started, payments)) : runStarted(services, started, payments));
         return null;
       } catch (error) {
         return error instanceof Error ? error : new Error(String(error));

@@ -113,6 +113,7 @@ export function automationTriggerConsumer(services: Services): DomainEventConsum
           triggerType: automation.triggerType,
           triggerEventId: event.eventId,
           depth,
+          trace: event.trace,
           status: tooDeep ? 'SKIPPED' : 'QUEUED',
           ...(tooDeep
             ? { errorDetails: { code: 'AUTOMATION_DEPTH_EXCEEDED', message: `Not run: this event was caused by a chain of ${depth} automation executions (AUTOMATION_MAX_DEPTH is ${maxDepth})`, depth, maxDepth } }

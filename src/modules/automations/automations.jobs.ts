@@ -6,6 +6,7 @@
 // outcome could not be recorded fails its own job only; the others complete.
 import type { Job } from 'pg-boss';
 import type { JobDefinition } from '../../app/jobs.ts';
+import { traceWithinJob } from '../../app/telemetry/tracing.ts';
 import { runExecutions } from './automation-runner.ts';
 import { SCHEDULE_TICK, scheduleTick } from './automation-schedule.ts';
 import { EXECUTE_AUTOMATION, EXECUTION_RETRY_LIMIT, type ExecutionJobData } from './execution-claims.ts';
@@ -22,7 +23,10 @@ export const automationJobs: JobDefinition<never>[] = [
     concurrency: EXECUTION_SLOTS,
     batchSize: EXECUTIONS_PER_BATCH,
     handler: async (jobs: Job<ExecutionJobData>[], { services, queue }) => {
-      const errors = await runExecutions(services, jobs.map((job) => ({ data: job.data, retryCount: job.retryCount })));
+      const errors = await runExecutions(
+        services,
+        jobs.map((job) => ({ data: job.data, retryCount: job.retryCount, inJobTrace: (work) => traceWithinJob(services, job, work) })),
+      );
       // fenced to the attempt fetched; pg-boss then completes the rest of the batch
       for (const [i, error] of errors.entries()) if (error) await services.jobs.boss.fail(queue, [jobs[i]!], { message: error.message });
     },

@@ -4,9 +4,10 @@
 // in the caller's transaction (the outbox dispatch, the schedule tick, a reconcile), so neither
 // exists without the other. Wizard-completion claims are sent with retryLimit 0: the queue never
 // hands them out twice (Document 1 §6 rule 6).
-import { onConnection } from '../../app/jobs.ts';
 import type pg from 'pg';
 import type { Services } from '../../app/context.ts';
+import { queueForEvents } from '../../app/outbox.ts';
+import type { StoredTrace } from '../../app/telemetry/stored-trace.ts';
 import type { AutomationExecutionEvent } from './automations.events.ts';
 import { automationExecutionId } from './automations.ids.ts';
 import { WIZARD_TRIGGERS, type TriggerType } from './automations.input.ts';
@@ -33,6 +34,8 @@ export interface Claim {
   /** SKIPPED claims are recorded for the log (loop guard) and never run */
   status: 'QUEUED' | 'SKIPPED';
   errorDetails?: unknown;
+  /** the trigger event's trace, which the run continues (none for a schedule tick) */
+  trace?: StoredTrace;
 }
 
 export interface ExecutionRow {
@@ -82,19 +85,28 @@ export function executionEvent(automationSimplyId: string, row: ExecutionRow): A
 
 
 export async function sendExecutionJob(services: Services, db: pg.PoolClient, teamId: bigint, executionSimplyId: string, triggerType: TriggerType): Promise<void> {
-  await sendExecutionJobs(services, db, [{ teamId, simplyId: executionSimplyId, triggerType }]);
+  await sendExecutionJobs(services, db, [{ row: { teamId, simplyId: executionSimplyId, triggerType } }]);
 }
 
-/** One statement for every job of a dispatch batch (a 500-event batch is not 500 round trips). */
-async function sendExecutionJobs(services: Services, db: pg.PoolClient, rows: readonly Pick<ExecutionRow, 'teamId' | 'simplyId' | 'triggerType'>[]): Promise<void> {
-  if (rows.length === 0) return;
-  const jobs = rows.map((row) => ({
-    data: { teamId: String(row.teamId), executionSimplyId: row.simplyId } satisfies ExecutionJobData,
-    retryLimit: WIZARD_TRIGGERS.includes(row.triggerType) ? 0 : EXECUTION_RETRY_LIMIT,
-    expireInSeconds: EXECUTION_EXPIRE_SECONDS,
+/** One statement per trace for every job of a dispatch batch (a 500-event batch is not 500 round trips). */
+async function sendExecutionJobs(
+  services: Services,
+  db: pg.PoolClient,
+  items: readonly { row: Pick<ExecutionRow, 'teamId' | 'simplyId' | 'triggerType'>; trace?: StoredTrace }[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const jobs = items.map(({ row, trace }) => ({
+    trace: trace ?? NO_TRACE,
+    job: {
+      data: { teamId: String(row.teamId), executionSimplyId: row.simplyId } satisfies ExecutionJobData,
+      retryLimit: WIZARD_TRIGGERS.includes(row.triggerType) ? 0 : EXECUTION_RETRY_LIMIT,
+      expireInSeconds: EXECUTION_EXPIRE_SECONDS,
+    },
   }));
-  await services.jobs.boss.insert(EXECUTE_AUTOMATION, jobs, { db: onConnection(db) });
+  await queueForEvents(services.jobs, db, EXECUTE_AUTOMATION, jobs);
 }
+
+const NO_TRACE: StoredTrace = { traceparent: null, tracestate: null };
 
 /** Inserts the claims that are not taken yet, sends a job for each new QUEUED one, and announces
  *  them; returns the new rows. */
@@ -119,7 +131,8 @@ export async function claimExecutions(services: Services, db: pg.PoolClient, cla
   );
   const created = rows.map(toExecutionRow);
   const claimOf = new Map(claims.map((c) => [`${c.automationId}:${c.triggerEventId}`, c]));
-  await sendExecutionJobs(services, db, created.filter((row) => row.status === 'QUEUED'));
+  const queued = created.filter((row) => row.status === 'QUEUED');
+  await sendExecutionJobs(services, db, queued.map((row) => ({ row, trace: claimOf.get(`${row.automationId}:${row.triggerEventId}`)!.trace })));
   await announce(services, db, created.map((row) => ({ row, claim: claimOf.get(`${row.automationId}:${row.triggerEventId}`)! })));
   return created;
 }

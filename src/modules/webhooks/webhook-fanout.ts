@@ -3,9 +3,9 @@
 // and one delivery job, written on the dispatch transaction's connection so they commit together
 // with the "dispatched" mark. (subscriptionId, eventId) is unique: an event dispatched twice
 // (a crash before the mark) makes no second delivery. Each job goes into its target's group and
-// gets its fair-order priority from the team's backlog (delivery-order.ts).
-import { onConnection } from '../../app/jobs.ts';
-import type { DomainEventConsumer, DomainEventRow } from '../../app/outbox.ts';
+// gets its fair-order priority from the team's backlog (delivery-order.ts), and continues the
+// trace of the write that made its event.
+import { queueForEvents, type DomainEventConsumer, type DomainEventRow } from '../../app/outbox.ts';
 import type { Services } from '../../app/context.ts';
 import { readFilterCollections, WEBHOOK_EVENT_TYPES } from './webhooks.input.ts';
 import { webhookDeliveryId } from './webhooks.ids.ts';
@@ -87,16 +87,18 @@ export function webhookFanOut(services: Services): DomainEventConsumer {
     for (const c of created) createdPerTeam.set(String(c.teamId), (createdPerTeam.get(String(c.teamId)) ?? 0) + 1);
     const waiting = await countWaitingDeliveries(db, [...createdPerTeam.keys()]);
     const place = new Map([...createdPerTeam].map(([team, n]) => [team, Math.max(0, (waiting.get(team) ?? n) - n)]));
+    const traceOf = new Map(events.map((e) => [e.eventId, e.trace]));
     const jobs = created.map((c) => {
       const teamId = String(c.teamId);
       const ahead = place.get(teamId)!;
       place.set(teamId, ahead + 1);
       const subscription = bySubscription.get(String(c.subscriptionId));
       const origin = subscription ? targetOrigin(subscription.targetUrl) : null;
-      return deliveryJob({ deliveryId: String(c.id), teamId, attempt: 1, priority: fairPriority(ahead) }, subscription?.timeoutSeconds ?? 30, {
+      const job = deliveryJob({ deliveryId: String(c.id), teamId, attempt: 1, priority: fairPriority(ahead) }, subscription?.timeoutSeconds ?? 30, {
         groupId: origin ? targetGroupId(teamId, origin) : null,
       });
+      return { trace: traceOf.get(c.eventId)!, job };
     });
-    await services.jobs.boss.insert(DELIVER_WEBHOOK, jobs, { db: onConnection(db) });
+    await queueForEvents(services.jobs, db, DELIVER_WEBHOOK, jobs);
   };
 }

@@ -267,13 +267,13 @@ export interface NewDelivery {
  * Inserts the deliveries; (subscriptionId, eventId) is unique, so an event dispatched twice makes
  * no second delivery. Returns the ones created now.
  */
-export async function insertDeliveries(db: pg.PoolClient, deliveries: readonly NewDelivery[]): Promise<{ id: string; teamId: string; subscriptionId: string }[]> {
-  const { rows } = await db.query<{ id: string; teamId: string; subscriptionId: string }>(
+export async function insertDeliveries(db: pg.PoolClient, deliveries: readonly NewDelivery[]): Promise<{ id: string; teamId: string; subscriptionId: string; eventId: string }[]> {
+  const { rows } = await db.query<{ id: string; teamId: string; subscriptionId: string; eventId: string }>(
     `INSERT INTO "WebhookDelivery" ("simplyId", "teamId", "subscriptionId", "eventId", "eventType", "eventOccurredAt", body)
      SELECT s, t, sub, e, et, o AT TIME ZONE 'UTC', b FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[], $7::text[])
          AS u(s, t, sub, e, et, o, b)
      ON CONFLICT ("subscriptionId", "eventId") DO NOTHING
-     RETURNING id, "teamId", "subscriptionId"`,
+     RETURNING id, "teamId", "subscriptionId", "eventId"`,
     [
       deliveries.map((d) => d.simplyId),
       deliveries.map((d) => d.teamId),

@@ -4,6 +4,7 @@
 // it: the automations keep one execution per (automation, event id); see docs/api/data-wizards.md.
 import type pg from 'pg';
 import type { Principal } from '../../app/auth/principal.ts';
+import { activeStoredTrace } from '../../app/telemetry/stored-trace.ts';
 
 export const WIZARD_COMPLETED = 'WIZARD_COMPLETED';
 export const WIZARD_COMPLETION_FAILED = 'WIZARD_COMPLETION_FAILED';
@@ -55,12 +56,11 @@ export async function insertCompletionEvent(db: pg.PoolClient, teamId: bigint, c
       ...(actor.automationDepth !== undefined ? { automationDepth: actor.automationDepth } : {}),
     },
   };
-  await db.query(`INSERT INTO "DomainEvent" ("teamId", "eventId", "eventType", "collectionId", payload) VALUES ($1, $2, $3, $4, $5::jsonb)`, [
-    teamId,
-    eventId,
-    eventType,
-    collectionId,
-    JSON.stringify(payload),
-  ]);
+  // the run's trace goes with the event: the automations it triggers continue it
+  const trace = activeStoredTrace();
+  await db.query(
+    `INSERT INTO "DomainEvent" ("teamId", "eventId", "eventType", "collectionId", payload, traceparent, tracestate) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+    [teamId, eventId, eventType, collectionId, JSON.stringify(payload), trace.traceparent, trace.tracestate],
+  );
   return eventId;
 }

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "DomainEvent" ADD COLUMN     "traceparent" TEXT,
+ADD COLUMN     "tracestate" TEXT;
