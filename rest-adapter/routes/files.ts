@@ -27,6 +27,7 @@ import {
   tempCleanupInput,
   updateFileInput,
   updateFolderInput,
+  variantFormatInput,
 } from '../../src/modules/files/files.input.ts';
 import { createUploadInput } from '../../src/modules/files/file-uploads.input.ts';
 import { VARIANT_TYPES } from '../../src/modules/files/variants/image-variant-types.ts';
@@ -150,9 +151,12 @@ export const fileRoutes = defineRoutes([
     method: 'GET',
     path: `${ONE}/download`,
     summary: 'A presigned URL: the original (expiresIn 3600) or ?variantType= (five minutes)',
-    operation: operation`query FileDownload($id: String!, $variantType: String) { fileDownload(fileSimplyId: $id, variantType: $variantType) { ${FILE_DOWNLOAD} } }`,
-    query: z.strictObject({ variantType: z.enum(VARIANT_TYPES).optional() }),
-    variables: ({ params, query }) => ({ id: params.fileSimplyId, variantType: (query as { variantType?: string }).variantType }),
+    operation: operation`query FileDownload($id: String!, $variantType: String, $format: String) { fileDownload(fileSimplyId: $id, variantType: $variantType, format: $format) { ${FILE_DOWNLOAD} } }`,
+    query: z.strictObject({
+      variantType: z.enum(VARIANT_TYPES).optional(),
+      format: variantFormatInput.optional().describe('with variantType: webp or avif; absent: WebP, or AVIF when the URL is fetched with Accept: image/avif (platform storage)'),
+    }),
+    variables: ({ params, query }) => ({ id: params.fileSimplyId, ...(query as { variantType?: string; format?: string }) }),
   }),
   getOne({ path: `${ONE}/variants`, summary: 'Variants of the current version (images)', name: 'FileVariants', select: FILE_VARIANT }),
   actOn({

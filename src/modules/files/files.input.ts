@@ -1,5 +1,6 @@
 // Inputs of the file routes shared by both faces: filenames, PATCH, move, delete, batches.
 import { z } from 'zod';
+import { VARIANT_FORMATS } from './variants/image-variant-types.ts';
 
 export const FILENAME_MAX = 255;
 /** ids one batch (download URLs, bulk delete) may name */
@@ -28,9 +29,13 @@ export const deleteFileInput = z.strictObject({ force: z.boolean().optional() })
 const idList = (field: string) =>
   z.array(z.string()).min(1, `${field} must name at least one file`).max(FILE_BATCH_MAX, `at most ${FILE_BATCH_MAX} files per request`);
 
+/** what a variant download may ask for: the formats the variant list shows */
+export const variantFormatInput = z.enum(VARIANT_FORMATS, { error: `must be one of ${VARIANT_FORMATS.join(', ')}` });
+
 export const downloadUrlsInput = z.strictObject({
   fileSimplyIds: idList('fileSimplyIds'),
   variantType: z.string().optional(),
+  format: variantFormatInput.optional(),
 });
 
 export const bulkDeleteInput = z.strictObject({ fileSimplyIds: idList('fileSimplyIds'), force: z.boolean().optional() });

@@ -175,8 +175,14 @@ const UpdateFileInput = builder.inputType('UpdateFileInput', {
   }),
 });
 
+const FORMAT_ARG = 'with variantType: webp or avif (404 when the variant was not kept in it); absent: WebP, or AVIF where the platform storage sees Accept: image/avif';
+
 const DownloadUrlsInput = builder.inputType('FileDownloadUrlsInput', {
-  fields: (t) => ({ fileSimplyIds: t.stringList({ required: true, description: '1-100 ids' }), variantType: t.field({ type: VariantTypeEnum }) }),
+  fields: (t) => ({
+    fileSimplyIds: t.stringList({ required: true, description: '1-100 ids' }),
+    variantType: t.field({ type: VariantTypeEnum }),
+    format: t.string({ description: FORMAT_ARG }),
+  }),
 });
 
 const BulkDeleteInput = builder.inputType('FileBulkDeleteInput', {
@@ -211,8 +217,8 @@ builder.queryFields((t) => ({
     type: FileDownloadRef,
     description: 'A presigned URL of the original (3600 s) or of one variant (five minutes)',
     authScopes: tier.standard,
-    args: { fileSimplyId: t.arg.string({ required: true }), variantType: t.arg.string() },
-    resolve: (_root, args, ctx) => downloadFile(ctx, args.fileSimplyId, args.variantType),
+    args: { fileSimplyId: t.arg.string({ required: true }), variantType: t.arg.string(), format: t.arg.string({ description: FORMAT_ARG }) },
+    resolve: (_root, args, ctx) => downloadFile(ctx, args.fileSimplyId, args.variantType, args.format),
   }),
   fileVariants: t.field({
     type: [FileVariantRef],

@@ -15,10 +15,10 @@ import { readableFiles } from './file-read-access.ts';
 import { storageBreakdown, teamStorage } from './files.sql.ts';
 import { VARIANT_TYPES, type VariantType } from './variants/image-variant-types.ts';
 import { queueVariants } from './variant-jobs.ts';
+import { missingVariant, parseVariantFormat, VARIANT_URL_SECONDS, variantDownloadRequest } from './variant-downloads.ts';
 
-/** Document 1 §8: presigned originals last an hour, variants five minutes. */
+/** Document 1 §8: presigned originals last an hour, variants five minutes (variant-downloads.ts). */
 export const ORIGINAL_URL_SECONDS = 3600;
-export const VARIANT_URL_SECONDS = 300;
 
 export type FileRow = StoredFile & { folder: { simplyId: string } | null; labels: { label: { simplyId: string } }[] };
 export const WITH_REFS = { folder: { select: { simplyId: true } }, labels: { select: { label: { select: { simplyId: true } } } } } as const;
@@ -101,43 +101,32 @@ function parseVariantType(value: string | null | undefined, field = 'variantType
   return value as VariantType;
 }
 
-/** The best stored variant of the current version (WebP unless only AVIF exists). */
-async function currentVariant(ctx: RequestContext, file: StoredFile, variantType: VariantType): Promise<FileVariant | null> {
-  const variants = await ctx.services.prisma.fileVariant.findMany({ where: { fileId: file.id, versionNumber: file.currentVersionNumber, variantType } });
-  return variants.find((v) => v.format === 'webp') ?? variants[0] ?? null;
-}
-
-function variantFilename(file: StoredFile, variant: FileVariant): string {
-  const base = file.filename.replace(/\.[^.]*$/, '') || 'file';
-  return `${base}-${variant.variantType.toLowerCase()}.${variant.format}`;
-}
-
-/** A presigned URL of the original (3600 s) or of one variant (five minutes). */
-export async function fileDownloadUrl(ctx: RequestContext, file: StoredFile, rawVariant?: string | null): Promise<DownloadUrl> {
+/** A presigned URL of the original (3600 s) or of one variant (five minutes; variant-downloads.ts says which object). */
+export async function fileDownloadUrl(ctx: RequestContext, file: StoredFile, rawVariant?: string | null, rawFormat?: string | null): Promise<DownloadUrl> {
   const variantType = parseVariantType(rawVariant);
+  const format = parseVariantFormat(rawFormat, variantType);
   const storage = ctx.services.fileStorage;
   if (!variantType) {
     const signed = await storage.presignDownload({ key: file.storageKey, filename: file.filename, contentType: file.mimeType, expiresInSeconds: ORIGINAL_URL_SECONDS });
     return { fileSimplyId: file.simplyId, ...signed, expiresIn: ORIGINAL_URL_SECONDS, variantType: null, versionNumber: file.currentVersionNumber };
   }
   if (file.fileType !== 'IMAGE') throw new ValidationError('Only images have variants', [{ field: 'variantType', message: `file ${file.simplyId} is not an image` }]);
-  const variant = await currentVariant(ctx, file, variantType);
-  if (!variant) throw new NotFoundError(`Variant ${variantType} of file`, `${file.simplyId} (variants are generated in the first seconds after upload)`);
-  const signed = await storage.presignDownload({ key: variant.storageKey, filename: variantFilename(file, variant), contentType: `image/${variant.format}`, expiresInSeconds: VARIANT_URL_SECONDS });
+  const request = await variantDownloadRequest(ctx, file, variantType, format);
+  if (!request) throw missingVariant(file, variantType, format);
+  const signed = await storage.presignDownload(request);
   return { fileSimplyId: file.simplyId, ...signed, expiresIn: VARIANT_URL_SECONDS, variantType, versionNumber: file.currentVersionNumber };
 }
 
-/** The thumbnail of an image, when it has been rendered. */
+/** The thumbnail of an image, when it has been rendered (by Accept, like any variant URL without a format). */
 export async function thumbnailUrl(ctx: RequestContext, file: StoredFile): Promise<string | null> {
   if (file.fileType !== 'IMAGE') return null;
-  const variant = await currentVariant(ctx, file, 'THUMBNAIL_IMAGE');
-  if (!variant) return null;
-  const signed = await ctx.services.fileStorage.presignDownload({ key: variant.storageKey, filename: variantFilename(file, variant), contentType: `image/${variant.format}`, expiresInSeconds: VARIANT_URL_SECONDS });
-  return signed.url;
+  const request = await variantDownloadRequest(ctx, file, 'THUMBNAIL_IMAGE', null);
+  if (!request) return null;
+  return (await ctx.services.fileStorage.presignDownload(request)).url;
 }
 
-export async function downloadFile(ctx: RequestContext, simplyId: string, variantType?: string | null): Promise<DownloadUrl> {
-  return fileDownloadUrl(ctx, await findReadableFile(ctx, simplyId), variantType);
+export async function downloadFile(ctx: RequestContext, simplyId: string, variantType?: string | null, format?: string | null): Promise<DownloadUrl> {
+  return fileDownloadUrl(ctx, await findReadableFile(ctx, simplyId), variantType, format);
 }
 
 export interface DownloadUrlResult {
@@ -151,7 +140,7 @@ export async function downloadUrls(ctx: RequestContext, raw: unknown): Promise<D
   const team = requireTeam(ctx);
   const input = parseInput(downloadUrlsInput, raw, 'Invalid download URL request');
   input.fileSimplyIds.forEach((id, i) => fileId.assert(id, `fileSimplyIds[${i}]`));
-  parseVariantType(input.variantType);
+  parseVariantFormat(input.format, parseVariantType(input.variantType));
   const found = await ctx.services.prisma.storedFile.findMany({ where: { teamId: team.id, simplyId: { in: input.fileSimplyIds }, deletedAt: null } });
   const readable = new Map((await readableFiles(ctx, found)).map((f) => [f.simplyId, f]));
   const results: DownloadUrlResult[] = [];
@@ -162,7 +151,7 @@ export async function downloadUrls(ctx: RequestContext, raw: unknown): Promise<D
       continue;
     }
     try {
-      results.push({ fileSimplyId: id, download: await fileDownloadUrl(ctx, file, input.variantType), error: null });
+      results.push({ fileSimplyId: id, download: await fileDownloadUrl(ctx, file, input.variantType, input.format), error: null });
     } catch (error) {
       const e = error as { code?: string; message: string };
       if (!e.code) throw error;

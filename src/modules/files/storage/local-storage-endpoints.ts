@@ -1,6 +1,8 @@
 // The local driver's HTTP face, mounted by the server under /storage/ (AppModule.httpEndpoints):
 //   POST /storage/uploads           a signed upload form (local-upload-receiver.ts) → 204
-//   GET|HEAD /storage/objects/<key> a signed download URL → the bytes, ranges allowed
+//   GET|HEAD /storage/objects/<key> a signed download URL → the bytes, ranges allowed; a URL
+//                                   signed with an alternative (an AVIF beside a WebP) answers
+//                                   by the request's Accept header, with Vary: Accept
 // The signature is the only authorization: no credential, no cookie. Objects are served so that a
 // browser cannot be made to run them as a page of the platform's origin: the signed type exactly,
 // nosniff, and a sandboxing Content-Security-Policy on anything a browser renders as a document.
@@ -9,9 +11,18 @@ import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { HttpEndpoint } from '../../../app/module.ts';
 import { sendError } from '../../../app/http/envelope.ts';
+import { prefersAlternative } from './accept-negotiation.ts';
 import { parseRange } from './byte-range.ts';
 import { contentDisposition } from './content-disposition.ts';
-import { LocalObjectStorage, OBJECTS_PATH, SIGNED_DOWNLOAD_PARAMS, UPLOADS_PATH, type SignedDownloadParams } from './local-storage.ts';
+import {
+  LocalObjectStorage,
+  OBJECTS_PATH,
+  SIGNED_ALTERNATIVE_PARAMS,
+  SIGNED_DOWNLOAD_PARAMS,
+  UPLOADS_PATH,
+  type SignedAlternativeParams,
+  type SignedDownloadParams,
+} from './local-storage.ts';
 import { receiveUpload } from './local-upload-receiver.ts';
 import type { ObjectStorage } from './object-storage.ts';
 import { isObjectKey } from './storage-input.ts';
@@ -92,21 +103,28 @@ async function serveObject(storage: LocalObjectStorage, req: IncomingMessage, re
   const values = SIGNED_DOWNLOAD_PARAMS.map((name) => query.get(name));
   if (sig === null || values.some((value) => value === null)) return forbidden(res, requestId, 'mismatch');
   const params = Object.fromEntries(SIGNED_DOWNLOAD_PARAMS.map((name, i) => [name, values[i]!])) as SignedDownloadParams;
-  const check = storage.checkDownloadSignature(key, params, sig);
+  const altValues = SIGNED_ALTERNATIVE_PARAMS.map((name) => query.get(name));
+  if (altValues.some((value) => value === null) && altValues.some((value) => value !== null)) return forbidden(res, requestId, 'mismatch');
+  const alternative = altValues[0] === null ? null : (Object.fromEntries(SIGNED_ALTERNATIVE_PARAMS.map((name, i) => [name, altValues[i]!])) as SignedAlternativeParams);
+  const check = storage.checkDownloadSignature(key, params, sig, alternative);
   if (check !== 'valid') return forbidden(res, requestId, check);
   if (params.disp !== 'attachment' && params.disp !== 'inline') return forbidden(res, requestId, 'mismatch');
+  if (alternative && !isObjectKey(alternative.alt)) return forbidden(res, requestId, 'mismatch');
 
-  const handle = await storage.openObject(key);
+  // the signature covers both representations; the request's Accept header picks one
+  const useAlternative = alternative !== null && prefersAlternative(req.headers.accept, params.type, alternative.altType);
+  const served = useAlternative ? { key: alternative.alt, params: { ...params, name: alternative.altName, type: alternative.altType } } : { key, params };
+  const handle = await storage.openObject(served.key);
   if (!handle) return sendError(res, requestId, { status: 404, code: 'NOT_FOUND', message: 'No such object' });
   try {
-    await sendObject(handle, req, res, params);
+    await sendObject(handle, req, res, served.params, { negotiated: alternative !== null });
   } finally {
     // the read stream closes the handle when it streamed; this covers HEAD, 416 and errors
     await handle.close().catch(() => {});
   }
 }
 
-async function sendObject(handle: FileHandle, req: IncomingMessage, res: ServerResponse, params: SignedDownloadParams): Promise<void> {
+async function sendObject(handle: FileHandle, req: IncomingMessage, res: ServerResponse, params: SignedDownloadParams, options: { negotiated: boolean }): Promise<void> {
   const { size } = await handle.stat();
   const remaining = Math.max(0, Number(params.exp) - Math.floor(Date.now() / 1000));
   const headers: Record<string, string | number> = {
@@ -117,6 +135,8 @@ async function sendObject(handle: FileHandle, req: IncomingMessage, res: ServerR
     'cache-control': `private, max-age=${remaining}`,
   };
   if (!RENDERED_WITHOUT_SCRIPT.test(params.type)) headers['content-security-policy'] = SANDBOX_CSP;
+  // a cache must not hand one client's choice to another that accepts other types
+  if (options.negotiated) headers.vary = 'Accept';
 
   const range = parseRange(req.headers.range, size);
   if (range.kind === 'unsatisfiable') {

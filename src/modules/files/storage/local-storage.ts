@@ -22,6 +22,12 @@ export type SignedUploadFields = Record<(typeof SIGNED_UPLOAD_FIELDS)[number], s
 /** The query parameters of a signed download URL besides `sig`, in the order they are signed (after the key). */
 export const SIGNED_DOWNLOAD_PARAMS = ['exp', 'name', 'type', 'disp'] as const;
 export type SignedDownloadParams = Record<(typeof SIGNED_DOWNLOAD_PARAMS)[number], string>;
+/**
+ * The parameters of a download's alternative (DownloadRequest.alternative), signed after the
+ * others when present: a URL carries all three or none, and stripping them breaks the signature.
+ */
+export const SIGNED_ALTERNATIVE_PARAMS = ['alt', 'altName', 'altType'] as const;
+export type SignedAlternativeParams = Record<(typeof SIGNED_ALTERNATIVE_PARAMS)[number], string>;
 
 export type SignatureCheck = 'valid' | 'mismatch' | 'expired';
 
@@ -103,8 +109,11 @@ export class LocalObjectStorage implements ObjectStorage {
       type: request.contentType,
       disp: request.disposition ?? 'attachment',
     };
-    const sig = this.signer.sign('download', [request.key, ...SIGNED_DOWNLOAD_PARAMS.map((name) => params[name])]);
-    const query = new URLSearchParams({ ...params, sig });
+    const alternative: SignedAlternativeParams | null = request.alternative
+      ? { alt: request.alternative.key, altName: request.alternative.filename, altType: request.alternative.contentType }
+      : null;
+    const sig = this.signer.sign('download', signedDownloadValues(request.key, params, alternative));
+    const query = new URLSearchParams({ ...params, ...alternative, sig });
     return { url: `${this.base()}${OBJECTS_PATH}${request.key}?${query}`, expiresAt };
   }
 
@@ -115,8 +124,8 @@ export class LocalObjectStorage implements ObjectStorage {
   }
 
   /** Checks a download URL's signature (constant time), then its expiry. */
-  checkDownloadSignature(key: string, params: SignedDownloadParams, sig: string): SignatureCheck {
-    if (!this.signer.verify('download', [key, ...SIGNED_DOWNLOAD_PARAMS.map((name) => params[name])], sig)) return 'mismatch';
+  checkDownloadSignature(key: string, params: SignedDownloadParams, sig: string, alternative: SignedAlternativeParams | null = null): SignatureCheck {
+    if (!this.signer.verify('download', signedDownloadValues(key, params, alternative), sig)) return 'mismatch';
     return /^\d{1,12}$/.test(params.exp) && Number(params.exp) * 1000 > Date.now() ? 'valid' : 'expired';
   }
 
@@ -227,6 +236,12 @@ export class LocalObjectStorage implements ObjectStorage {
   }
 
   async close(): Promise<void> {}
+}
+
+/** What a download signature covers: the key, the parameters, and the alternative's when there is one. */
+function signedDownloadValues(key: string, params: SignedDownloadParams, alternative: SignedAlternativeParams | null): string[] {
+  const values = [key, ...SIGNED_DOWNLOAD_PARAMS.map((name) => params[name])];
+  return alternative ? [...values, ...SIGNED_ALTERNATIVE_PARAMS.map((name) => alternative[name])] : values;
 }
 
 /** Makes the renames in a folder durable (the folder's entries are flushed like a file's bytes). */

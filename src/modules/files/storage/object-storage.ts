@@ -32,6 +32,18 @@ export interface DownloadRequest {
   expiresInSeconds: number;
   /** attachment unless the caller asks to display it */
   disposition?: 'attachment' | 'inline';
+  /**
+   * The same content in another type (an image variant's AVIF beside its WebP). The local driver
+   * serves it instead when the download request's Accept header names its type
+   * (accept-negotiation.ts); S3 cannot choose per request and always serves `key`.
+   */
+  alternative?: DownloadAlternative;
+}
+
+export interface DownloadAlternative {
+  key: string;
+  filename: string;
+  contentType: string;
 }
 
 export interface SignedDownload {

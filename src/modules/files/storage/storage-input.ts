@@ -61,4 +61,9 @@ export function assertDownloadRequest(request: DownloadRequest): void {
   if (request.disposition !== undefined && request.disposition !== 'attachment' && request.disposition !== 'inline') {
     throw new InvalidStorageInputError('disposition must be attachment or inline');
   }
+  if (request.alternative !== undefined) {
+    assertObjectKey(request.alternative.key);
+    assertContentType(request.alternative.contentType);
+    if (typeof request.alternative.filename !== 'string') throw new InvalidStorageInputError('the alternative filename must be a string');
+  }
 }

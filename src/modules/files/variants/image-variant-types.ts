@@ -12,9 +12,14 @@ export const VARIANT_TYPES = [
 
 export type VariantType = (typeof VARIANT_TYPES)[number];
 
+/** Every variant has a WebP; the larger ones may have an AVIF beside it (image-variants.ts). */
+export const VARIANT_FORMATS = ['webp', 'avif'] as const;
+
+export type VariantFormat = (typeof VARIANT_FORMATS)[number];
+
 export interface RenderedVariant {
   variantType: VariantType;
-  format: 'webp' | 'avif';
+  format: VariantFormat;
   width: number;
   height: number;
   bytes: Buffer;
