@@ -1,8 +1,11 @@
 // Loads /docs in a real headless browser (the machine's Chromium through puppeteer-core; no browser
-// is ever downloaded), waits for the route list to render, records every request the page made and
-// saves a screenshot. Shared by the docs page test and `npm run docs:check`.
+// is ever downloaded), waits for the route list to render, records every request the page made,
+// saves a screenshot and reads the operation names of the sidebar with every group opened (they
+// are the operations' summaries: a sentence there makes the sidebar unreadable). Shared by the docs
+// page test and `npm run docs:check`.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Page } from 'puppeteer-core';
 
 /** What the rendered reference shows once it has read /openapi.json: the title, tags, paths, summaries. */
 export const DOCS_EXPECTED_TEXTS: readonly string[] = [
@@ -10,8 +13,11 @@ export const DOCS_EXPECTED_TEXTS: readonly string[] = [
   'team-roles',
   'webhooks',
   '/v1/auth/login',
-  'Sign in with email and password',
+  'Complete a multi-factor sign-in',
 ];
+
+/** The longest operation name the sidebar should show (summaries are at most 40 characters). */
+export const SIDEBAR_NAME_MAX = 50;
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -46,6 +52,8 @@ export interface DocsCheckResult {
   found: string[];
   /** the labels of the renderer's own toolbar shown on the page (its hosted services: sharing, deploying, SDKs): none on a self-hosted reference */
   vendorToolbar: string[];
+  /** the operation names in the sidebar, every group opened, in order */
+  sidebarOperations: string[];
   screenshot: string;
 }
 
@@ -81,9 +89,24 @@ export async function checkDocsPage(options: {
     const vendorToolbar = await page.evaluate(() => [...document.querySelectorAll('.api-reference-toolbar')].map((el) => (el as HTMLElement).innerText.trim()).filter(Boolean));
     fs.mkdirSync(path.dirname(options.screenshot), { recursive: true });
     await page.screenshot({ path: options.screenshot as `${string}.png` });
+    const sidebarOperations = await readSidebarOperations(page, timeout);
     const foreignRequests = requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin);
-    return { requests, foreignRequests, problems, found: options.expectTexts.filter((t) => text.includes(t)), vendorToolbar, screenshot: options.screenshot };
+    return { requests, foreignRequests, problems, found: options.expectTexts.filter((t) => text.includes(t)), vendorToolbar, sidebarOperations, screenshot: options.screenshot };
   } finally {
     await browser.close();
   }
+}
+
+/** The sidebar's closed groups (the renderer opens only the first), as page script. */
+const CLOSED_GROUPS = "[...document.querySelectorAll('aside button')].filter((b) => /open group/i.test(b.innerText))";
+
+/** Opens every group of the sidebar and reads each operation entry's label (entries are the `li[data-sidebar-id]` whose id names a method). */
+async function readSidebarOperations(page: Page, timeout: number): Promise<string[]> {
+  await page.evaluate(`${CLOSED_GROUPS}.forEach((b) => b.click())`);
+  await page.waitForFunction(`${CLOSED_GROUPS}.length === 0`, { timeout, polling: 250 });
+  return page.evaluate(() =>
+    [...document.querySelectorAll('aside li[data-sidebar-id]')]
+      .filter((li) => /\/(GET|POST|PUT|PATCH|DELETE)\//i.test(li.getAttribute('data-sidebar-id') ?? ''))
+      .map((li) => ((li.querySelector('a') as HTMLElement | null)?.innerText ?? '').split('\n')[0]!.trim()),
+  );
 }

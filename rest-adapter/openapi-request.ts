@@ -1,7 +1,8 @@
 // A route's request in OpenAPI terms, from the same zod schemas the engine validates with: path
 // parameters from the template (typed by `params` when the route has one), one query parameter per
-// property of `query`, and the JSON body. The input side of each schema is described (what a caller
-// sends: query numbers are strings), and what JSON Schema cannot say becomes "any".
+// property of `query`, and the JSON body (with the route's example, when it has one). The input
+// side of each schema is described (what a caller sends: query numbers are strings), and what JSON
+// Schema cannot say becomes "any".
 import { z } from 'zod';
 import type { JsonSchema, RestRoute } from './route.ts';
 
@@ -49,7 +50,9 @@ export function requestBody(route: RestRoute, owner: string, shared: SharedSchem
   if (!route.body) return undefined;
   return {
     required: !route.body.safeParse(undefined).success,
-    content: { 'application/json': { schema: inputSchema(route.body, owner, shared) } },
+    content: {
+      'application/json': { schema: inputSchema(route.body, owner, shared), ...(route.example === undefined ? {} : { example: route.example }) },
+    },
   };
 }
 

@@ -10,7 +10,10 @@ import { pageQuery } from './schemas.ts';
 
 interface Shape {
   path: string;
+  /** a few words (the reference's operation name) */
   summary: string;
+  /** the details */
+  description?: string;
   /** the GraphQL operation name (and OpenAPI operationId) */
   name: string;
   /** the top-level field the operation selects; default: the name with a lower-case first letter */
@@ -58,6 +61,7 @@ export function getOne(s: Shape & { select: Part }): RestRoute {
     method: 'GET',
     path: s.path,
     summary: s.summary,
+    description: s.description,
     operation: document('query', s, ids.vars, ids.pass.join(', '), s.select),
     variables: ({ params }) => ids.values(params),
   });
@@ -78,6 +82,7 @@ export function listPage(s: Shape & { select: Part; filters?: Filters }): RestRo
     method: 'GET',
     path: s.path,
     summary: s.summary,
+    description: s.description,
     operation: operation([`query ${s.name}(${args(list).declare}) { ${fieldOf(s)}(${passed}) { nodes { `, ` } pagination { `, ' } } }'], s.select, PAGINATION),
     query,
     variables: ({ params, query: q }) => ({ ...ids.values(params), ...(q as object) }),
@@ -86,13 +91,15 @@ export function listPage(s: Shape & { select: Part; filters?: Filters }): RestRo
 }
 
 /** POST a new resource: the body is the field's `input`; 201. */
-export function createOne(s: Shape & { inputType: string; body: z.ZodType; select: Part; respond?: Responder }): RestRoute {
+export function createOne(s: Shape & { inputType: string; body: z.ZodType; example?: unknown; select: Part; respond?: Responder }): RestRoute {
   return route({
     method: 'POST',
     path: s.path,
     summary: s.summary,
+    description: s.description,
     operation: document('mutation', s, [['input', `${s.inputType}!`]], 'input: $input', s.select),
     body: s.body,
+    example: s.example,
     variables: ({ body }) => ({ input: body }),
     respond: s.respond,
     status: 201,
@@ -103,14 +110,16 @@ export function createOne(s: Shape & { inputType: string; body: z.ZodType; selec
  * PUT or PATCH the resource of the path's id, or POST to it (an action with input; a child created
  * under it, with `status: 201`): the body is the field's `input`.
  */
-export function updateOne(s: Shape & { method: 'PUT' | 'PATCH' | 'POST'; inputType: string; body: z.ZodType; select: Part; respond?: Responder; status?: number }): RestRoute {
+export function updateOne(s: Shape & { method: 'PUT' | 'PATCH' | 'POST'; inputType: string; body: z.ZodType; example?: unknown; select: Part; respond?: Responder; status?: number }): RestRoute {
   const ids = pathIds(s);
   return route({
     method: s.method,
     path: s.path,
     summary: s.summary,
+    description: s.description,
     operation: document('mutation', s, [...ids.vars, ['input', `${s.inputType}!`]], [...ids.pass, 'input: $input'].join(', '), s.select),
     body: s.body,
+    example: s.example,
     variables: ({ params, body }) => ({ ...ids.values(params), input: body }),
     respond: s.respond,
     status: s.status,
@@ -127,6 +136,7 @@ export function actOn(s: Shape & { method: 'POST' | 'DELETE'; select?: Part; res
     method: s.method,
     path: s.path,
     summary: s.summary,
+    description: s.description,
     operation: document('mutation', s, ids.vars, ids.pass.join(', '), s.select),
     // a body, where the route accepts one, is not an input of the operation
     body: s.body,

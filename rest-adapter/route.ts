@@ -34,7 +34,9 @@ export interface RestRoute<P = any, Q = any, B = any> {
   method: HttpMethod;
   /** OpenAPI-style template: /v1/team-roles/{teamRoleSimplyId} */
   path: string;
+  /** the operation's name in the reference (its sidebar): a few words, at most 40 characters, no trailing period or colon */
   summary: string;
+  /** the details: what the route answers, who may call it, its parameters and refusals */
   description?: string;
   /** a named GraphQL operation selecting one top-level field, validated against the schema at start-up */
   operation: string;
@@ -44,6 +46,8 @@ export interface RestRoute<P = any, Q = any, B = any> {
   query?: z.ZodType<Q>;
   /** the JSON body; a route without one refuses a body. A schema that accepts undefined makes the body optional */
   body?: z.ZodType<B>;
+  /** a realistic request body for the reference (OpenAPI `example`); a test runs it through `body` */
+  example?: unknown;
   variables?: (input: RouteInput<P, Q, B>) => Record<string, unknown>;
   /** default: `{ data: field }` */
   respond?: Responder<any, RouteInput<P, Q, B>>;

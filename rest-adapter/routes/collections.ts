@@ -92,14 +92,29 @@ const action = (s: Omit<Parameters<typeof actOn>[0], 'method' | 'body'>) => actO
  * A mutation of the collection whose one other argument is the body's one key, passed as is (the
  * argument's type checks it). `variable` keeps the name GraphQL's coercion messages have always used.
  */
-function withArgument<K extends string>(s: { method: 'POST' | 'PUT'; path: string; summary: string; name: string; field: string; key: K; variable?: string; type: string; meta: JsonSchema; select: Part }) {
+function withArgument<K extends string>(s: {
+  method: 'POST' | 'PUT';
+  path: string;
+  summary: string;
+  description: string;
+  name: string;
+  field: string;
+  key: K;
+  variable?: string;
+  type: string;
+  meta: JsonSchema;
+  example: Record<K, unknown>;
+  select: Part;
+}) {
   const variable = s.variable ?? s.key;
   return route({
     method: s.method,
     path: s.path,
     summary: s.summary,
+    description: s.description,
     operation: operation([`mutation ${s.name}($id: String!, $${variable}: ${s.type}) { ${s.field}(dataCollectionSimplyId: $id, ${s.key}: $${variable}) { `, ' } }'], s.select),
     body: exactBody({ [s.key]: z.unknown().optional().meta(s.meta) } as Record<K, z.ZodOptional<z.ZodUnknown>>),
+    example: s.example,
     variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, [variable]: body[s.key] }),
   });
 }
@@ -121,52 +136,72 @@ const EXTENSIONS: Record<string, RouteExtension> = {
 export const dataCollectionRoutes = defineRoutes([
   listPage({
     path: '/v1/data-collections',
-    summary: 'Collections the caller’s data role can read (summaries); ?includeArchived=true adds archived ones',
+    summary: 'List collections',
+    description: 'Collections the caller’s data role can read (summaries); ?includeArchived=true adds archived ones',
     name: 'DataCollections',
     select: DATA_COLLECTION_SUMMARY,
     filters: { includeArchived: { type: 'Boolean', schema: queryBool().describe('true adds archived collections (default false)') } },
   }),
   createOne({
     path: '/v1/data-collections',
-    summary: 'Create a collection with its fields (privileged; team admin or TEAM_SETTINGS edit)',
+    summary: 'Create a collection',
+    description: 'Create a collection with its fields (privileged; team admin or TEAM_SETTINGS edit)',
     name: 'CreateDataCollection',
     inputType: 'CreateDataCollectionInput',
     body: createCollectionBody,
+    example: {
+      name: { en: 'People', de: 'Personen' },
+      singularName: { en: 'Person', de: 'Person' },
+      archetype: 'PERSON',
+      dataRecordCalculatedNameFormula: '{first_name} {last_name}',
+      fields: [
+        { title: 'First name', dataType: 'PLAIN_TEXT', isRequired: true, columnName: 'first_name' },
+        { title: 'Last name', dataType: 'PLAIN_TEXT', columnName: 'last_name' },
+        { title: 'Email', dataType: 'EMAIL_ADDRESS' },
+      ],
+    },
     select: DATA_COLLECTION,
   }),
-  getOne({ path: ONE, summary: 'A collection with the fields the caller can read', name: 'DataCollection', select: DATA_COLLECTION }),
+  getOne({ path: ONE, summary: 'Get a collection', description: 'A collection with the fields the caller can read', name: 'DataCollection', select: DATA_COLLECTION }),
   updateOne({
     method: 'PATCH',
     path: ONE,
-    summary: 'Change archetype, display-name formula, SMART criteria or parent (privileged)',
+    summary: 'Update a collection',
+    description: 'Change archetype, display-name formula, SMART criteria or parent (privileged)',
     name: 'UpdateDataCollection',
     inputType: 'UpdateDataCollectionInput',
     body: updateCollectionBody,
+    example: { archetype: 'PERSON', dataRecordCalculatedNameFormula: '{last_name}, {first_name}' },
     select: DATA_COLLECTION,
   }),
   updateOne({
     method: 'POST',
     path: `${ONE}/rename`,
-    summary: 'Rename a collection: name, singularName, pluralName (privileged)',
+    summary: 'Rename a collection',
+    description: 'Rename a collection: name, singularName, pluralName (privileged)',
     name: 'RenameDataCollection',
     inputType: 'RenameDataCollectionInput',
     body: renameCollectionBody,
+    example: { name: 'Members', singularName: 'Member', pluralName: 'Members' },
     select: DATA_COLLECTION,
   }),
   withArgument({
     method: 'POST',
     path: `${ONE}/archive`,
-    summary: 'Archive or restore a collection: { isArchived } (privileged)',
+    summary: 'Archive or restore a collection',
+    description: 'Archive or restore a collection: { isArchived } (privileged)',
     name: 'ArchiveDataCollection',
     field: 'archiveDataCollection',
     key: 'isArchived',
     type: 'Boolean!',
     meta: { type: 'boolean', description: 'true archives, false restores' },
+    example: { isArchived: true },
     select: DATA_COLLECTION,
   }),
   action({
     path: `${ONE}/recalculate-record-names`,
-    summary: 'Recompute the display names of the collection’s records (privileged)',
+    summary: 'Recalculate record names',
+    description: 'Recompute the display names of the collection’s records (privileged)',
     name: 'RecalculateDataRecordNames',
     respond: respond.custom(
       (updated: number, { params }) => ({ data: { id: params.dataCollectionSimplyId, updatedRecordCount: updated } }),
@@ -175,44 +210,51 @@ export const dataCollectionRoutes = defineRoutes([
       }),
     ),
   }),
-  action({ path: `${ONE}/resync-smart-membership`, summary: 'Rebuild a SMART collection’s memberships from its criteria (privileged)', name: 'ResyncSmartMembership', select: DATA_COLLECTION_SUMMARY }),
-  getOne({ path: `${ONE}/fields`, summary: 'Field definitions the caller can read, in sortOrder', name: 'DataCollectionFields', select: DATA_FIELD }),
+  action({ path: `${ONE}/resync-smart-membership`, summary: 'Resync SMART membership', description: 'Rebuild a SMART collection’s memberships from its criteria (privileged)', name: 'ResyncSmartMembership', select: DATA_COLLECTION_SUMMARY }),
+  getOne({ path: `${ONE}/fields`, summary: "List a collection's fields", description: 'Field definitions the caller can read, in sortOrder', name: 'DataCollectionFields', select: DATA_FIELD }),
   updateOne({
     method: 'POST',
     path: `${ONE}/fields`,
-    summary: 'Add a field (privileged)',
+    summary: 'Add a field',
+    description: 'Add a field (privileged)',
     name: 'AddDataField',
     inputType: 'DataFieldInput',
     body: inputBody(FIELD_BODY, ['title', 'dataType']),
+    example: { title: { en: 'Date of birth', de: 'Geburtsdatum' }, dataType: 'DATE', isRequired: false, columnName: 'date_of_birth' },
     select: DATA_FIELD,
     status: 201,
   }),
   withArgument({
     method: 'PUT',
     path: `${ONE}/fields/reorder`,
-    summary: 'Reorder fields: { orderedFieldSimplyIds } first, the others after (privileged)',
+    summary: 'Reorder fields',
+    description: 'Reorder fields: { orderedFieldSimplyIds } first, the others after (privileged)',
     name: 'ReorderDataFields',
     field: 'reorderDataFields',
     key: 'orderedFieldSimplyIds',
     variable: 'ids',
     type: '[String!]!',
     meta: { type: 'array', items: { type: 'string' }, description: 'field simplyIds: these first, in this order' },
+    example: { orderedFieldSimplyIds: ['fld-GH89-JK23-MN45', 'fld-AB23-CD45-EF67'] },
     select: DATA_FIELD,
   }),
-  getOne({ path: FIELD, summary: 'One field definition (404 when the caller’s role hides it)', name: 'DataCollectionField', select: DATA_FIELD }),
+  getOne({ path: FIELD, summary: 'Get a field', description: 'One field definition (404 when the caller’s role hides it)', name: 'DataCollectionField', select: DATA_FIELD }),
   updateOne({
     method: 'PATCH',
     path: FIELD,
-    summary: 'Change a field: title, isRequired, config, columnName, sortOrder (dataType is immutable) (privileged)',
+    summary: 'Update a field',
+    description: 'Change a field: title, isRequired, config, columnName, sortOrder (dataType is immutable) (privileged)',
     name: 'UpdateDataField',
     inputType: 'UpdateDataFieldInput',
     body: updateFieldBody,
+    example: { title: 'Email address', isRequired: true, sortOrder: 0 },
     select: DATA_FIELD,
   }),
-  actOn({ method: 'DELETE', path: FIELD, summary: 'Remove a field (409 while the display-name formula or SMART criteria use it) (privileged)', name: 'RemoveDataField' }),
+  actOn({ method: 'DELETE', path: FIELD, summary: 'Remove a field', description: 'Remove a field (409 while the display-name formula or SMART criteria use it) (privileged)', name: 'RemoveDataField' }),
   getOne({
     path: '/v1/create-menu/data-collections/{dataCollectionSimplyId}',
-    summary: 'Create-form layout: the fields the caller can fill in, canCreate, reasons, blockingFields',
+    summary: "Get a collection's create form",
+    description: 'Create-form layout: the fields the caller can fill in, canCreate, reasons, blockingFields',
     name: 'CreateMenuDataCollection',
     select: CREATE_MENU,
   }),

@@ -44,11 +44,12 @@ const historyPage: Responder<Page> = respond.custom(
   },
 );
 
-function historyRoute(path: string, name: string, field: string, select: typeof COMMUNICATION_PAGE, summary: string) {
+function historyRoute(path: string, name: string, field: string, select: typeof COMMUNICATION_PAGE, summary: string, description: string) {
   return route({
     method: 'GET',
     path,
     summary,
+    description,
     operation: operation(
       [`query ${name}($id: String!, $limit: Int, $cursor: String, $channelId: String, $currentStateId: String) { ${field}(dataRecordSimplyId: $id, limit: $limit, cursor: $cursor, channelId: $channelId, currentStateId: $currentStateId) { `, ' } }'],
       select,
@@ -60,10 +61,10 @@ function historyRoute(path: string, name: string, field: string, select: typeof 
 }
 
 export const communicationRoutes = defineRoutes([
-  historyRoute(COMMUNICATIONS, 'DataRecordCommunications', 'dataRecordCommunications', COMMUNICATION_PAGE, `The constituent's communication history, newest first, integration-safe fields only (${NEEDS}): limit, cursor, channelId, currentStateId`),
+  historyRoute(COMMUNICATIONS, 'DataRecordCommunications', 'dataRecordCommunications', COMMUNICATION_PAGE, "List a record's communications", `The constituent's communication history, newest first, integration-safe fields only (${NEEDS}): limit, cursor, channelId, currentStateId`),
   {
-    ...historyRoute(ALIAS, 'DataRecordOutgoingMessages', 'dataRecordOutgoingMessages', COMMUNICATION_PAGE, `Deprecated alias of GET ${COMMUNICATIONS}: the same projection and parameters (Deprecation and Link headers)`),
+    ...historyRoute(ALIAS, 'DataRecordOutgoingMessages', 'dataRecordOutgoingMessages', COMMUNICATION_PAGE, "List a record's outgoing messages", `Deprecated alias of GET ${COMMUNICATIONS}: the same projection and parameters (Deprecation and Link headers)`),
     deprecation: { successor: COMMUNICATIONS },
   },
-  historyRoute(PROTECTED, 'DataRecordProtectedCommunications', 'dataRecordProtectedCommunications', PROTECTED_COMMUNICATION_PAGE, `The history with exact addresses, masked content, lifecycle events and attachment manifests (signed-in team users only; API keys and session tokens: 403 PROTECTED_HISTORY_AUTH_REQUIRED; ${NEEDS})`),
+  historyRoute(PROTECTED, 'DataRecordProtectedCommunications', 'dataRecordProtectedCommunications', PROTECTED_COMMUNICATION_PAGE, "Get a record's protected history", `The history with exact addresses, masked content, lifecycle events and attachment manifests (signed-in team users only; API keys and session tokens: 403 PROTECTED_HISTORY_AUTH_REQUIRED; ${NEEDS})`),
 ]);

@@ -33,7 +33,8 @@ const EXTENSIONS: Record<string, RouteExtension> = {
 export const mailFeedbackRoutes = defineRoutes([
   listPage({
     path: PATH,
-    summary: `The team's suppressed addresses, newest first (${READ}): limit, offset, search, reason`,
+    summary: 'List suppressed addresses',
+    description: `The team's suppressed addresses, newest first (${READ}): limit, offset, search, reason`,
     name: 'MessageSuppressions',
     select: MESSAGE_SUPPRESSION,
     filters: {
@@ -44,9 +45,11 @@ export const mailFeedbackRoutes = defineRoutes([
   route({
     method: 'POST',
     path: PATH,
-    summary: `Suppress an address (${WRITE}): { address }; reason MANUAL; 201 added, 200 with the existing row when it is already listed`,
+    summary: 'Suppress an address',
+    description: `Suppress an address (${WRITE}): { address }; reason MANUAL; 201 added, 200 with the existing row when it is already listed`,
     operation: operation`mutation CreateMessageSuppression($input: CreateMessageSuppressionInput!) { createMessageSuppression(input: $input) { created suppression { ${MESSAGE_SUPPRESSION} } } }`,
     body: createSuppressionInput,
+    example: { address: 'no-more-mail@example.org' },
     variables: ({ body }) => ({ input: body }),
     respond: addition,
     status: 201,
@@ -54,7 +57,8 @@ export const mailFeedbackRoutes = defineRoutes([
   actOn({
     method: 'DELETE',
     path: `${PATH}/{address}`,
-    summary: `Take an address (URL-encoded) off the list so it is mailed again (${WRITE}); not listed: 404`,
+    summary: 'Remove a suppression',
+    description: `Take an address (URL-encoded) off the list so it is mailed again (${WRITE}); not listed: 404`,
     name: 'DeleteMessageSuppression',
     field: 'deleteMessageSuppression',
   }),

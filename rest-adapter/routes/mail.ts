@@ -19,11 +19,12 @@ const EXTENSIONS: Record<string, RouteExtension> = {
 export const mailRoutes = defineRoutes([
   listPage({
     path: '/v1/mail-messages',
-    summary: `The team's outgoing mail, newest first, without bodies (${PRIVILEGED}): limit, offset, status (optional)`,
+    summary: 'List outgoing mail',
+    description: `The team's outgoing mail, newest first, without bodies (${PRIVILEGED}): limit, offset, status (optional)`,
     name: 'MailMessages',
     select: MAIL_MESSAGE_SUMMARY,
     // the service checks the status, so both faces refuse an unknown one with the same 400
     filters: { status: { type: 'String', schema: z.string().optional().describe(`only messages in this status: ${MAIL_STATUSES.join(', ')}`) } },
   }),
-  getOne({ path: '/v1/mail-messages/{mailSimplyId}', summary: `One outgoing message with its text and html bodies (${PRIVILEGED})`, name: 'MailMessage', select: MAIL_MESSAGE }),
+  getOne({ path: '/v1/mail-messages/{mailSimplyId}', summary: 'Get a mail message', description: `One outgoing message with its text and html bodies (${PRIVILEGED})`, name: 'MailMessage', select: MAIL_MESSAGE }),
 ], EXTENSIONS);

@@ -15,35 +15,42 @@ const complianceQuery = z.strictObject({
 });
 
 export const mfaRoutes = defineRoutes([
-  getOne({ path: '/v1/users/me/mfa/status', summary: "The signed-in user's multi-factor sign-in: enabled, pendingSetup, enabledAt, recoveryCodesRemaining", name: 'MfaStatus', select: MFA_STATUS }),
+  getOne({ path: '/v1/users/me/mfa/status', summary: 'Get my multi-factor status', description: "The signed-in user's multi-factor sign-in: enabled, pendingSetup, enabledAt, recoveryCodesRemaining", name: 'MfaStatus', select: MFA_STATUS }),
   route({
     method: 'POST',
     path: '/v1/users/me/mfa/setup',
-    summary: 'A new TOTP secret (secret, otpauthUri, qrCodeDataUrl) waiting for complete-setup; replaces an unconfirmed one; 409 CONFLICT while enabled',
+    summary: 'Start multi-factor setup',
+    description: 'A new TOTP secret (secret, otpauthUri, qrCodeDataUrl) waiting for complete-setup; replaces an unconfirmed one; 409 CONFLICT while enabled',
     operation: operation`mutation SetupMfa { setupMfa { ${MFA_SETUP} } }`,
   }),
   route({
     method: 'POST',
     path: '/v1/users/me/mfa/verify',
-    summary: 'Whether { code } matches the pending or enabled secret: { valid }; changes nothing, a wrong code counts toward the failure limit',
+    summary: 'Check a multi-factor code',
+    description: 'Whether { code } matches the pending or enabled secret: { valid }; changes nothing, a wrong code counts toward the failure limit',
     operation: operation`mutation VerifyMfaCode($code: String!) { verifyMfaCode(code: $code) { valid } }`,
     body: codeInput,
+    example: { code: '492039' },
     variables: ({ body }) => body as Record<string, unknown>,
   }),
   route({
     method: 'POST',
     path: '/v1/users/me/mfa/complete-setup',
-    summary: 'Enable with a current { code }: the ten recovery codes, shown only here; a wrong code is 400 INVALID_MFA_CODE',
+    summary: 'Complete multi-factor setup',
+    description: 'Enable with a current { code }: the ten recovery codes, shown only here; a wrong code is 400 INVALID_MFA_CODE',
     operation: operation`mutation CompleteMfaSetup($code: String!) { completeMfaSetup(code: $code) { ${MFA_ENABLED} } }`,
     body: codeInput,
+    example: { code: '492039' },
     variables: ({ body }) => body as Record<string, unknown>,
   }),
   route({
     method: 'DELETE',
     path: '/v1/users/me/mfa',
-    summary: 'Turn multi-factor sign-in off with { code } (current code or recovery code) or { recoveryCode }',
+    summary: 'Turn multi-factor sign-in off',
+    description: 'Turn multi-factor sign-in off with { code } (current code or recovery code) or { recoveryCode }',
     operation: operation`mutation DisableMfa($code: String, $recoveryCode: String) { disableMfa(code: $code, recoveryCode: $recoveryCode) }`,
     body: disableInput,
+    example: { recoveryCode: 'k7m2-p9qx-4tzw' },
     variables: ({ body }) => body as Record<string, unknown>,
     respond: respond.custom(
       () => ({ data: { disabled: true } }),
@@ -53,7 +60,8 @@ export const mfaRoutes = defineRoutes([
   route<Record<string, string>, z.output<typeof complianceQuery>>({
     method: 'GET',
     path: '/v1/users/mfa/compliance',
-    summary: "Which of the team's active members have multi-factor sign-in: data { totals, members }, paged by limit/offset; mfaEnabled filters (TEAM_ADMIN_USERS view)",
+    summary: 'Get multi-factor compliance',
+    description: "Which of the team's active members have multi-factor sign-in: data { totals, members }, paged by limit/offset; mfaEnabled filters (TEAM_ADMIN_USERS view)",
     operation: operation`query MfaCompliance($limit: Int, $offset: Int, $mfaEnabled: Boolean) {
       mfaCompliance(limit: $limit, offset: $offset, mfaEnabled: $mfaEnabled) { ${MFA_COMPLIANCE} } }`,
     query: complianceQuery,
@@ -73,7 +81,8 @@ export const mfaRoutes = defineRoutes([
   actOn({
     method: 'POST',
     path: '/v1/users/mfa/reset/{teamUserLinkSimplyId}',
-    summary: "Remove a member's multi-factor sign-in (Team Admins, signed-in users only); another team's membership is 404",
+    summary: "Reset a member's multi-factor sign-in",
+    description: "Remove a member's multi-factor sign-in (Team Admins, signed-in users only); another team's membership is 404",
     name: 'ResetMemberMfa',
     select: MFA_RESET,
   }),

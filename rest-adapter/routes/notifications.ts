@@ -37,7 +37,8 @@ export const notificationRoutes = defineRoutes([
   route<Record<string, string>, ListQuery>({
     method: 'GET',
     path: '/v1/notifications',
-    summary: 'Your notifications in the selected team, newest first: limit (1-100, default 50), offset, isRead, notificationType, installationId',
+    summary: 'List my notifications',
+    description: 'Your notifications in the selected team, newest first: limit (1-100, default 50), offset, isRead, notificationType, installationId',
     operation: operation`query Notifications($limit: Int, $offset: Int, $isRead: Boolean, $notificationType: NotificationType, $installationId: String) {
       notifications(limit: $limit, offset: $offset, isRead: $isRead, notificationType: $notificationType, installationId: $installationId) {
         nodes { ${NOTIFICATION} } pagination { ${PAGINATION} } } }`,
@@ -48,7 +49,8 @@ export const notificationRoutes = defineRoutes([
   route({
     method: 'GET',
     path: '/v1/notifications/unread-count',
-    summary: 'How many of your notifications are unread (installationId: without the categories it turned off)',
+    summary: 'Count unread notifications',
+    description: 'How many of your notifications are unread (installationId: without the categories it turned off)',
     operation: operation`query NotificationUnreadCount($installationId: String) { notificationUnreadCount(installationId: $installationId) }`,
     query: deviceQuery,
     variables: ({ query }) => query as z.output<typeof deviceQuery>,
@@ -60,15 +62,18 @@ export const notificationRoutes = defineRoutes([
   route({
     method: 'PUT',
     path: '/v1/notifications/read-all',
-    summary: 'Mark all your notifications read: optional body { installationId } leaves the categories it turned off unread; answers updatedCount',
+    summary: 'Mark all notifications read',
+    description: 'Mark all your notifications read: optional body { installationId } leaves the categories it turned off unread; answers updatedCount',
     operation: operation`mutation MarkAllNotificationsRead($installationId: String) { markAllNotificationsRead(installationId: $installationId) { ${NOTIFICATION_READ_ALL} } }`,
     body: readAllInput,
+    example: { installationId: '7f3c2a9e-5b1d-4c8e-9a6f-2d4b8e1c3f5a' },
     variables: ({ body }) => ({ installationId: (body as { installationId?: string } | undefined)?.installationId }),
   }),
   route({
     method: 'GET',
     path: '/v1/notifications/preferences',
-    summary: "One of your installations' preferences: installationId or deviceSimplyId (exactly one); all six keys",
+    summary: 'Get notification preferences',
+    description: "One of your installations' preferences: installationId or deviceSimplyId (exactly one); all six keys",
     operation: operation`query NotificationPreferences($installationId: String, $deviceSimplyId: String) {
       notificationPreferences(installationId: $installationId, deviceSimplyId: $deviceSimplyId) { ${NOTIFICATION_PREFERENCES} } }`,
     query: preferencesQueryInput,
@@ -77,26 +82,31 @@ export const notificationRoutes = defineRoutes([
   route({
     method: 'PUT',
     path: '/v1/notifications/preferences',
-    summary: 'Change preferences: { installationId | deviceSimplyId, and any of the six keys }; unknown keys are refused; answers all six',
+    summary: 'Update notification preferences',
+    description: 'Change preferences: { installationId | deviceSimplyId, and any of the six keys }; unknown keys are refused; answers all six',
     operation: operation`mutation UpdateNotificationPreferences($input: NotificationPreferencesInput!) { updateNotificationPreferences(input: $input) { ${NOTIFICATION_PREFERENCES} } }`,
     body: updatePreferencesInput,
+    example: { installationId: '7f3c2a9e-5b1d-4c8e-9a6f-2d4b8e1c3f5a', newMessage: true, mention: true, system: false },
     variables: ({ body }) => ({ input: body }),
   }),
-  getOne({ path: ONE, summary: 'One of your notifications (anyone else’s: 404)', name: 'Notification', select: NOTIFICATION }),
+  getOne({ path: ONE, summary: 'Get a notification', description: 'One of your notifications (anyone else’s: 404)', name: 'Notification', select: NOTIFICATION }),
   route({
     method: 'PUT',
     path: `${ONE}/read`,
-    summary: 'Mark one notification read (idempotent: readAt is set once)',
+    summary: 'Mark a notification read',
+    description: 'Mark one notification read (idempotent: readAt is set once)',
     operation: operation`mutation MarkNotificationRead($id: String!) { markNotificationRead(notificationSimplyId: $id) { ${NOTIFICATION} } }`,
     variables: ({ params }) => ({ id: params.notificationSimplyId }),
   }),
-  actOn({ method: 'DELETE', path: ONE, summary: 'Delete one notification (gone from lists and counts; 404 afterwards)', name: 'DeleteNotification' }),
+  actOn({ method: 'DELETE', path: ONE, summary: 'Delete a notification', description: 'Delete one notification (gone from lists and counts; 404 afterwards)', name: 'DeleteNotification' }),
   route({
     method: 'POST',
     path: '/v1/notifications/device-token',
-    summary: "Register a push token of one of the current user's installations: { token, platform (ios, android, web), installationId }; 201 { deviceTokenSimplyId, created: true } for a token new to the user, 200 { deviceTokenSimplyId, refreshed: true } for a known one",
+    summary: 'Register a push token',
+    description: "Register a push token of one of the current user's installations: { token, platform (ios, android, web), installationId }; 201 { deviceTokenSimplyId, created: true } for a token new to the user, 200 { deviceTokenSimplyId, refreshed: true } for a known one",
     operation: operation`mutation RegisterDeviceToken($input: RegisterDeviceTokenInput!) { registerDeviceToken(input: $input) { ${DEVICE_TOKEN_REGISTRATION} } }`,
     body: registerDeviceTokenInput,
+    example: { token: '9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f', platform: 'ios', installationId: '7f3c2a9e-5b1d-4c8e-9a6f-2d4b8e1c3f5a' },
     variables: ({ body }) => ({ input: body }),
     status: 201,
     respond: respond.custom(
@@ -116,9 +126,11 @@ export const notificationRoutes = defineRoutes([
   route({
     method: 'DELETE',
     path: '/v1/notifications/device-token',
-    summary: 'Deactivate a push token of the current user: { token } (web: the subscription JSON or its endpoint); 404 TOKEN_NOT_FOUND for a token they do not hold',
+    summary: 'Deactivate a push token',
+    description: 'Deactivate a push token of the current user: { token } (web: the subscription JSON or its endpoint); 404 TOKEN_NOT_FOUND for a token they do not hold',
     operation: operation`mutation DeactivateDeviceToken($token: String!) { deactivateDeviceToken(token: $token) { deactivated } }`,
     body: deactivateDeviceTokenInput,
+    example: { token: '9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f' },
     variables: ({ body }) => ({ token: (body as { token: string }).token }),
   }),
 ]);

@@ -63,6 +63,8 @@ const batchCreateBody = bodyObject({ dataCollectionSimplyId: collection(), recor
 const batchUpdateBody = bodyObject({ records: list('[{ dataRecordSimplyId, fields }], 1-100') });
 const batchDeleteBody = bodyObject({ dataRecordSimplyIds: list('record simplyIds, 1-100') });
 
+const RECORD_UPDATE_EXAMPLE = { fields: { 'fld-GH89-JK23-MN45': 'ada@example.org', 'fld-JK23-MN45-PQ67': null } };
+
 // ---------------------------------------------------------------------------------------------
 // Responders
 
@@ -124,8 +126,10 @@ const ONE = '/v1/data-records/{dataRecordSimplyId}';
 function batch<B>(s: {
   method: 'POST' | 'PATCH' | 'DELETE';
   summary: string;
+  description: string;
   head: string;
   body: z.ZodType<B>;
+  example: unknown;
   variables: (body: B) => Record<string, unknown>;
   noun: 'created' | 'updated' | 'deleted';
 }) {
@@ -133,8 +137,10 @@ function batch<B>(s: {
     method: s.method,
     path: '/v1/data-records/batch',
     summary: s.summary,
+    description: s.description,
     operation: operation([`${s.head} { `, ' } }'], DATA_RECORD_BATCH_RESULT),
     body: s.body,
+    example: s.example,
     variables: ({ body }) => s.variables(body),
     respond: batchResult(s.noun),
   });
@@ -144,18 +150,22 @@ function batch<B>(s: {
 function createRecord<B extends { dataCollectionSimplyId: string }>(s: {
   path: string;
   summary: string;
+  description: string;
   name: string;
   field: string;
   values: 'fields' | 'formData';
   body: z.ZodType<B>;
+  example: unknown;
   read: (body: B) => unknown;
 }) {
   return route({
     method: 'POST',
     path: s.path,
     summary: s.summary,
+    description: s.description,
     operation: operation([`mutation ${s.name}($collection: String!, $${s.values}: JSON) { ${s.field}(dataCollectionSimplyId: $collection, ${s.values}: $${s.values}) { `, ' } }'], DATA_RECORD_WRITE_RESULT),
     body: s.body,
+    example: s.example,
     variables: ({ body }) => ({ collection: body.dataCollectionSimplyId, [s.values]: s.read(body) }),
     respond: recordWithWarnings,
     status: 201,
@@ -163,13 +173,15 @@ function createRecord<B extends { dataCollectionSimplyId: string }>(s: {
 }
 
 /** PATCH and PUT are the same merge (omitted fields stay), each under its own operation name. */
-const updateRecord = (method: 'PATCH' | 'PUT', name: string, summary: string) =>
+const updateRecord = (method: 'PATCH' | 'PUT', name: string, summary: string, description: string) =>
   route({
     method,
     path: ONE,
     summary,
+    description,
     operation: operation([`mutation ${name}($id: String!, $fields: JSON) { updateDataRecord(dataRecordSimplyId: $id, fields: $fields) { `, ' } }'], DATA_RECORD_WRITE_RESULT),
     body: updateBody,
+    example: RECORD_UPDATE_EXAMPLE,
     variables: ({ params, body }) => ({ id: params.dataRecordSimplyId, fields: body.fields ?? {} }),
     respond: recordWithWarnings,
   });
@@ -180,7 +192,8 @@ export const dataRecordRoutes = defineRoutes([
   route({
     method: 'GET',
     path: '/v1/data-records',
-    summary: 'Records of a collection: dataCollectionSimplyId (required), limit, offset, sort (createdAt, updatedAt, calculatedName; "-" descending; default -createdAt), fields',
+    summary: 'List records',
+    description: 'Records of a collection: dataCollectionSimplyId (required), limit, offset, sort (createdAt, updatedAt, calculatedName; "-" descending; default -createdAt), fields',
     operation: operation`query DataRecords($collection: String!, $limit: Int, $offset: Int, $sort: String, $fields: [String!]) {
       dataRecords(dataCollectionSimplyId: $collection, limit: $limit, offset: $offset, sort: $sort, fields: $fields) { ${DATA_RECORD_PAGE} } }`,
     query: listQuery,
@@ -196,40 +209,64 @@ export const dataRecordRoutes = defineRoutes([
   route({
     method: 'POST',
     path: '/v1/data-records/search',
-    summary: 'Search a collection: query (display names, ≤ 128 chars), filters (≤ 25, AND-ed), fields, limit 1-100, offset ≤ 5000, sort',
+    summary: 'Search records',
+    description: 'Search a collection: query (display names, ≤ 128 chars), filters (≤ 25, AND-ed), fields, limit 1-100, offset ≤ 5000, sort',
     operation: operation`query SearchDataRecords($input: DataRecordSearchInput!) { searchDataRecords(input: $input) { ${DATA_RECORD_PAGE} } }`,
     body: searchBody,
+    example: {
+      dataCollectionSimplyId: 'GH89-JK23-MN45',
+      query: 'Lovelace',
+      filters: [{ field: 'fld-JK23-MN45-PQ67', operator: 'gte', value: 18 }],
+      fields: ['fld-AB23-CD45-EF67', 'fld-GH89-JK23-MN45'],
+      limit: 25,
+      sort: '-updatedAt',
+    },
     variables: ({ body }) => ({ input: body }),
     respond: respond.page,
   }),
   batch({
     method: 'POST',
-    summary: 'Batch create: { dataCollectionSimplyId, records: [{ fields }] } (1-100); per-item results, data.created and data.failed',
+    summary: 'Create records in batch',
+    description: 'Batch create: { dataCollectionSimplyId, records: [{ fields }] } (1-100); per-item results, data.created and data.failed',
     head: 'mutation BatchCreateDataRecords($collection: String!, $records: [JSON!]!) { batchCreateDataRecords(dataCollectionSimplyId: $collection, records: $records)',
     body: batchCreateBody,
+    example: {
+      dataCollectionSimplyId: 'GH89-JK23-MN45',
+      records: [{ fields: { 'fld-AB23-CD45-EF67': 'Ada' } }, { fields: { 'fld-AB23-CD45-EF67': 'Grace' } }],
+    },
     variables: (body) => ({ collection: body.dataCollectionSimplyId, records: body.records }),
     noun: 'created',
   }),
   batch({
     method: 'PATCH',
-    summary: 'Batch update: { records: [{ dataRecordSimplyId, fields }] } (1-100, merge like PATCH); per-item results, data.updated and data.failed',
+    summary: 'Update records in batch',
+    description: 'Batch update: { records: [{ dataRecordSimplyId, fields }] } (1-100, merge like PATCH); per-item results, data.updated and data.failed',
     head: 'mutation BatchUpdateDataRecords($records: [DataRecordUpdateItemInput!]!) { batchUpdateDataRecords(records: $records)',
     body: batchUpdateBody,
+    example: {
+      records: [
+        { dataRecordSimplyId: 'QR67-ST89-UV23', fields: { 'fld-GH89-JK23-MN45': 'ada@example.org' } },
+        { dataRecordSimplyId: 'WX23-YZ45-AB67', fields: { 'fld-GH89-JK23-MN45': null } },
+      ],
+    },
     variables: (body) => ({ records: body.records }),
     noun: 'updated',
   }),
   batch({
     method: 'DELETE',
-    summary: 'Batch soft delete: { dataRecordSimplyIds: [...] } (1-100); per-item results, data.deleted and data.failed',
+    summary: 'Delete records in batch',
+    description: 'Batch soft delete: { dataRecordSimplyIds: [...] } (1-100); per-item results, data.deleted and data.failed',
     head: 'mutation BatchDeleteDataRecords($ids: [String!]!) { batchDeleteDataRecords(dataRecordSimplyIds: $ids)',
     body: batchDeleteBody,
+    example: { dataRecordSimplyIds: ['QR67-ST89-UV23', 'WX23-YZ45-AB67'] },
     variables: (body) => ({ ids: body.dataRecordSimplyIds }),
     noun: 'deleted',
   }),
   route({
     method: 'GET',
     path: ONE,
-    summary: 'One record; fields (projection), expand=collection,fieldDefinitions,files (under meta.expanded)',
+    summary: 'Get a record',
+    description: 'One record; fields (projection), expand=collection,fieldDefinitions,files (under meta.expanded)',
     operation: operation`query DataRecord($id: String!, $fields: [String!], $expandCollection: Boolean!, $expandFields: Boolean!, $expandFiles: Boolean!) {
       dataRecord(dataRecordSimplyId: $id, fields: $fields) { ${DATA_RECORD} ${DATA_RECORD_EXPANSION} files @include(if: $expandFiles) { ${FILE_BRIEF} } } }`,
     query: getQuery,
@@ -244,29 +281,34 @@ export const dataRecordRoutes = defineRoutes([
   }),
   createRecord({
     path: '/v1/data-records',
-    summary: 'Create a record: { dataCollectionSimplyId, fields }; unknown field keys are skipped and listed in meta.warnings',
+    summary: 'Create a record',
+    description: 'Create a record: { dataCollectionSimplyId, fields }; unknown field keys are skipped and listed in meta.warnings',
     name: 'CreateDataRecord',
     field: 'createDataRecord',
     values: 'fields',
     body: createBody,
+    example: { dataCollectionSimplyId: 'GH89-JK23-MN45', fields: { 'fld-AB23-CD45-EF67': 'Ada', 'fld-GH89-JK23-MN45': 'ada@example.org' } },
     read: (body) => body.fields ?? {},
   }),
-  updateRecord('PATCH', 'UpdateDataRecord', 'Update a record: only supplied fields are written; null clears'),
-  updateRecord('PUT', 'ReplaceDataRecord', 'Update a record (same merge as PATCH: omitted fields are left unchanged)'),
+  updateRecord('PATCH', 'UpdateDataRecord', 'Update a record', 'Update a record: only supplied fields are written; null clears'),
+  updateRecord('PUT', 'ReplaceDataRecord', 'Update a record with PUT', 'Update a record (same merge as PATCH: omitted fields are left unchanged)'),
   actOn({
     method: 'DELETE',
     path: ONE,
-    summary: 'Soft delete a record (gone from list, get and search; fires DATA_RECORD_DELETED)',
+    summary: 'Delete a record',
+    description: 'Soft delete a record (gone from list, get and search; fires DATA_RECORD_DELETED)',
     name: 'DeleteDataRecord',
     select: 'id deleted',
   }),
   createRecord({
     path: '/v1/create-menu/data-records',
-    summary: 'Create a record the way the dashboard create menu does: { dataCollectionSimplyId, formData } (keys: field simplyIds or columnNames)',
+    summary: 'Create a record from the create menu',
+    description: 'Create a record the way the dashboard create menu does: { dataCollectionSimplyId, formData } (keys: field simplyIds or columnNames)',
     name: 'CreateMenuDataRecord',
     field: 'createMenuDataRecord',
     values: 'formData',
     body: createMenuBody,
+    example: { dataCollectionSimplyId: 'GH89-JK23-MN45', formData: { first_name: 'Ada', 'fld-GH89-JK23-MN45': 'ada@example.org' } },
     read: (body) => body.formData ?? body.fields ?? {},
   }),
 ]);

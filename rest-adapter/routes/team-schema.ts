@@ -20,19 +20,22 @@ export const teamSchemaRoutes = defineRoutes([
   route({
     method: 'GET',
     path: '/v1/team-schema/export',
-    summary: 'The current team schema (collections with fields, views, wizards, automations) and its version number',
+    summary: 'Export the team schema',
+    description: 'The current team schema (collections with fields, views, wizards, automations) and its version number',
     operation: operation`query TeamSchemaExport { teamSchemaExport { ${TEAM_SCHEMA_EXPORT} } }`,
   }),
   listPage({
     path: '/v1/team-schema/versions',
-    summary: 'Schema version history, newest first: limit, offset; each { version, summary, actorKind, actorId, createdAt }',
+    summary: 'List team schema versions',
+    description: 'Schema version history, newest first: limit, offset; each { version, summary, actorKind, actorId, createdAt }',
     name: 'TeamSchemaVersions',
     select: TEAM_SCHEMA_VERSION,
   }),
   route({
     method: 'GET',
     path: '/v1/team-schema/versions/compare',
-    summary: 'What changed between two versions: from, to (required; 0 = the empty schema); added, removed, changed per collection, field and view',
+    summary: 'Compare team schema versions',
+    description: 'What changed between two versions: from, to (required; 0 = the empty schema); added, removed, changed per collection, field and view',
     operation: operation`query CompareTeamSchemaVersions($from: Int!, $to: Int!) { compareTeamSchemaVersions(from: $from, to: $to) { ${TEAM_SCHEMA_DIFF} } }`,
     query: z.object({ from: requiredVersion().describe('version number, 0 or more'), to: requiredVersion().describe('version number, 0 or more') }),
     variables: ({ query }) => query,
@@ -40,7 +43,8 @@ export const teamSchemaRoutes = defineRoutes([
   route({
     method: 'GET',
     path: '/v1/team-schema/changed',
-    summary: 'Whether the schema changed since a version (sinceVersion) or a time (since, ISO 8601); exactly one of them',
+    summary: 'Check for team schema changes',
+    description: 'Whether the schema changed since a version (sinceVersion) or a time (since, ISO 8601); exactly one of them',
     operation: operation`query TeamSchemaChanged($sinceVersion: Int, $since: String) { teamSchemaChanged(sinceVersion: $sinceVersion, since: $since) { ${TEAM_SCHEMA_CHANGED} } }`,
     query: z.object({
       sinceVersion: queryInt().describe('a version number the client holds'),

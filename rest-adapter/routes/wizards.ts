@@ -49,16 +49,18 @@ function compactedErrors(field: JsonSchema): JsonSchema {
 const ONE = '/v1/data-wizards/{dataWizardSimplyId}';
 
 export const dataWizardRoutes = defineRoutes([
-  listPage({ path: '/v1/data-wizards', summary: 'Wizards of the team, newest first (limit 1-100, offset); needs TEAM_ADMIN_DATA_WIZARDS', name: 'DataWizards', select: DATA_WIZARD_SUMMARY }),
-  getOne({ path: ONE, summary: "Configuration with ordered steps and firstStepId; needs TEAM_ADMIN_DATA_WIZARDS or RUN on the wizard's collection", name: 'DataWizard', select: DATA_WIZARD_DETAIL }),
-  getOne({ path: `${ONE}/schema`, summary: 'The wizard schema (Document 1 §2.6): steps, tasks and task fields', name: 'DataWizardSchema', field: 'dataWizard', select: DATA_WIZARD_SCHEMA }),
+  listPage({ path: '/v1/data-wizards', summary: 'List wizards', description: 'Wizards of the team, newest first (limit 1-100, offset); needs TEAM_ADMIN_DATA_WIZARDS', name: 'DataWizards', select: DATA_WIZARD_SUMMARY }),
+  getOne({ path: ONE, summary: 'Get a wizard', description: "Configuration with ordered steps and firstStepId; needs TEAM_ADMIN_DATA_WIZARDS or RUN on the wizard's collection", name: 'DataWizard', select: DATA_WIZARD_DETAIL }),
+  getOne({ path: `${ONE}/schema`, summary: "Get a wizard's schema", description: 'The wizard schema (Document 1 §2.6): steps, tasks and task fields', name: 'DataWizardSchema', field: 'dataWizard', select: DATA_WIZARD_SCHEMA }),
   updateOne({
     method: 'POST',
     path: `${ONE}/execute`,
-    summary: "Run every step on a record: { dataRecordSimplyId, formData? }; RUN on the wizard's collection; session tokens refused",
+    summary: 'Run a wizard on a record',
+    description: "Run every step on a record: { dataRecordSimplyId, formData? }; RUN on the wizard's collection; session tokens refused",
     name: 'ExecuteDataWizard',
     inputType: 'DataWizardExecuteInput',
     body: executeBody,
+    example: { dataRecordSimplyId: 'QR67-ST89-UV23', formData: { 'fld-AB23-CD45-EF67': 'Ada', 'fld-JK23-MN45-PQ67': 36 } },
     select: DATA_WIZARD_EXECUTION,
     respond: respond.custom(
       (r: Execution) => ({ data: { ...r, errors: r.errors.map(compact) } }),
@@ -67,7 +69,8 @@ export const dataWizardRoutes = defineRoutes([
   }),
   getOne({
     path: `${ONE}/run-access`,
-    summary: "Signed-in users only: firstDataWizardStepSimplyId and stepCount; RUN on the wizard's collection",
+    summary: 'Check wizard run access',
+    description: "Signed-in users only: firstDataWizardStepSimplyId and stepCount; RUN on the wizard's collection",
     name: 'DataWizardRunAccess',
     select: DATA_WIZARD_RUN_ACCESS,
   }),

@@ -4,8 +4,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDocsPage, DOCS_EXPECTED_TEXTS, type DocsCheckResult } from '../../rest-adapter/docs-browser-check.ts';
+import { checkDocsPage, DOCS_EXPECTED_TEXTS, type DocsCheckResult, SIDEBAR_NAME_MAX } from '../../rest-adapter/docs-browser-check.ts';
+import { routes } from '../../src/main/modules.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { pendingRouteKeys } from './pending-short-summaries.ts';
 
 let server: TestServer;
 
@@ -62,6 +64,15 @@ describe('/docs', () => {
       expect(result.requests.some((u) => u.endsWith('/openapi.json'))).toBe(true);
       expect(result.foreignRequests).toEqual([]);
       expect(result.problems).toEqual([]);
+    });
+
+    it('names every operation in the sidebar in a few words', async () => {
+      const pending = await pendingRouteKeys();
+      const stillSentences = new Set(routes.filter((r) => pending.has(`${r.method} ${r.path}`)).map((r) => r.summary));
+      expect(result.sidebarOperations).toHaveLength(routes.length);
+      expect(result.sidebarOperations).toContain('Sign in');
+      expect(result.sidebarOperations).toContain('Create a webhook');
+      expect(result.sidebarOperations.filter((name) => name.length > SIDEBAR_NAME_MAX && !stillSentences.has(name))).toEqual([]);
     });
 
     it('saves a screenshot', async () => {
