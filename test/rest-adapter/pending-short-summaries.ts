@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 
-export const PENDING_SHORT_SUMMARIES: readonly string[] = ['rest-adapter/routes/messages.ts', 'rest-adapter/routes/files.ts'];
+export const PENDING_SHORT_SUMMARIES: readonly string[] = ['rest-adapter/routes/messages.ts'];
 
 const root = path.resolve(import.meta.dirname, '../..');
 
