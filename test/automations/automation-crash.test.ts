@@ -3,7 +3,8 @@
 // job's heartbeat stops; an instance's supervisor hands the job back, and a worker started after
 // the kill takes the execution again within 30 s and completes it. The repeated run's side effects
 // are keyed (`<execution>:<action>:<record>`), so the mail and the notification the killed run made
-// exist once, and the record update is written once more with the same values.
+// exist once, and the record update the killed run was waiting to make is made by the new one.
+// CREATE_RECORD and RUN_WIZARD_STEP have their own drill: automation-crash-effects.test.ts.
 //
 // The stall is a row lock the test holds on the trigger record, so the run's UPDATE_FIELDS waits
 // for it; the lock is taken before any worker runs (the API server runs none, and the event waits

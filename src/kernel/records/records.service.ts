@@ -16,6 +16,7 @@ import { checkReferences, prepareFields, type PreparedFields } from './record-in
 import { applyRecordRewrites } from './record-updates.ts';
 import { findRecordPage, findRecords, insertRecords, lockRecords, parseSort, type RecordRow, softDeleteRecords, syncSmartMemberships } from './records.sql.ts';
 import { inTransaction } from '../../app/transaction.ts';
+import { claimEffect, findEffect } from '../../app/effects.ts';
 import type pg from 'pg';
 
 export const MAX_BATCH_ITEMS = 100;
@@ -196,9 +197,44 @@ export interface CreateOptions {
   alsoInTransaction?: (db: pg.PoolClient, failures: readonly ItemFailure[]) => Promise<void>;
 }
 
-export async function createRecords(ctx: RequestContext, collectionSimplyId: string, inputs: readonly unknown[], options: CreateOptions): Promise<WriteOutcome> {
+export interface CreateRecordsOptions extends CreateOptions {
+  /**
+   * The create is one keyed effect (src/app/effects.ts). The key is claimed in the create's
+   * transaction; a call repeating a key an earlier call committed creates nothing and answers with
+   * what that call created (the records as they are now), so a job run again after its worker died
+   * does not create its records twice.
+   */
+  effectKey?: string;
+}
+
+/** What a keyed create settles its key with: enough to answer a repeat as the first call was answered. */
+interface CreateEffect {
+  created: { index: number; dataRecordSimplyId: string }[];
+  failures: ItemFailure[];
+  eventIds: string[];
+}
+
+/** The outcome of a keyed create made before: its records re-read (one deleted since is a 404 item). */
+async function repeatedCreate(ctx: RequestContext, access: CollectionAccess, effect: CreateEffect | null): Promise<WriteOutcome> {
+  const done = effect ?? { created: [], failures: [], eventIds: [] };
+  const found = await findRecords(ctx.services.pool, access.schema.teamId, done.created.map((c) => c.dataRecordSimplyId));
+  const rows = new Map(found.map((row) => [row.simplyId, row]));
+  const items: WriteOutcome['items'] = [
+    ...done.failures.map((f) => ({ ok: false as const, ...f })),
+    ...done.created.map(({ index, dataRecordSimplyId: id }) => {
+      const row = rows.get(id);
+      return row ? { ok: true as const, index, record: { row, access, shown: access.readable } } : failure(index, id, new NotFoundError('Data record', id));
+    }),
+  ].sort((a, b) => a.index - b.index);
+  return { records: items.flatMap((i) => (i.ok ? [i.record] : [])), items, warnings: [], eventIds: done.eventIds };
+}
+
+export async function createRecords(ctx: RequestContext, collectionSimplyId: string, inputs: readonly unknown[], options: CreateRecordsOptions): Promise<WriteOutcome> {
   if (options.batch) assertBatchSize(inputs.length, 'records', options.maxItems);
   const access = await collectionFor(ctx, collectionSimplyId, 'EDIT');
+  // a repeat is answered before the inputs are checked again: what was valid then was created
+  const earlier = options.effectKey ? await findEffect<CreateEffect>(ctx.services.pool, access.schema.teamId, options.effectKey) : null;
+  if (earlier) return repeatedCreate(ctx, access, earlier.result);
   writableCollection(access);
   const path = (i: number) => (options.batch ? `records[${i}].fields` : 'fields');
   const prepared = inputs.map((input, i) => prepareFields(access, input, 'create', path(i)));
@@ -208,7 +244,10 @@ export async function createRecords(ctx: RequestContext, collectionSimplyId: str
   const source = access.schema.fieldSource(access.collection);
   const formula = source.calculatedNameFormula;
   const actor = actorOf(ctx, options.source);
-  const { rows, eventIds } = await inTransaction(ctx.services.pool, async (db) => {
+  const written = await inTransaction(ctx.services.pool, async (db) => {
+    // first, so a concurrent call with the same key waits here and then finds this one's records
+    const claim = options.effectKey ? await claimEffect<CreateEffect>(db, access.schema.teamId, options.effectKey) : null;
+    if (claim && !claim.claimed) return { repeated: claim.result };
     const rows = await insertRecords(
       db,
       access.schema.teamId,
@@ -227,9 +266,13 @@ export async function createRecords(ctx: RequestContext, collectionSimplyId: str
     }));
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'CREATE', collection: access.collection, succeeded: rows.length, failed: inputs.length - rows.length } : undefined;
     const eventIds = await recordChanges(db, ctx.services.events, actor, changes, bulk);
-    await options.alsoInTransaction?.(db, prepared.flatMap((p, index) => (p.error ? [failure(index, null, p.error)] : [])));
+    const failures = prepared.flatMap((p, index) => (p.error ? [failure(index, null, p.error)] : []));
+    await options.alsoInTransaction?.(db, failures);
+    if (claim) await claim.settle({ created: rows.map((row, i) => ({ index: good[i]!.index, dataRecordSimplyId: row.simplyId })), failures: failures.map(({ ok: _, ...f }) => f), eventIds });
     return { rows, eventIds };
   });
+  if ('repeated' in written) return repeatedCreate(ctx, access, written.repeated ?? null);
+  const { rows, eventIds } = written;
   void ctx.services.outbox.nudge();
   const views = rows.map((row) => ({ row, access, shown: access.readable }));
   const byIndex = new Map(good.map(({ index }, i) => [index, views[i]!]));

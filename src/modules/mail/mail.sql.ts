@@ -33,8 +33,20 @@ const MAIL_COLUMNS = [
 const MAIL_TYPES = ['text', 'bigint', 'text', 'jsonb', 'jsonb', 'jsonb', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'boolean'];
 const toTextArray = (column: string) => `ARRAY(SELECT jsonb_array_elements_text(${column}))`;
 
-/** Stores messages in one statement; answers their row ids in the order given. */
-export async function insertMailMessages(db: pg.PoolClient, mails: readonly StoredMail[]): Promise<string[]> {
+/** A message as the insert left it: stored now, or found already stored under its source key. */
+export interface InsertedMail {
+  id: string;
+  simplyId: string;
+  /** false: a message with the same keyed source and sourceId was stored before; this one was not */
+  stored: boolean;
+}
+
+/**
+ * Stores messages in one statement; answers, in the order given, their rows. An AUTOMATION
+ * message's sourceId names one message (the partial unique index MailMessage_automation_source_key):
+ * one whose sourceId is taken (a repeated run) is not stored, and answers with the message stored before.
+ */
+export async function insertMailMessages(db: pg.PoolClient, mails: readonly StoredMail[]): Promise<InsertedMail[]> {
   if (mails.length === 0) return [];
   const rows = mails.map((mail) => [
     mail.simplyId, mail.teamId, mail.from, JSON.stringify(mail.to), JSON.stringify(mail.cc), JSON.stringify(mail.bcc), mail.replyTo, mail.subject,
@@ -46,11 +58,26 @@ export async function insertMailMessages(db: pg.PoolClient, mails: readonly Stor
      SELECT u."simplyId", u."teamId", u."fromAddress", ${toTextArray('u."toAddresses"')}, ${toTextArray('u."ccAddresses"')}, ${toTextArray('u."bccAddresses"')},
             u."replyTo", u.subject, u."textBody", u."htmlBody", u.transport, u.status::"MailStatus", u.source, u."sourceId", u."envelopeFrom", u.headers, u."contentWithheld"
        FROM unnest(${MAIL_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS u(${MAIL_COLUMNS.join(', ')})
+     ON CONFLICT ("teamId", source, "sourceId") WHERE source = 'AUTOMATION' DO NOTHING
      RETURNING id::text, "simplyId"`,
     MAIL_COLUMNS.map((_, i) => rows.map((row) => row[i])),
   );
   const ids = new Map(inserted.map((row) => [row.simplyId, row.id]));
-  return mails.map((mail) => ids.get(mail.simplyId)!);
+  const skipped = mails.filter((mail) => !ids.has(mail.simplyId));
+  const earlier = new Map<string, { id: string; simplyId: string }>();
+  if (skipped.length > 0) {
+    const { rows: found } = await db.query<{ id: string; simplyId: string; teamId: string; source: string; sourceId: string }>(
+      `SELECT m.id::text, m."simplyId", m."teamId"::text AS "teamId", m.source, m."sourceId"
+         FROM "MailMessage" m JOIN unnest($1::bigint[], $2::text[], $3::text[]) AS k(t, src, sid) ON m."teamId" = k.t AND m.source = k.src AND m."sourceId" = k.sid
+        WHERE m.source = 'AUTOMATION'`,
+      [skipped.map((m) => m.teamId), skipped.map((m) => m.source), skipped.map((m) => m.sourceId)],
+    );
+    for (const row of found) earlier.set(`${row.teamId}/${row.source}/${row.sourceId}`, { id: row.id, simplyId: row.simplyId });
+  }
+  return mails.map((mail) => {
+    const id = ids.get(mail.simplyId);
+    return id !== undefined ? { id, simplyId: mail.simplyId, stored: true } : { ...earlier.get(`${mail.teamId}/${mail.source}/${mail.sourceId}`)!, stored: false };
+  });
 }
 
 export interface QueuedRow {

@@ -16,6 +16,7 @@ export interface OutgoingMail {
   html?: string;
   /** what sends it: AUTOMATION, WIZARD, SYSTEM, ... */
   source: string;
+  /** for AUTOMATION, the action's idempotency key: one message per team and sourceId */
   sourceId?: string;
   /**
    * A one-recipient message the recipient may opt out of: it carries List-Unsubscribe with
@@ -29,15 +30,19 @@ export interface OutgoingMail {
   withheld?: boolean;
 }
 
-/** What became of one message of `enqueueMany`, in the order given. */
-export type MailOutcome = { ok: true; id: string; simplyId: string } | { ok: false; error: ApiError };
+/**
+ * What became of one message of `enqueueMany`, in the order given. `existing`: an AUTOMATION
+ * message whose sourceId was stored before (a repeated run); that message is answered and nothing
+ * new is stored or sent.
+ */
+export type MailOutcome = { ok: true; id: string; simplyId: string; existing?: true } | { ok: false; error: ApiError };
 
 export interface Mailer {
   /**
    * Stores the message and queues its delivery. With `db`, both happen in the caller's
    * transaction: the mail exists only if the caller commits.
    */
-  enqueue(mail: OutgoingMail, db?: pg.PoolClient): Promise<{ id: string; simplyId: string }>;
+  enqueue(mail: OutgoingMail, db?: pg.PoolClient): Promise<{ id: string; simplyId: string; existing?: true }>;
   /**
    * Many messages in the caller's transaction, with a few statements for all of them. A message
    * the transport refuses (an invalid address, a body over the limits) is answered with its

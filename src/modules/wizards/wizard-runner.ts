@@ -12,6 +12,11 @@
 // DATA_RECORD_UPDATED outbox event, subscription NOTIFY), marks the instance COMPLETED and inserts
 // the WIZARD_COMPLETED event. A failing task rolls all of that back; a second transaction then marks
 // the instance FAILED with the reasons and inserts WIZARD_COMPLETION_FAILED.
+//
+// With an `effectKey` (an automation's RUN_WIZARD_STEP) a successful run is a keyed effect
+// (src/app/effects.ts): the key is claimed in the run's transaction and settled with its result, so
+// a run repeated after a crash changes nothing and answers with the first run's result. A failed
+// run claims nothing: trying it again is a new run.
 import type { Principal } from '../../app/auth/principal.ts';
 import {
   accessTo,
@@ -34,6 +39,7 @@ import { WizardNotFoundError, WizardStepNotFoundError } from './wizards.errors.t
 import { firstStep, loadWizardConfig, type WizardConfig, type WizardStep, type WizardTask } from './wizard-config.ts';
 import { insertCompletionEvent, type RunErrorDetail } from './wizard-events.ts';
 import { inTransaction } from '../../app/transaction.ts';
+import { claimEffect, findEffect } from '../../app/effects.ts';
 
 export interface RunWizardInput {
   teamId: bigint;
@@ -49,6 +55,8 @@ export interface RunWizardInput {
   requestId?: string;
   /** automation loop guard: how many automation-caused writes led here */
   automationDepth?: number;
+  /** the run is a keyed effect: a repeat of a key a successful run committed answers with that run's result */
+  effectKey?: string;
 }
 
 export interface RunWizardResult {
@@ -65,6 +73,20 @@ export interface RunWizardResult {
 
 /** The audit log's `source` for record writes made by a wizard run. */
 export const WIZARD_AUDIT_SOURCE = 'WIZARD';
+
+/** The key was claimed by a run that committed while this one was starting: this one is dropped. */
+class AlreadyRun extends Error {
+  readonly result: RunWizardResult;
+  constructor(result: RunWizardResult) {
+    super('the wizard run was made under this key before');
+    this.result = result;
+  }
+}
+
+/** Every keyed wizard run settles its key with its result: a key without one was claimed by another effect. */
+function keyTakenElsewhere(key: string): never {
+  throw new ConflictError(`The effect key ${key} was used for something other than a wizard run`);
+}
 
 /** A task failed: the run stops there and nothing it wrote is kept. */
 class TaskFailure extends Error {
@@ -193,6 +215,9 @@ function runValidateTask(at: TaskContext, values: Record<string, unknown>): void
 }
 
 export async function runWizard(services: Services, input: RunWizardInput): Promise<RunWizardResult> {
+  // a repeat is answered before anything is checked or started again
+  const earlier = input.effectKey ? await findEffect<RunWizardResult>(services.pool, input.teamId, input.effectKey) : null;
+  if (earlier) return earlier.result ?? keyTakenElsewhere(input.effectKey!);
   const schema = await services.schemas.get(input.teamId);
   const { config, collection, steps, formData, record } = await prepareRun(services, schema, input);
   const teamSimplyId = await teamSimplyIdOf(services, input);
@@ -225,7 +250,10 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
 
   const doneMessage = input.dataWizardStepSimplyId !== undefined ? `Step ${input.dataWizardStepSimplyId} completed` : 'Wizard completed';
   try {
-    const eventId = await inTransaction(services.pool, async (db) => {
+    const result = await inTransaction(services.pool, async (db) => {
+      // first, so a concurrent run with the same key waits here and then finds this one's result
+      const claim = input.effectKey ? await claimEffect<RunWizardResult>(db, input.teamId, input.effectKey) : null;
+      if (claim && !claim.claimed) throw new AlreadyRun(claim.result ?? keyTakenElsewhere(input.effectKey!));
       const [before] = await lockRecords(db, input.teamId, [record.simplyId]);
       if (!before || before.collectionId !== collection.id) throw new TaskFailure(`Record ${record.simplyId} no longer exists`, [{ message: 'the record was deleted while the wizard ran' }]);
       const access = accessTo(p, schema, collection);
@@ -240,11 +268,18 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
       }
       // the kernel's update step: memberships, audit, events and outbox as for any record update
       await applyRecordRewrites(db, services.events, schema, actor, [{ before, collection, values }]);
-      return complete(db, true, doneMessage, []);
+      const done: RunWizardResult = { success: true, message: doneMessage, ...base, errors: [], eventId: await complete(db, true, doneMessage, []) };
+      if (claim?.claimed) await claim.settle(done);
+      return done;
     });
     void services.outbox.nudge();
-    return { success: true, message: doneMessage, ...base, errors: [], eventId };
+    return result;
   } catch (error) {
+    if (error instanceof AlreadyRun) {
+      // this run never happened: its instance, started before the claim, goes
+      await services.pool.query(`DELETE FROM "DataWizardInstance" WHERE "teamId" = $1 AND id = $2`, [input.teamId, instanceId]);
+      return error.result;
+    }
     let message: string;
     let errors: RunErrorDetail[];
     if (error instanceof TaskFailure) {

@@ -1,6 +1,8 @@
 // SEND_EMAIL: fixed recipients and/or the record's email field, merge tags from the record, handed
 // to the mailer (src/modules/mail), which stores the message and sends it. The mail's sourceId is the
-// action's idempotency key: a repeated run finds the message and does not send it again.
+// action's idempotency key, unique per team for AUTOMATION mail (the mail row is its own effect
+// key): a repeated run finds the message and sends nothing again, and two runs at once store one
+// message (the mailer skips the second insert and answers with the first message).
 // A message that goes to the record's own address is a delivery to that constituent: it is
 // recorded in the communication history in the transaction that queues the mail, so the history
 // row exists exactly when the mail does (and follows its state). Fixed addresses are staff or
@@ -23,6 +25,9 @@ function platformSenderAddress(mailFrom: string): string {
 }
 
 export const sendEmail: ActionHandler = async (run) => {
+  // a repeat is done before anything is checked again (the address may be suppressed by now)
+  const already = await run.services.prisma.mailMessage.findFirst({ where: { teamId: run.team.id, source: 'AUTOMATION', sourceId: run.idempotencyKey }, select: { id: true } });
+  if (already) return;
   const config = run.config as { to?: string[]; toFieldSimplyId?: string; subject: string; text: string; html?: string };
   const fields = fieldsOf(run);
   const recipients = [...(config.to ?? [])];
@@ -42,12 +47,9 @@ export const sendEmail: ActionHandler = async (run) => {
   }
   const seen = new Set<string>();
   const to = recipients.filter((r) => !seen.has(r.toLowerCase()) && seen.add(r.toLowerCase()));
-  const already = await run.services.prisma.mailMessage.findFirst({ where: { teamId: run.team.id, source: 'AUTOMATION', sourceId: run.idempotencyKey }, select: { id: true } });
-  if (already) return;
   const mail = {
     teamId: run.team.id,
     to,
-    // a long merged subject is cut to the mailer's limit, not refused
     // a long merged subject is cut to the mailer's limit, not refused
     subject: [...renderTemplate(config.subject, { fields, record: run.record }).replace(/[\r\n]+/g, ' ')].slice(0, MAX_SUBJECT).join(''),
     text: renderTemplate(config.text, { fields, record: run.record }),
@@ -62,6 +64,8 @@ export const sendEmail: ActionHandler = async (run) => {
   }
   await inTransaction(run.services.pool, async (db) => {
     const queued = await run.services.mail.enqueue(mail, db);
+    // a message stored before (a concurrent run of the same key) came with its history row
+    if (queued.existing) return;
     await recordDelivery(db, {
       teamId: run.team.id,
       dataRecordId: record.id,

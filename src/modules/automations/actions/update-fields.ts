@@ -1,6 +1,8 @@
 // UPDATE_FIELDS: the record the run works on, through the data core's record update (same value
 // formats, validation, audit and events as PATCH /v1/data-records/{id}). A field that no longer
 // exists fails the action before anything is written (the record update would skip it quietly).
+// It needs no effect key: it sets fields to fixed values, so a run repeated after a crash finds them
+// set, and an update that changes nothing writes nothing and fires no event (record-updates.ts).
 import { updateRecordsById } from '../../../kernel/index.ts';
 import { type ActionHandler, fieldsOf, requireRecord } from './action-run.ts';
 import { InvalidConfigError } from '../automations.errors.ts';
