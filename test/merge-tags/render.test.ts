@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeValue } from '../../src/kernel/values/index.ts';
 import { ApiError } from '../../src/app/errors.ts';
 import { MergeOutputTooLargeError } from '../../src/modules/merge-tags/merge-tags.errors.ts';
-import { type MergeField, type MergeRecord, renderTemplate, unknownTags } from '../../src/modules/merge-tags/render.ts';
+import { type MergeField, type MergeRecord, renderTemplate, textsAroundTags, unknownTags } from '../../src/modules/merge-tags/render.ts';
 
 let n = 0;
 function field(columnName: string, dataType: string, config: Record<string, unknown> = {}): MergeField {
@@ -135,5 +135,29 @@ describe('unknownTags', () => {
     expect(unknownTags(text, fields)).toEqual(['nope', '__proto__', 'x']);
     expect(unknownTags(text, null)).toEqual(['first_name', byColumn.age!.dataFieldSimplyId, 'record.id', 'nope', '__proto__', 'x']);
     expect(unknownTags('no tags {{ two words }}', fields)).toEqual([]);
+  });
+});
+
+describe('caller-filled values', () => {
+  const values = new Map([['unsubscribe_url', 'https://x.example/u?a=1&b="2"']]);
+  it('fill their tags ahead of a field of the same name, escaped in HTML, also without a record', () => {
+    const shadow = [...fields, field('unsubscribe_url', 'PLAIN_TEXT')];
+    const record = { ...ada, values: { ...ada.values, [shadow.at(-1)!.dataFieldSimplyId]: 'from the record' } };
+    expect(renderTemplate('<a href="{{unsubscribe_url}}">{{first_name}}</a>', { fields: shadow, record, values }, { html: true })).toBe(
+      '<a href="https://x.example/u?a=1&amp;b=&quot;2&quot;">Ada &amp; &quot;Co&quot; &lt;b&gt;</a>',
+    );
+    expect(renderTemplate('Leave: {{ unsubscribe_url }} {{first_name}}', { fields, record: null, values })).toBe('Leave: https://x.example/u?a=1&b="2" ');
+    expect(renderTemplate('{{unsubscribe_url}}', { fields: shadow, record })).toBe('from the record');
+  });
+
+  it('textsAroundTags cuts a text at the named tags, so checking the pieces skips them and forms no new tag', () => {
+    expect(unknownTags('{{first_name}} {{unsubscribe_url}} {{nope}}', fields)).toEqual(['unsubscribe_url', 'nope']);
+    expect(textsAroundTags('{{first_name}} {{unsubscribe_url}} {{nope}}', ['unsubscribe_url']).flatMap((piece) => unknownTags(piece, fields))).toEqual(['nope']);
+    expect(textsAroundTags('no tag here {{first_name}}', ['unsubscribe_url'])).toEqual(['no tag here {{first_name}}']);
+    expect(textsAroundTags('a {{x}} {{unsubscribe_url}} b {{ unsubscribe_url }}', ['unsubscribe_url'])).toEqual(['a {{x}} ', ' b ']);
+    // joined again, `{{` + `x}}` would read as the tag x
+    const pieces = textsAroundTags('{{{{unsubscribe_url}}x}}', ['unsubscribe_url']);
+    expect(pieces).toEqual(['{{', 'x}}']);
+    expect(pieces.flatMap((piece) => unknownTags(piece, fields))).toEqual([]);
   });
 });

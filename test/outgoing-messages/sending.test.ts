@@ -78,7 +78,8 @@ describe('outgoing messages: sending', () => {
       const mail = byAddress.get(person.email)!;
       expect(mail.subject).toBe(`Hello ${person.first_name}`);
       expect(mail.from?.value[0]).toEqual({ name: 'Riverside Clinic', address: s.sender.emailAddress });
-      expect(mail.text?.trim()).toBe(`Dear ${person.first_name} of ${person.city}, spring is here.`);
+      // then the default unsubscribe footer (visible-unsubscribe.test.ts)
+      expect(mail.text?.trim()).toMatch(new RegExp(`^Dear ${person.first_name} of ${person.city}, spring is here\\.\\n\\nTo stop receiving these messages, unsubscribe here: https://\\S+$`));
       expect(mail.html).toContain(`<p>Dear ${person.first_name} of ${person.city},</p>`);
     }
     const tom = byAddress.get('tom@example.test')!;

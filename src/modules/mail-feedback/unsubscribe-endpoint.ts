@@ -2,6 +2,10 @@
 //   POST /unsubscribe/<token>  body List-Unsubscribe=One-Click → the address is suppressed for the team
 //   GET  /unsubscribe/<token>  a page with a button that makes that POST; it changes nothing, so a
 //                              link scanner that follows every URL in a message unsubscribes no one
+// The same link stands in the body of composed messages, where a person opens it in a browser:
+// the page's form makes the one-click POST, so both ways end in the same suppression.
+//   /unsubscribe/test-copy     the link of a test copy (SAMPLE_UNSUBSCRIBE_SEGMENT): a page saying
+//                              so, whatever the method; it names no message and changes nothing
 // The token (mail-tokens.ts) is the only authorization; one that this platform did not mint, or
 // whose mail is gone, is a 404 either way. The pages show no address and no team.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,10 +14,10 @@ import { ValidationError } from '../../app/errors.ts';
 import { sendError } from '../../app/http/envelope.ts';
 import { PayloadTooLargeError } from '../../app/http/read-body.ts';
 import type { HttpEndpoint } from '../../app/module.ts';
-import { type MailRef, mailTokensFor, UNSUBSCRIBE_PATH } from '../mail/index.ts';
+import { type MailRef, mailTokensFor, SAMPLE_UNSUBSCRIBE_SEGMENT, UNSUBSCRIBE_PATH } from '../mail/index.ts';
 import { recipientAddresses } from './apply-feedback.ts';
 import { findFeedbackMail, suppress } from './feedback.sql.ts';
-import { confirmationPage, donePage } from './unsubscribe-pages.ts';
+import { confirmationPage, donePage, testCopyPage } from './unsubscribe-pages.ts';
 
 /** the form's body is one field; anything longer is not a one-click request */
 const MAX_BODY_BYTES = 4096;
@@ -25,9 +29,11 @@ export function unsubscribeEndpoints(services: Services): HttpEndpoint[] {
       prefix: UNSUBSCRIBE_PATH,
       route: `${UNSUBSCRIBE_PATH}{token}`,
       handle: async (req, res, url, requestId) => {
-        const ref = tokens.read('unsubscribe', url.pathname.slice(UNSUBSCRIBE_PATH.length));
-        if (!ref) return notFound(res, requestId);
+        const segment = url.pathname.slice(UNSUBSCRIBE_PATH.length);
         const method = req.method ?? 'GET';
+        if (segment === SAMPLE_UNSUBSCRIBE_SEGMENT && ['GET', 'HEAD', 'POST'].includes(method)) return sendPage(req, res, testCopyPage());
+        const ref = tokens.read('unsubscribe', segment);
+        if (!ref) return notFound(res, requestId);
         if (method === 'GET' || method === 'HEAD') return showConfirmation(services, ref, req, res, requestId);
         if (method === 'POST') return unsubscribe(services, ref, req, res, requestId);
         return sendError(res, requestId, { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Allowed methods: GET, HEAD, POST', headers: { Allow: 'GET, HEAD, POST' } });

@@ -4,7 +4,8 @@
 //
 // Every message gets its own return path (`bounces+<token>@<bounce domain>`, mail-tokens.ts), so a
 // bounce or complaint names the message it is about (docs/api/mail-feedback.md); an unsubscribable
-// one carries its one-click unsubscribe link. Both are fixed when the message is stored.
+// one carries its one-click unsubscribe link, in the headers and wherever its body holds the
+// unsubscribe slot (unsubscribe-link.ts). All are fixed when the message is stored.
 import type pg from 'pg';
 import { ConfigError, type Config } from '../../app/config.ts';
 import type { Services } from '../../app/context.ts';
@@ -15,9 +16,9 @@ import { DEFAULT_RETRY, queueDeliveries, type MailRetryPolicy } from './mail-que
 import type { Mailer, MailOutcome, OutgoingMail } from './mailer.ts';
 import { inTransaction } from '../../app/transaction.ts';
 import { mailId } from './mail.ids.ts';
-import { insertMailMessages, type StoredMail } from './mail.sql.ts';
+import { type InsertedMail, insertMailMessages, type StoredMail } from './mail.sql.ts';
 import { mailTokensFor, returnPathFor, type MailRef } from './mail-tokens.ts';
-import { unsubscribeHeaders } from './unsubscribe-link.ts';
+import { fillUnsubscribeSlot, sampleUnsubscribeUrl, unsubscribeHeaders, unsubscribeUrl } from './unsubscribe-link.ts';
 
 export interface MailerOptions {
   retry?: MailRetryPolicy;
@@ -50,6 +51,8 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
 
   const stored = (mail: ValidMail): StoredMail => {
     const ref: MailRef = { teamId: mail.teamId, simplyId: mailId.create() };
+    const unsubscribe = mail.unsubscribe ? unsubscribeUrl(baseUrl, tokens, ref) : null;
+    const bodyLink = unsubscribe ?? sampleUnsubscribeUrl(baseUrl);
     return {
       simplyId: ref.simplyId,
       teamId: mail.teamId.toString(),
@@ -59,24 +62,26 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
       bcc: mail.bcc,
       replyTo: mail.replyTo ?? null,
       subject: mail.subject,
-      text: mail.text,
-      html: mail.html ?? null,
+      text: fillUnsubscribeSlot(mail.text, bodyLink, false),
+      html: mail.html === undefined ? null : fillUnsubscribeSlot(mail.html, bodyLink, true),
       transport: smtp ? 'SMTP' : 'OUTBOX',
       status: smtp ? 'QUEUED' : 'STORED',
       source: mail.source,
       sourceId: mail.sourceId ?? null,
       envelopeFrom: returnPathFor(tokens, ref, bounceDomain),
-      headers: mail.unsubscribe ? unsubscribeHeaders(baseUrl, tokens, ref) : null,
+      headers: unsubscribe ? unsubscribeHeaders(unsubscribe) : null,
       contentWithheld: mail.withheld,
     };
   };
 
   // one INSERT and one queue insert for however many messages: a composed message's batch costs
   // the same few statements as a single mail
-  const store = async (db: pg.PoolClient, mails: readonly StoredMail[]): Promise<string[]> => {
-    const ids = await insertMailMessages(db, mails);
-    if (smtp) await queueDeliveries(services.jobs, db, mails.map((mail) => ({ teamId: mail.teamId, mailSimplyId: mail.simplyId, attempts: retry.attempts })), retry);
-    return ids;
+  // (a message stored before under the same AUTOMATION sourceId is answered, not queued again)
+  const store = async (db: pg.PoolClient, mails: readonly StoredMail[]): Promise<InsertedMail[]> => {
+    const rows = await insertMailMessages(db, mails);
+    const fresh = mails.filter((_, i) => rows[i]!.stored);
+    if (smtp && fresh.length > 0) await queueDeliveries(services.jobs, db, fresh.map((mail) => ({ teamId: mail.teamId, mailSimplyId: mail.simplyId, attempts: retry.attempts })), retry);
+    return rows;
   };
 
   const enqueueMany = async (raw: readonly OutgoingMail[], db: pg.PoolClient): Promise<MailOutcome[]> => {
@@ -89,16 +94,20 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
       }
     });
     const accepted = outcomes.flatMap((o) => ('mail' in o ? [o.mail] : []));
-    const ids = await store(db, accepted);
-    const idOf = new Map(accepted.map((mail, i) => [mail.simplyId, ids[i]!]));
-    return outcomes.map((o) => ('mail' in o ? { ok: true, id: idOf.get(o.mail.simplyId)!, simplyId: o.mail.simplyId } : { ok: false, error: o.refused }));
+    const rows = await store(db, accepted);
+    const rowOf = new Map(accepted.map((mail, i) => [mail.simplyId, rows[i]!]));
+    return outcomes.map((o): MailOutcome => {
+      if (!('mail' in o)) return { ok: false, error: o.refused };
+      const row = rowOf.get(o.mail.simplyId)!;
+      return { ok: true, id: row.id, simplyId: row.simplyId, ...(row.stored ? {} : { existing: true }) };
+    });
   };
 
   return {
     async enqueue(raw: OutgoingMail, db?: pg.PoolClient) {
       const [outcome] = db ? await enqueueMany([raw], db) : await inTransaction(services.pool, (client) => enqueueMany([raw], client));
       if (!outcome!.ok) throw outcome!.error;
-      return { id: outcome!.id, simplyId: outcome!.simplyId };
+      return { id: outcome!.id, simplyId: outcome!.simplyId, ...(outcome!.existing ? { existing: true } : {}) };
     },
     enqueueMany,
     setBaseUrl(url: string) {

@@ -2,4 +2,4 @@
 // Its manifest is module.ts; every other file of the folder is private to the area.
 export { type MailRef, type MailTokens, mailTokensFor, readReturnPath } from './mail-tokens.ts';
 export { type MailFeedbackStateName, MAX_SUBJECT, parseMailbox } from './mail.input.ts';
-export { UNSUBSCRIBE_PATH } from './unsubscribe-link.ts';
+export { SAMPLE_UNSUBSCRIBE_SEGMENT, UNSUBSCRIBE_PATH, UNSUBSCRIBE_URL_SLOT } from './unsubscribe-link.ts';

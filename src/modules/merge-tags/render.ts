@@ -7,11 +7,17 @@
 // a template (`unknownTags`), not to the send, which must not fail or leak `{{…}}` to a recipient.
 // Names are looked up in Maps, never as object properties, so `{{__proto__}}`, `{{constructor}}` or
 // `{{toString}}` find nothing unless a field really has that column name.
+// A caller may also fill tags of its own that no record holds (`MergeContext.values`, e.g. the
+// composer's `{{unsubscribe_url}}`): they win over a field of the same name, so a record can never
+// replace what the caller puts there, and are filled even without a record.
 import { toDisplayText, type FieldDef } from '../../kernel/index.ts';
 import { MergeOutputTooLargeError } from './merge-tags.errors.ts';
 import { parseTemplate, type ParsedTemplate } from './template.ts';
 
 export const BUILT_IN_TAGS = ['record.id', 'record.name'] as const;
+
+/** The composer's per-recipient unsubscribe link (docs/api/merge-tags.md "Tags of composed messages"). */
+export const UNSUBSCRIBE_URL_TAG = 'unsubscribe_url';
 
 /** What a tag can name: a field with its column name (a FieldDefinition of the team schema fits). */
 export interface MergeField extends FieldDef {
@@ -30,6 +36,8 @@ export interface MergeContext {
   /** the fields of the record's collection; pass the same array again to reuse its name index */
   fields: readonly MergeField[];
   record: MergeRecord | null;
+  /** tags the caller fills itself, by name: ahead of the fields, escaped like any value, also without a record */
+  values?: ReadonlyMap<string, string>;
 }
 
 export interface RenderOptions {
@@ -66,6 +74,26 @@ export function unknownTags(text: string, fields: readonly MergeField[] | null):
   return tags.filter((name) => !(BUILT_IN_TAGS as readonly string[]).includes(name) && !index.has(name));
 }
 
+/**
+ * The pieces of `text` around every tag named in `names`, each on its own: checking them one by one
+ * (unknownTags) leaves those tags out, and nothing can read as a tag across a cut, as it could if
+ * the pieces were joined again.
+ */
+export function textsAroundTags(text: string, names: readonly string[]): string[] {
+  const parsed = parseTemplate(text);
+  if (!parsed.tags.some((name) => names.includes(name))) return [text];
+  const pieces: string[] = [];
+  let current = '';
+  for (const token of parsed.tokens) {
+    if (token.type === 'tag' && names.includes(token.name)) {
+      pieces.push(current);
+      current = '';
+    } else current += token.type === 'text' ? token.text : token.raw;
+  }
+  pieces.push(current);
+  return pieces.filter((piece) => piece !== '');
+}
+
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(text: string): string {
@@ -96,7 +124,7 @@ export function renderTemplate(template: string | ParsedTemplate, context: Merge
     else {
       let value = values.get(token.name);
       if (value === undefined) {
-        value = context.record ? valueOf(token.name, index, context.record) : '';
+        value = context.values?.get(token.name) ?? (context.record ? valueOf(token.name, index, context.record) : '');
         if (options.html) value = escapeHtml(value);
         values.set(token.name, value);
       }

@@ -16,6 +16,7 @@ import type { Services } from '../../app/context.ts';
 import { inTransaction } from '../../app/transaction.ts';
 import { findRecordsById } from '../../kernel/index.ts';
 import { recordDeliveries, type DeliveryDraft } from '../communications/index.ts';
+import { UNSUBSCRIBE_URL_SLOT } from '../mail/index.ts';
 import { channelAvailable } from './channel-providers.ts';
 import { renderContent } from './message-content.ts';
 import { senderForMessage } from './message-sender.ts';
@@ -255,6 +256,9 @@ function historyDraft(message: OutgoingMessage, row: PendingRow, senderAddress: 
     subject: content.subject,
     text: content.text || null,
     html: content.html ?? null,
+    // the history keeps the copy as rendered, where the unsubscribe link is still the slot the
+    // mailer filled: a credential's place, masked like one
+    secrets: [UNSUBSCRIBE_URL_SLOT],
   };
 }
 

@@ -1,7 +1,10 @@
 // A test send: the message rendered now (from one record of the recipients' collection, or with
 // every merge tag empty) and mailed to up to five addresses, its subject marked as a test. It is
-// no send of the message: no recipient rows, no communication history, no unsubscribe link, and
-// the message's status stays as it is.
+// no send of the message: no recipient rows, no communication history, no List-Unsubscribe header,
+// and the message's status stays as it is. The body shows the unsubscribe link where recipients
+// will see theirs (`{{unsubscribe_url}}` or the footer), but as the link of a sample page that says
+// it comes from a test copy and unsubscribes nobody: a tester clicking it must not end up
+// suppressed, and each real recipient's link names their own copy, which a test copy is not.
 import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { inTransaction } from '../../app/transaction.ts';
