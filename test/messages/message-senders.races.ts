@@ -1,7 +1,8 @@
 // Races on message senders and mail domains: one default per channel whatever the order of
 // creates, switches and archives; one row per domain name; a domain deleted while a sender is
-// being created on it ends with either the sender (delete refused) or the domain gone (sender
-// refused), never a sender on a missing domain.
+// being created on it ends with either the sender (delete refused) or the domain gone (the sender
+// PENDING, waiting for its confirmation link), never a verified sender on a missing domain; resends
+// of a confirmation mail one at a time.
 import { randomBytes } from 'node:crypto';
 import { unique } from '../concurrency/fresh-resources.ts';
 import { expectOneDeletion, expectSame } from '../concurrency/race-checks.ts';
@@ -25,6 +26,15 @@ async function freshSenders(kit: RaceKit, count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) ids.push((await kit.admin('POST', PATH, { name: unique('sender'), emailAddress: `s${i}@${domain}` })).id);
   return ids;
 }
+
+/** A PENDING sender (its domain unverified) whose confirmation mail is old enough to resend. */
+async function pendingSender(kit: RaceKit): Promise<string> {
+  const sender = await kit.admin('POST', PATH, { name: unique('pending'), emailAddress: `p@${domainName()}` });
+  await kit.server.app.services.prisma.messageSender.updateMany({ where: { simplyId: sender.id, teamId: kit.team.teamId }, data: { verificationSentAt: new Date(Date.now() - 120_000) } });
+  return sender.id;
+}
+
+const confirmationMails = (kit: RaceKit, senderId: string) => kit.server.app.services.prisma.mailMessage.count({ where: { teamId: kit.team.teamId, source: 'SENDER_VERIFICATION', sourceId: senderId } });
 
 async function expectOneDefault(kit: RaceKit, xs: Exchange[]): Promise<void> {
   const senders: { isDefault: boolean }[] = await kit.admin('GET', `${PATH}?limit=100`);
@@ -71,6 +81,29 @@ export const messageSenderRaces: RaceTable = {
         const xs = await kit.race([{ method: 'DELETE', path: `${PATH}/${ids[0]}` }, ...ids.slice(1).map((id) => ({ method: 'PUT', path: `${PATH}/${id}`, body: { isDefault: true, name: unique('renamed') } }))]);
         kit.expectAnswers(xs, ['200']);
         await expectOneDefault(kit, xs);
+      },
+    },
+  ],
+  [`POST ${PATH}/{messageSenderSimplyId}/resend-verification`]: [
+    {
+      what: 'N resends of one pending sender: one new mail, the others wait for the cooldown',
+      async run(kit) {
+        const id = await pendingSender(kit);
+        const xs = await kit.race({ method: 'POST', path: `${PATH}/${id}/resend-verification` });
+        kit.expectAnswers(xs, ['200', '429 RATE_LIMIT_EXCEEDED']);
+        expectSame(kit, 'resends that mailed', succeeded(xs).length, 1, xs);
+        expectSame(kit, 'confirmation mails (create + one resend)', await confirmationMails(kit, id), 2, xs);
+      },
+    },
+    {
+      what: 'resends racing the archive of the sender',
+      async run(kit) {
+        const id = await pendingSender(kit);
+        const xs = await kit.race([{ method: 'DELETE', path: `${PATH}/${id}` }, ...Array.from({ length: N - 1 }, () => ({ method: 'POST', path: `${PATH}/${id}/resend-verification` }))]);
+        kit.expectAnswers(xs, ['200', '404 NOT_FOUND', '429 RATE_LIMIT_EXCEEDED']);
+        if (xs[0]!.response.status !== 200) kit.problem('the archive did not succeed', [xs[0]!]);
+        const mails = await confirmationMails(kit, id);
+        if (mails > 2) kit.problem(`${mails} confirmation mails for one sender (at most 2: create + one resend)`, xs);
       },
     },
   ],
@@ -143,15 +176,12 @@ export const messageSenderRaces: RaceTable = {
       async run(kit) {
         const d = await verifiedDomain(kit);
         const xs = await kit.race([{ method: 'DELETE', path: `${DOMAINS}/${d.id}` }, ...Array.from({ length: N - 1 }, (_, i) => ({ method: 'POST', path: PATH, body: { name: `s${i}`, emailAddress: `s${i}@${d.domain}` } }))]);
-        // a sender after the delete finds no verified domain: 400
-        kit.expectAnswers(xs, ['200', '201', '400 VALIDATION_ERROR']);
+        // a sender after the delete finds no verified domain: created PENDING, waiting for its confirmation link
+        kit.expectAnswers(xs, ['200', '201']);
         const deleted = xs[0]!.response.status === 200;
-        const created = succeeded(xs.slice(1)).length;
-        if (deleted && created > 0) {
-          const rows = await kit.server.app.services.prisma.messageSender.count({ where: { teamId: kit.team.teamId, archivedAt: null } });
-          kit.problem(`the domain was deleted although ${created} sender(s) were created on it (${rows} active)`, xs);
-        }
-        if (!deleted && created === 0) kit.problem('the delete was refused although no sender was created', xs);
+        const verified = succeeded(xs.slice(1)).filter((x) => x.response.body.data.verificationStatus === 'VERIFIED').length;
+        if (deleted && verified > 0) kit.problem(`the domain was deleted although ${verified} sender(s) were verified by it`, xs);
+        if (!deleted && verified === 0) kit.problem('the delete was refused although no sender was verified by the domain', xs);
       },
     },
   ],

@@ -3,3 +3,4 @@
 export { DELIVERY_METHODS } from './message-templates.input.ts';
 export { MessageDeliveryMethodEnum } from './message-templates.schema.ts';
 export { messageSenderId, messageTemplateId } from './messages.ids.ts';
+export { senderIsVerified, type VerifiableSender } from './sender-verification.ts';

@@ -1,6 +1,6 @@
 // A team's mail domains: added PENDING with a random token, proven by a DNS TXT record, then
-// VERIFIED for good (senders may use its addresses). Privileged (OUTGOING_MESSAGES_SEND edit),
-// checked by the schema's tier. docs/api/messages.md "Senders and mail domains".
+// VERIFIED for good (its addresses are verified senders at once, and its PENDING senders become
+// verified). Privileged (OUTGOING_MESSAGES_SEND edit), checked by the schema's tier. docs/api/messages.md "Senders and mail domains".
 import { Prisma, type TeamMailDomain } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { randomSecret } from '../../app/ids.ts';
@@ -67,7 +67,18 @@ export async function verifyMailDomain(ctx: RequestContext, simplyId: string): P
   const result = await checkTxtRecord(ctx.services.config, recordName, recordValue);
   const now = new Date();
   const { prisma } = ctx.services;
-  if (result.ok) await prisma.teamMailDomain.updateMany({ where: { id: current.id, status: 'PENDING' }, data: { status: 'VERIFIED', verifiedAt: now } });
+  if (result.ok) {
+    // under the sender lock, so a sender created meanwhile either sees the domain VERIFIED or is linked here
+    await runTransaction(prisma, async (tx) => {
+      await lockTeamSenders(tx, current.teamId);
+      await tx.teamMailDomain.updateMany({ where: { id: current.id, status: 'PENDING' }, data: { status: 'VERIFIED', verifiedAt: now } });
+      // the domain now vouches for the senders still waiting for their confirmation link, which stops working
+      await tx.messageSender.updateMany({
+        where: { teamId: current.teamId, domainId: null, archivedAt: null, verificationStatus: 'PENDING', emailAddress: { endsWith: `@${current.domain}` } },
+        data: { domainId: current.id, verificationStatus: 'VERIFIED', verifiedAt: now, verificationTokenHash: null, verificationExpiresAt: null },
+      });
+    });
+  }
   const [updated] = await prisma.teamMailDomain.updateManyAndReturn({
     where: { id: current.id },
     data: { lastCheckedAt: now, lastCheckError: result.ok ? null : result.reason },

@@ -1,19 +1,23 @@
-// Who a team's messages come from. EMAIL senders only, each an address of a VERIFIED domain of
-// the team. Each channel has exactly one default while it has any active sender: the first one
-// becomes it, making another the default clears the old one, archiving the default hands it to the
-// oldest remaining sender. Those moves take one advisory lock per team (messageSenders), so
+// Who a team's messages come from. EMAIL senders only. A sender on a VERIFIED domain of the team
+// (or one the operator pre-verified, MAIL_PREVERIFIED_DOMAINS) is verified at once; any other is
+// created PENDING and its address is mailed a confirmation link (sender-verification.ts). Each
+// channel has exactly one default while it has any active sender: the first one becomes it,
+// making another the default clears the old one, archiving the default hands it to the oldest
+// remaining sender. Those moves take one advisory lock per team (messageSenders), so
 // concurrent writers cannot leave two defaults or none. docs/api/messages.md "Senders and mail domains".
 import type { MessageSender } from '../../generated/prisma/client.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { byCreation, paginationOf, parsePaging, type Page, type PageInput } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { NotFoundError, ValidationError } from '../../app/errors.ts';
+import { NotFoundError, RateLimitError, ValidationError } from '../../app/errors.ts';
 import { parseInput } from '../../app/validate.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { createMessageSenderInput, domainOfAddress, updateMessageSenderInput } from './message-senders.input.ts';
 import { DELIVERY_METHODS } from './message-templates.input.ts';
+import { SenderAlreadyVerifiedError } from './messages.errors.ts';
 import { messageSenderId } from './messages.ids.ts';
+import { mailConfirmation, onPreverifiedDomain, RESEND_COOLDOWN_MS, senderIsVerified } from './sender-verification.ts';
 
 const LABEL = 'Message sender';
 
@@ -52,40 +56,64 @@ export async function listMessageSenders(ctx: RequestContext, args: ListMessageS
   return { nodes, pagination: await paginationOf(nodes.length, paging, () => prisma.messageSender.count({ where })) };
 }
 
-function unverified(address: string): ValidationError {
-  return new ValidationError('The sender address must belong to a verified mail domain of the team', [
-    { field: 'emailAddress', message: `the domain ${domainOfAddress(address)} must be a verified mail domain of the team (POST /v1/message-senders/domains, then .../verify)` },
-  ]);
-}
-
 /** Makes `sender` its channel's only default (within the caller's transaction and lock). */
 async function makeDefault(tx: Tx, sender: Pick<MessageSender, 'id' | 'teamId' | 'deliveryMethod'>): Promise<void> {
   await tx.messageSender.updateMany({ where: { teamId: sender.teamId, deliveryMethod: sender.deliveryMethod, isDefault: true, NOT: { id: sender.id } }, data: { isDefault: false } });
   await tx.messageSender.updateMany({ where: { id: sender.id, isDefault: false }, data: { isDefault: true } });
 }
 
+/**
+ * Creates the sender; on an address nobody has proven yet it is PENDING and the address is mailed
+ * a confirmation link (after the sender's transaction: the link names a committed sender).
+ */
 export async function createMessageSender(ctx: RequestContext, raw: unknown): Promise<MessageSender> {
   const team = requireTeam(ctx);
   const input = parseInput(createMessageSenderInput, raw, 'Invalid message sender');
-  return runTransaction(ctx.services.prisma, async (tx) => {
+  const { prisma, config } = ctx.services;
+  const created = await runTransaction(prisma, async (tx) => {
     await lockTeamSenders(tx, team.id);
     const domain = await tx.teamMailDomain.findUnique({ where: { teamId_domain: { teamId: team.id, domain: domainOfAddress(input.emailAddress) } } });
-    if (!domain || domain.status !== 'VERIFIED') throw unverified(input.emailAddress);
+    const onVerifiedDomain = domain?.status === 'VERIFIED';
+    const verified = onVerifiedDomain || onPreverifiedDomain(config, input.emailAddress);
     const hasDefault = (await tx.messageSender.count({ where: { teamId: team.id, deliveryMethod: input.deliveryMethod, archivedAt: null, isDefault: true } })) > 0;
-    const created = await tx.messageSender.create({
+    const row = await tx.messageSender.create({
       data: {
         simplyId: messageSenderId.create(),
         teamId: team.id,
         name: input.name,
         deliveryMethod: input.deliveryMethod,
         emailAddress: input.emailAddress,
-        domainId: domain.id,
+        // only a VERIFIED domain vouches for its senders (and a pending one stays deletable)
+        domainId: onVerifiedDomain ? domain.id : null,
         isDefault: !hasDefault || input.isDefault === true,
+        verificationStatus: verified ? 'VERIFIED' : 'PENDING',
+        verifiedAt: verified ? new Date() : null,
       },
     });
-    if (created.isDefault && hasDefault) await makeDefault(tx, created);
-    return created;
+    if (row.isDefault && hasDefault) await makeDefault(tx, row);
+    return row;
   });
+  if (created.verificationStatus === 'VERIFIED') return created;
+  await mailConfirmation(ctx.services, created, team.name);
+  return prisma.messageSender.findUniqueOrThrow({ where: { id: created.id } });
+}
+
+/**
+ * Mails a new confirmation link to a PENDING sender (the previous link stops working). A verified
+ * sender: 409; again within RESEND_COOLDOWN_MS of the last mail: 429 with Retry-After.
+ */
+export async function resendSenderVerification(ctx: RequestContext, simplyId: string): Promise<MessageSender> {
+  const current = await findSender(ctx, simplyId);
+  const team = requireTeam(ctx);
+  if (senderIsVerified(ctx.services.config, current)) throw new SenderAlreadyVerifiedError(simplyId);
+  if (!(await mailConfirmation(ctx.services, current, team.name, RESEND_COOLDOWN_MS))) {
+    const now = await ctx.services.prisma.messageSender.findUnique({ where: { id: current.id } });
+    if (!now || now.archivedAt) throw new NotFoundError(LABEL, simplyId);
+    if (senderIsVerified(ctx.services.config, now)) throw new SenderAlreadyVerifiedError(simplyId);
+    const waitMs = (now.verificationSentAt?.getTime() ?? Date.now()) + RESEND_COOLDOWN_MS - Date.now();
+    throw new RateLimitError(Math.max(1, Math.ceil(waitMs / 1000)));
+  }
+  return ctx.services.prisma.messageSender.findUniqueOrThrow({ where: { id: current.id } });
 }
 
 /** Renames, and/or makes the sender its channel's default (clearing the previous one). */

@@ -21,3 +21,10 @@ export class MailDomainInUseError extends ConflictError {
     super(`Mail domain ${simplyId} is used by ${senders} active sender${senders === 1 ? '' : 's'}; delete (archive) them first`);
   }
 }
+
+/** A verified sender has nothing left to confirm. */
+export class SenderAlreadyVerifiedError extends ConflictError {
+  constructor(simplyId: string) {
+    super(`Message sender ${simplyId} is already verified: there is nothing to confirm`);
+  }
+}

@@ -7,4 +7,4 @@ export const MAIL_DOMAIN = fragment(
   'MailDomain',
   'id domain status verification { recordType recordName recordValue } verifiedAt lastCheckedAt lastCheckError createdAt',
 );
-export const MESSAGE_SENDER = fragment('MessageSenderFields', 'MessageSender', 'id name deliveryMethod emailAddress phoneNumber isDefault createdAt updatedAt');
+export const MESSAGE_SENDER = fragment('MessageSenderFields', 'MessageSender', 'id name deliveryMethod emailAddress phoneNumber isDefault verificationStatus verifiedAt createdAt updatedAt');

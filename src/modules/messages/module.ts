@@ -6,6 +6,7 @@ import * as mailDomainsSchema from './mail-domains.schema.ts';
 import * as messageSendersSchema from './message-senders.schema.ts';
 import * as messageTemplatesSchema from './message-templates.schema.ts';
 import { mailDomainId, messageSenderId, messageTemplateId } from './messages.ids.ts';
+import { senderVerificationEndpoints } from './sender-verification-endpoint.ts';
 
 export const messagesModule = defineModule({
   name: 'messages',
@@ -13,4 +14,11 @@ export const messagesModule = defineModule({
   config: messagesConfig,
   schema: { messageTemplatesSchema, mailDomainsSchema, messageSendersSchema },
   ids: [messageTemplateId, mailDomainId, messageSenderId],
+  services: () => ({ senderVerificationLinks: { baseUrl: null } }),
+  // senders' confirmation links: a page and its button, outside /v1
+  httpEndpoints: (services) => senderVerificationEndpoints(services),
+  // links mailed from now on point at this server (PUBLIC_BASE_URL wins)
+  onListening: (services, baseUrl) => {
+    services.senderVerificationLinks.baseUrl = baseUrl;
+  },
 });

@@ -1,0 +1,45 @@
+// The pages of a sender's confirmation link: static text and one form, no script. The form posts to
+// the page's own URL (action omitted), which carries the token. Every value shown is escaped.
+import { escapeHtml } from '../merge-tags/index.ts';
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.5rem 1.25rem}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</body>
+</html>
+`;
+
+/** GET: asks; nothing has changed yet (a link scanner that fetches it verifies nothing). */
+export function confirmationPage(teamName: string, address: string): string {
+  return page(
+    'Confirm this sender address',
+    `<p>The team <strong>${escapeHtml(teamName)}</strong> wants to send email from <strong>${escapeHtml(address)}</strong>.</p>
+<p>Confirm only if you manage this mailbox and agree.</p>
+<form method="post">
+<button type="submit">Confirm ${escapeHtml(address)}</button>
+</form>`,
+  );
+}
+
+/** POST: done. */
+export function confirmedPage(address: string): string {
+  return page('Address confirmed', `<p>${escapeHtml(address)} is now a verified sender address of the team. You can close this page.</p>`);
+}
+
+/** A token no sender holds: never minted, already used, or replaced by a newer link. */
+export function unknownLinkPage(): string {
+  return page('This link is not valid', '<p>The link was already used, was replaced by a newer confirmation mail, or does not exist. If the address still needs confirming, ask the team to send a new confirmation mail.</p>');
+}
+
+export function expiredLinkPage(): string {
+  return page('This link has expired', '<p>Confirmation links work for 24 hours. Ask the team to send a new confirmation mail.</p>');
+}
