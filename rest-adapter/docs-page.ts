@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { escapeHtml } from '../src/app/html-escape.ts';
 
 export const DOCS_PATH = '/docs';
 const BUNDLE_PATH = `${DOCS_PATH}/scalar-api-reference.js`;
@@ -34,7 +35,7 @@ const HTML = `<!doctype html>
     <link rel="icon" href="data:," />
   </head>
   <body>
-    <script id="api-reference" data-url="/openapi.json" data-configuration="${escapeAttribute(JSON.stringify(CONFIGURATION))}"></script>
+    <script id="api-reference" data-url="/openapi.json" data-configuration="${escapeHtml(JSON.stringify(CONFIGURATION))}"></script>
     <script src="${BUNDLE_PATH}"></script>
   </body>
 </html>
@@ -81,8 +82,4 @@ function send(res: ServerResponse, contentType: string, body: string | Buffer, c
     'x-content-type-options': 'nosniff',
   });
   res.end(body);
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }

@@ -3,6 +3,7 @@
 // fetcher that also authenticates subscriptions (graphiql-start.browser.js). The headers editor
 // opens with a template for the platform's two request headers; they are never persisted.
 import { graphiqlAssetUrl } from './graphiql-assets.ts';
+import { escapeHtml } from '../html-escape.ts';
 
 const TITLE = 'svc platform GraphiQL';
 
@@ -80,22 +81,18 @@ function buildPage(): string {
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(CSP)}" />
+    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(CSP)}" />
     <title>${TITLE}</title>
     <link rel="icon" href="data:," />
     <link rel="stylesheet" href="${graphiqlAssetUrl('graphiql.css')}" />
     <style>html, body, #graphiql { height: 100%; margin: 0; }</style>
   </head>
   <body>
-    <div id="graphiql" data-config="${escapeAttribute(JSON.stringify(config))}">Loading ${TITLE}…</div>
+    <div id="graphiql" data-config="${escapeHtml(JSON.stringify(config))}">Loading ${TITLE}…</div>
     <script src="${graphiqlAssetUrl('graphiql-start.js')}"></script>
     <script src="${graphiqlAssetUrl('graphql-ws.js')}"></script>
     <script src="${graphiqlAssetUrl('yoga-graphiql.js')}"></script>
   </body>
 </html>
 `;
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }

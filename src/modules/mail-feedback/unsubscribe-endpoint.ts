@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { sendError } from '../../app/http/envelope.ts';
+import { sendLinkPage } from '../../app/http/link-page.ts';
 import { PayloadTooLargeError } from '../../app/http/read-body.ts';
 import type { HttpEndpoint } from '../../app/module.ts';
 import { type MailRef, mailTokensFor, SAMPLE_UNSUBSCRIBE_SEGMENT, UNSUBSCRIBE_PATH } from '../mail/index.ts';
@@ -47,16 +48,7 @@ function notFound(res: ServerResponse, requestId: string): void {
 }
 
 function sendPage(req: IncomingMessage, res: ServerResponse, html: string): void {
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-    // the token is in the URL: it goes nowhere else
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  });
-  res.end(req.method === 'HEAD' ? undefined : html);
+  sendLinkPage(req, res, 200, html);
 }
 
 async function showConfirmation(services: Services, ref: MailRef, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {

@@ -1,20 +1,7 @@
 // The pages of the unsubscribe link: static text, no address, no team, no script. The form
 // posts to the page's own URL (action omitted), which carries the token.
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.5rem 1.25rem}</style>
-</head>
-<body>
-<h1>${title}</h1>
-${body}
-</body>
-</html>
-`;
+import { linkPage } from '../../app/http/link-page.ts';
+const page = linkPage;
 
 /** GET: asks; nothing has changed yet. */
 export function confirmationPage(): string {

@@ -8,6 +8,7 @@
 // gets the link of a sample page instead, which unsubscribes nobody: the slot never reaches a reader.
 import { randomBytes } from 'node:crypto';
 import type { MailRef, MailTokens } from './mail-tokens.ts';
+import { escapeHtml } from '../../app/html-escape.ts';
 
 export const UNSUBSCRIBE_PATH = '/unsubscribe/';
 
@@ -40,10 +41,8 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
   };
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** `body` with every slot replaced by `url`, escaped for HTML (element text or a quoted attribute) when `html`. */
 export function fillUnsubscribeSlot(body: string, url: string, html: boolean): string {
   if (!body.includes(UNSUBSCRIBE_URL_SLOT)) return body;
-  return body.split(UNSUBSCRIBE_URL_SLOT).join(html ? url.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!) : url);
+  return body.split(UNSUBSCRIBE_URL_SLOT).join(html ? escapeHtml(url) : url);
 }

@@ -10,6 +10,7 @@
 // A caller may also fill tags of its own that no record holds (`MergeContext.values`, e.g. the
 // composer's `{{unsubscribe_url}}`): they win over a field of the same name, so a record can never
 // replace what the caller puts there, and are filled even without a record.
+import { escapeHtml } from '../../app/html-escape.ts';
 import { toDisplayText, type FieldDef } from '../../kernel/index.ts';
 import { MergeOutputTooLargeError } from './merge-tags.errors.ts';
 import { parseTemplate, type ParsedTemplate } from './template.ts';
@@ -94,11 +95,7 @@ export function textsAroundTags(text: string, names: readonly string[]): string[
   return pieces.filter((piece) => piece !== '');
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
+export { escapeHtml };
 
 function valueOf(name: string, index: Map<string, MergeField>, record: MergeRecord): string {
   if (name === 'record.id') return record.simplyId ?? '';

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageSender } from '../../generated/prisma/client.ts';
 import type { Services } from '../../app/context.ts';
 import { sendError } from '../../app/http/envelope.ts';
+import { sendLinkPage } from '../../app/http/link-page.ts';
 import type { HttpEndpoint } from '../../app/module.ts';
 import { confirmationPage, confirmedPage, expiredLinkPage, unknownLinkPage } from './sender-verification-pages.ts';
 import { SENDER_TOKEN_PATTERN, SENDER_VERIFICATION_PATH, senderTokenHash, tokenMatches } from './sender-verification.ts';
@@ -25,18 +26,18 @@ export function senderVerificationEndpoints(services: Services): HttpEndpoint[] 
           return sendError(res, requestId, { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Allowed methods: GET, HEAD, POST', headers: { Allow: 'GET, HEAD, POST' } });
         }
         const found = await senderOfToken(services, url.pathname.slice(SENDER_VERIFICATION_PATH.length));
-        if (found.state === 'unknown') return sendPage(req, res, 404, unknownLinkPage());
-        if (found.state === 'expired') return sendPage(req, res, 410, expiredLinkPage());
+        if (found.state === 'unknown') return sendLinkPage(req, res, 404, unknownLinkPage());
+        if (found.state === 'expired') return sendLinkPage(req, res, 410, expiredLinkPage());
         const { sender, hash } = found;
-        if (method !== 'POST') return sendPage(req, res, 200, confirmationPage(await teamName(services, sender.teamId), sender.emailAddress!));
+        if (method !== 'POST') return sendLinkPage(req, res, 200, confirmationPage(await teamName(services, sender.teamId), sender.emailAddress!));
         const now = new Date();
         // the same conditions again in the write: of two concurrent posts, one verifies, the other finds the link spent
         const { count } = await services.prisma.messageSender.updateMany({
           where: { id: sender.id, teamId: sender.teamId, verificationTokenHash: hash, verificationStatus: 'PENDING', archivedAt: null, verificationExpiresAt: { gt: now } },
           data: { verificationStatus: 'VERIFIED', verifiedAt: now, verificationTokenHash: null, verificationExpiresAt: null },
         });
-        if (count === 0) return sendPage(req, res, 404, unknownLinkPage());
-        sendPage(req, res, 200, confirmedPage(sender.emailAddress!));
+        if (count === 0) return sendLinkPage(req, res, 404, unknownLinkPage());
+        sendLinkPage(req, res, 200, confirmedPage(sender.emailAddress!));
       },
     },
   ];
@@ -59,15 +60,3 @@ async function teamName(services: Services, teamId: bigint): Promise<string> {
   return team?.name ?? '';
 }
 
-function sendPage(req: IncomingMessage, res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-    // the token is in the URL: it goes nowhere else
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  });
-  res.end(req.method === 'HEAD' ? undefined : html);
-}

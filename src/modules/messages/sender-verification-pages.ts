@@ -1,22 +1,9 @@
 // The pages of a sender's confirmation link: static text and one form, no script. The form posts to
 // the page's own URL (action omitted), which carries the token. Every value shown is escaped.
-import { escapeHtml } from '../merge-tags/index.ts';
+import { escapeHtml } from '../../app/html-escape.ts';
+import { linkPage } from '../../app/http/link-page.ts';
 
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5}button{font-size:1rem;padding:.5rem 1.25rem}</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</body>
-</html>
-`;
+const page = linkPage;
 
 /** GET: asks; nothing has changed yet (a link scanner that fetches it verifies nothing). */
 export function confirmationPage(teamName: string, address: string): string {
