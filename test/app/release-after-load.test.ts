@@ -1,6 +1,6 @@
 // Memory after load has gone (src/app/http/release-after-load.ts, src/app/native-heap.ts): a
 // release runs once after many WebSocket closes, or many megabytes read by HTTP connections that
-// closed, followed by a pause, not per close; and malloc_trim really hands freed native memory
+// closed, followed by a pause, not per close; once after start (the garbage of loading); and malloc_trim really hands freed native memory
 // back to the system.
 import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
@@ -44,10 +44,20 @@ async function connectAndLeave(url: string, count: number): Promise<void> {
   await Promise.all(clients.map((ws) => new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
 }
 
+it('releases once after start, with no load at all', async () => {
+  const { wss } = await wsServer();
+  let releases = 0;
+  releaseMemoryAfterLoad({ ws: wss }, { afterStartMs: 200, release: () => releases++ });
+  expect(releases).toBe(0);
+  await until('the release after start', () => releases === 1);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  expect(releases).toBe(1);
+});
+
 it('releases once after many connections closed and closing paused, not for a few', async () => {
   const { wss, url } = await wsServer();
   let releases = 0;
-  releaseMemoryAfterLoad({ ws: wss }, { closes: 50, quietMs: 300, release: () => releases++ });
+  releaseMemoryAfterLoad({ ws: wss }, { closes: 50, quietMs: 300, afterStartMs: 0, release: () => releases++ });
   await connectAndLeave(url, 20);
   await new Promise((resolve) => setTimeout(resolve, 600));
   expect(releases).toBe(0); // 20 closes are not worth it
@@ -60,7 +70,7 @@ it('releases once after many connections closed and closing paused, not for a fe
 it('releases once after HTTP connections that read many megabytes closed, not after a few', async () => {
   const { wss, server, url } = await wsServer();
   let releases = 0;
-  releaseMemoryAfterLoad({ ws: wss, http: server }, { bytes: 8 * 1024 * 1024, quietMs: 300, release: () => releases++ });
+  releaseMemoryAfterLoad({ ws: wss, http: server }, { bytes: 8 * 1024 * 1024, quietMs: 300, afterStartMs: 0, release: () => releases++ });
   await postAndLeave(url, 2);
   await new Promise((resolve) => setTimeout(resolve, 600));
   expect(releases).toBe(0); // 2 MiB are not worth it

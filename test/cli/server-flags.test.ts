@@ -1,5 +1,5 @@
-// Serving processes start themselves again under the server heap flags, keep flags the caller
-// chose (command line or NODE_OPTIONS), and exit with the relaunched process's status.
+// Serving processes replace themselves (same pid, no parent left) with one under the server heap
+// flags, keep flags the caller chose (command line or NODE_OPTIONS), and exit with its status.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,7 @@ fs.writeFileSync(
 import { relaunchWithServerFlags } from ${JSON.stringify(flagsModule)};
 if (!relaunchWithServerFlags()) {
   const oldSpaceLimit = v8.getHeapStatistics().heap_size_limit;
-  console.log(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2), arenas: process.env.MALLOC_ARENA_MAX ?? null, oldSpaceLimitMiB: Math.round(oldSpaceLimit / 1048576) }));
+  console.log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv, argv: process.argv.slice(2), arenas: process.env.MALLOC_ARENA_MAX ?? null, oldSpaceLimitMiB: Math.round(oldSpaceLimit / 1048576) }));
   process.exit(Number(process.argv[2] ?? 0));
 }
 `,
@@ -25,15 +25,18 @@ if (!relaunchWithServerFlags()) {
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   const { SVC_NO_RELAUNCH: _, MALLOC_ARENA_MAX: __, ...parentEnv } = process.env;
   const result = spawnSync(process.execPath, [...args], { env: { ...parentEnv, NODE_OPTIONS: '', ...env }, encoding: 'utf8' });
-  return { status: result.status, out: result.stdout.trim() ? JSON.parse(result.stdout.trim().split('\n').at(-1)!) : null, stderr: result.stderr };
+  return { pid: result.pid, status: result.status, out: result.stdout.trim() ? JSON.parse(result.stdout.trim().split('\n').at(-1)!) : null, stderr: result.stderr };
 }
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('relaunchWithServerFlags', () => {
   it('adds the heap flags and MALLOC_ARENA_MAX=2, passes the arguments on and exits with the relaunched status', () => {
-    const { status, out, stderr } = run([script, '3', 'extra']);
+    const { pid, status, out, stderr } = run([script, '3', 'extra']);
     expect(status, stderr).toBe(3);
+    // the process replaced itself: the one started is the one serving, with no parent waiting
+    expect(out.pid).toBe(pid);
+    expect(stderr).toBe('');
     expect(out.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=256']));
     expect(out.argv).toEqual(['3', 'extra']);
     expect(out.arenas).toBe('2');

@@ -7,7 +7,9 @@
 // memory-reducing collection (V8's "last resort" flavor, which also releases its pooled pages; a
 // pause of the order of 100 ms with a heap of a few hundred MiB, at a moment when the load has
 // just gone) and then malloc_trim (native-heap.ts). The collection needs --expose-gc, which
-// serving processes get (src/cli/server-flags.ts); without it only the trim runs.
+// serving processes get (src/cli/server-flags.ts); without it only the trim runs. Starting is such a
+// load too (every module compiled, the schema built, the migrations checked): one release follows it,
+// so a server at rest does not keep the garbage of its own start.
 import type http from 'node:http';
 import type net from 'node:net';
 import type { WebSocketServer } from 'ws';
@@ -22,6 +24,8 @@ export interface ReleaseOptions {
   quietMs: number;
   /** what a release does (default: collection + trim) */
   release: () => void;
+  /** the release after start, this long after the server is set up (ms); 0: none */
+  afterStartMs: number;
 }
 
 type Gc = (options: { type: 'major'; flavor: 'last-resort' }) => void;
@@ -32,8 +36,9 @@ function collectAndTrim(): void {
 }
 
 export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: http.Server }, options: Partial<ReleaseOptions> = {}): void {
-  const { closes = 200, bytes = 64 * 1024 * 1024, quietMs = 2000 } = options;
+  const { closes = 200, bytes = 64 * 1024 * 1024, quietMs = 2000, afterStartMs = 5000 } = options;
   const release = options.release ?? collectAndTrim;
+  if (afterStartMs > 0) setTimeout(release, afterStartMs).unref();
   let closed = 0;
   let read = 0;
   let timer: NodeJS.Timeout | null = null;

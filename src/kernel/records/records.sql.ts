@@ -16,6 +16,7 @@ import { compileFilters, keyMatches, type MatchScope, ownActiveMatches, probeCon
 import { type KeyRow, keyRowsFor, keyRowsOf, prefixOf } from './record-keys.ts';
 import { requestCountFold } from './records.jobs.ts';
 import { SqlParams } from '../../db/sql-params.ts';
+import { statementName } from '../../db/statement-name.ts';
 
 export interface RecordRow {
   id: bigint;
@@ -120,6 +121,12 @@ const WALK_ROWS_PER_PAGE_ROW = 20;
 const MIN_WALK_ROWS = 500;
 const MAX_WALK_ROWS = 20_000;
 
+/** A page bound written into a statement's text: only a non-negative safe integer gets there. */
+function pageInteger(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a page bound: ${n}`);
+  return n;
+}
+
 export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows: RecordRow[]; total: number }> {
   const sql = new SqlParams();
   const team = sql.param(q.teamId);
@@ -149,15 +156,18 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
     // (record-counts.sql.ts), read by the same statement: one round trip, and the total is of
     // the page's snapshot. The counter is the left side of the join, so a page past the end is
     // still one row, carrying the total.
-    const { rows: found } = await db.query(
-      `SELECT m.*, t.${compiled.archived ? 'archived' : 'active'} AS total, t."deltaRows"
+    // LIMIT and OFFSET are written into the text (checked integers): PostgreSQL's generic plan
+    // assumes a parameter LIMIT or OFFSET covers a tenth of the collection and would hash-join
+    // every record. The first page, by far the most read, is a named statement: planned once
+    // per connection and reused, which more than halves the database's work per list request.
+    const text = `SELECT m.*, t.${compiled.archived ? 'archived' : 'active'} AS total, t."deltaRows"
          FROM (${countsSubquery(team, collection)}) t
          LEFT JOIN (SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArchived", m."recordId", m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"
-                      FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) m
+                      FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${where} ORDER BY ${order} LIMIT ${pageInteger(q.limit)} OFFSET ${pageInteger(q.offset)}) m
                       ${recordJoin}) m ON true
-        ORDER BY ${order}`,
-      sql.values,
-    );
+        ORDER BY ${order}`;
+    const values = countParams;
+    const { rows: found } = await db.query(q.offset === 0 ? { name: statementName(text), text, values } : { text, values });
     requestCountFold(db, q.teamId, q.collectionId, found[0].deltaRows);
     return { rows: found[0].id === null ? [] : found.map(toRecordRow), total: Number(found[0].total) };
   }
