@@ -95,7 +95,7 @@ describe('SIGTERM to `svc start`', () => {
       JOBS_IN_SERVER: 'false',
       SHUTDOWN_GRACE_MS: String(GRACE_MS),
     };
-    const { child, stdout, stderr, exited } = startChildProcess([SVC, 'start'], cleanEnv(env), cleanups);
+    const { child, stdout, stderr, exited, outputRead } = startChildProcess([SVC, 'start'], cleanEnv(env), cleanups);
     const baseUrl = await until('the server to be ready', () => /ready at (\S+)/.exec(stderr())?.[1] ?? (child.exitCode !== null && Promise.reject(new Error(stderr()))));
     const port = Number(new URL(baseUrl).port);
     const dispatcher = new Agent({ connect: { ca: fs.readFileSync(path.join(dataDir, 'tls/self-signed-cert.pem'), 'utf8') } });
@@ -121,6 +121,7 @@ describe('SIGTERM to `svc start`', () => {
     const { code } = await exited;
     expect(code).toBe(0);
     expect(readyzOffAfter).toBeLessThan(GRACE_MS / 2);
+    await outputRead;
 
     const lines = stdout().trim().split('\n').map((l) => JSON.parse(l) as { msg: string; graceMs?: number });
     expect(lines.find((l) => l.msg.startsWith('draining'))?.graceMs).toBe(GRACE_MS);

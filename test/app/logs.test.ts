@@ -40,7 +40,7 @@ describe('the log of `svc start`', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-logs-'));
     fs.chmodSync(dataDir, 0o755);
     const env = { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'debug', METRICS_TOKEN };
-    const { child, stdout, stderr, exited } = startChildProcess([SVC, 'start'], cleanEnv(env), cleanups);
+    const { child, stdout, stderr, exited, outputRead } = startChildProcess([SVC, 'start'], cleanEnv(env), cleanups);
     const baseUrl = await until('the server to be ready', () => /ready at (\S+)/.exec(stderr())?.[1] ?? (child.exitCode !== null && Promise.reject(new Error(stderr()))));
 
     // a team and its credentials, made against the running server's cluster
@@ -79,6 +79,7 @@ describe('the log of `svc start`', () => {
     child.kill('SIGTERM');
     const { code } = await exited;
     expect(code).toBe(0);
+    await outputRead;
 
     const lines = stdout().split('\n').filter((line) => line !== '');
     const parsed: LogLine[] = [];

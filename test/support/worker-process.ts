@@ -17,6 +17,8 @@ export interface ChildProcess {
   stderr(): string;
   /** resolves with the exit signal (or code) and when it came */
   exited: Promise<{ code: NodeJS.Signals | number | null; at: number }>;
+  /** resolves once everything the process printed has been read (it can exit before that) */
+  outputRead: Promise<void>;
 }
 
 /** Runs `node <args>` from the project folder; `cleanups` gets a SIGKILL for whatever still runs when the test ends. */
@@ -33,7 +35,8 @@ export function startChildProcess(args: string[], env: NodeJS.ProcessEnv, cleanu
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+  const outputRead = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited, outputRead };
 }
 
 export interface WorkerProcess {
