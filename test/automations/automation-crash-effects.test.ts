@@ -24,11 +24,9 @@ import { createWizard, updateTask } from '../support/wizard-fixtures.ts';
 import { createRecords } from '../../src/kernel/index.ts';
 import { automationContext, automationPrincipal } from '../../src/modules/automations/automation-principal.ts';
 import { runWizard } from '../../src/modules/wizards/index.ts';
-import { startWorkerProcess } from '../support/worker-process.ts';
+import { killAndRecover, startAutomationWorker } from './crash-drill.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
-/** the recovery bound every queue is held to */
-const RECOVERY_MS = 30_000;
 const cleanups: (() => Promise<unknown>)[] = [];
 let database: ThrowawayDatabase;
 
@@ -75,16 +73,7 @@ it('a run repeated after its worker died creates no second record and runs no se
   await locker.query('BEGIN');
   await locker.query('LOCK TABLE "PaymentCharge" IN ACCESS EXCLUSIVE MODE');
 
-  const script = `
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/main/config.ts', import.meta.url).href)};
-    import { createServices } from ${JSON.stringify(new URL('../../src/main/services.ts', import.meta.url).href)};
-    import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: 'silent' });
-    const services = await createServices({ config, databaseUrl: process.env.DATABASE_URL, migrate: false, logger: createLogger('silent'), jobPollingIntervalSeconds: 0.5 });
-    await services.jobs.start({ work: true });
-    process.stdout.write('working\\n');
-  `;
-  const { child, exited } = await startWorkerProcess(script, { DATABASE_URL: database.url, DATA_DIR: dataDir }, cleanups);
+  const worker = await startAutomationWorker(database.url, dataDir, cleanups);
 
   // both effects committed, and the run waits for the lock in its last action
   const taskCount = () => prisma.dataRecord.count({ where: { teamId: team.teamId, collectionId: tasksCollectionId } });
@@ -94,22 +83,7 @@ it('a run repeated after its worker died creates no second record and runs no se
   const execution = await prisma.automationExecution.findFirstOrThrow({ where: { teamId: team.teamId } });
   expect(execution.status).toBe('RUNNING');
 
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
-  const killedAt = Date.now();
-  await locker.query('ROLLBACK');
-
-  const restarted = await startTestServer({ databaseUrl: database.url, runJobs: true, dataDir });
-  cleanups.push(() => restarted.close());
-  const done = await until(
-    'the execution to complete',
-    async () => {
-      const row = await prisma.automationExecution.findUniqueOrThrow({ where: { id: execution.id } });
-      return row.status !== 'RUNNING' && row;
-    },
-    RECOVERY_MS + 5_000,
-  );
-  expect(Date.now() - killedAt).toBeLessThan(RECOVERY_MS);
+  const done = await killAndRecover({ worker, stall: locker, databaseUrl: database.url, dataDir, cleanups, prisma, executionId: execution.id });
   expect(done, JSON.stringify(done.errorDetails)).toMatchObject({ status: 'SUCCEEDED', recordsProcessed: 1, recordsFailed: 0, errorDetails: null });
   const [job] = (await pool.query(`SELECT state, "retry_count" AS "retryCount" FROM pgboss.job WHERE name = $1 AND data->>'executionSimplyId' = $2`, [EXECUTE_AUTOMATION, execution.simplyId])).rows;
   expect(job).toEqual({ state: 'completed', retryCount: 1 });

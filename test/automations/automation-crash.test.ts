@@ -21,11 +21,9 @@ import { createTeam } from '../support/fixtures.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
-import { startWorkerProcess } from '../support/worker-process.ts';
+import { killAndRecover, startAutomationWorker } from './crash-drill.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
-/** the recovery bound the issue sets for every queue */
-const RECOVERY_MS = 30_000;
 const cleanups: (() => Promise<unknown>)[] = [];
 let database: ThrowawayDatabase;
 
@@ -72,16 +70,7 @@ it('an execution whose worker dies mid-run is completed by another worker within
   await locker.query('BEGIN');
   await locker.query(`SELECT id FROM "DataRecord" WHERE "teamId" = $1 AND "simplyId" = $2 FOR UPDATE`, [team.teamId, record.id]);
 
-  const script = `
-    import { loadConfig } from ${JSON.stringify(new URL('../../src/main/config.ts', import.meta.url).href)};
-    import { createServices } from ${JSON.stringify(new URL('../../src/main/services.ts', import.meta.url).href)};
-    import { createLogger } from ${JSON.stringify(new URL('../../src/app/logger.ts', import.meta.url).href)};
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: process.env.DATA_DIR, LOG_LEVEL: 'silent' });
-    const services = await createServices({ config, databaseUrl: process.env.DATABASE_URL, migrate: false, logger: createLogger('silent'), jobPollingIntervalSeconds: 0.5 });
-    await services.jobs.start({ work: true });
-    process.stdout.write('working\\n');
-  `;
-  const { child, exited } = await startWorkerProcess(script, { DATABASE_URL: database.url, DATA_DIR: dataDir }, cleanups);
+  const worker = await startAutomationWorker(database.url, dataDir, cleanups);
 
   // the run sent its mail and notification, then waits for the record
   const mailWhere = { teamId: team.teamId, source: 'AUTOMATION' };
@@ -93,23 +82,7 @@ it('an execution whose worker dies mid-run is completed by another worker within
   await new Promise((resolve) => setTimeout(resolve, 12_000));
   expect(await jobOf()).toEqual([{ id: expect.any(String), state: 'active', retryCount: 0 }]);
 
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
-  const killedAt = Date.now();
-  await locker.query('ROLLBACK');
-
-  // a worker started after the kill (its own supervisor notices the stale heartbeat)
-  const restarted = await startTestServer({ databaseUrl: database.url, runJobs: true, dataDir });
-  cleanups.push(() => restarted.close());
-  const done = await until(
-    'the execution to complete',
-    async () => {
-      const row = await prisma.automationExecution.findUniqueOrThrow({ where: { id: execution.id } });
-      return row.status !== 'RUNNING' && row;
-    },
-    RECOVERY_MS + 5_000,
-  );
-  expect(Date.now() - killedAt).toBeLessThan(RECOVERY_MS);
+  const done = await killAndRecover({ worker, stall: locker, databaseUrl: database.url, dataDir, cleanups, prisma, executionId: execution.id });
   expect(done).toMatchObject({ status: 'SUCCEEDED', recordsProcessed: 1, recordsFailed: 0, errorDetails: null });
 
   // exactly once in effect: one execution, one mail, one notification, the record updated
