@@ -17,7 +17,7 @@
 import type pg from 'pg';
 import type { JobInsert } from 'pg-boss';
 import { onConnection, type Jobs } from './jobs.ts';
-import { storedTraceKey, withinStoredTrace, type StoredTrace } from './telemetry/stored-trace.ts';
+import { traceHeadersOf, type StoredTrace } from './telemetry/stored-trace.ts';
 import { inTransaction } from './transaction.ts';
 
 declare module './context.ts' {
@@ -66,21 +66,14 @@ export interface DomainEventRow {
 export type DomainEventConsumer = (events: readonly DomainEventRow[], db: pg.PoolClient) => Promise<void>;
 
 /**
- * Queues the jobs a consumer makes for events on the dispatch transaction's connection, each in
- * the trace of the event it is for (one insert per trace): a delivery or a run continues the
- * write that caused it, not the dispatch that handed the event on.
+ * Queues the jobs a consumer makes for events on the dispatch transaction's connection, in one
+ * insert. Each job's data carries its event's trace (job-context.ts keeps a `traceparent` the
+ * data already holds), so a delivery or a run continues the write that caused it, not the dispatch
+ * that handed the event on.
  */
 export async function queueForEvents<T extends object>(jobs: Jobs, db: pg.PoolClient, queue: string, items: readonly { trace: StoredTrace; job: JobInsert<T> }[]): Promise<void> {
-  const byTrace = new Map<string, { trace: StoredTrace; jobs: JobInsert<T>[] }>();
-  for (const { trace, job } of items) {
-    const key = storedTraceKey(trace);
-    const group = byTrace.get(key);
-    if (group) group.jobs.push(job);
-    else byTrace.set(key, { trace, jobs: [job] });
-  }
-  for (const group of byTrace.values()) {
-    await withinStoredTrace(group.trace, () => jobs.boss.insert(queue, group.jobs, { db: onConnection(db) }));
-  }
+  const traced = items.map(({ trace, job }) => (trace.traceparent ? { ...job, data: { ...job.data, ...traceHeadersOf(trace) } as T } : job));
+  await jobs.boss.insert(queue, traced, { db: onConnection(db) });
 }
 
 export class DomainEventOutbox {

@@ -29,14 +29,10 @@ const MESSAGING_SYSTEM = 'pg-boss';
 type SendFn = (...args: unknown[]) => Promise<string | null>;
 type InsertFn = (name: string, jobs: JobInsert[], options?: object) => Promise<string[] | null>;
 
-/**
- * The active context, when it holds a recording span, or a trace stored with work and continued
- * here (stored-trace.ts: an outbox event's, whose write ended long ago).
- */
+/** The active context, when it holds a recording span. */
 function recordingContext(): Context | null {
   const active = context.active();
-  const span = trace.getSpan(active);
-  return span && (span.isRecording() || span.spanContext().isRemote) ? active : null;
+  return trace.getSpan(active)?.isRecording() ? active : null;
 }
 
 /** Job data carrying `headers`; data that already holds a context (a retry queued as a copy of its job) keeps it. */

@@ -104,12 +104,9 @@ export async function createTracing(settings: TracingSettings, services: Service
   instrumentPool(services.pool, kit);
   propagateThroughJobs(services.jobs.boss, kit);
   const jobs = jobSpans(kit);
-  installStoredTrace({
-    active() {
-      const active = context.active();
-      return trace.getSpan(active)?.isRecording() ? kit.headersOf(active) : null;
-    },
-    within: (headers, work) => context.with(kit.contextFrom(headers), work),
+  installStoredTrace(() => {
+    const active = context.active();
+    return trace.getSpan(active)?.isRecording() ? kit.headersOf(active) : null;
   });
   return {
     traceRequests: serverSpans(kit),
