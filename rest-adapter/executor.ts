@@ -1,7 +1,9 @@
 // Runs a route's GraphQL operation in-process with the caller's context. Documents are parsed,
-// validated, their fragments inlined and compiled (graphql-jit) once, at start-up: a route whose
-// operation does not fit the schema fails fast, and a request pays for resolvers only, not for
-// walking the document, collecting fields and coercing variables through graphql-js's interpreter.
+// validated and their fragments inlined at start-up, so a route whose operation does not fit the
+// schema fails fast; each is compiled (graphql-jit) on its first call, so a request pays for
+// resolvers only, not for walking the document, collecting fields and coercing variables through
+// graphql-js's interpreter. Compiling lazily keeps the generated code of routes an instance never
+// serves out of its memory (a few MiB for the whole table).
 // `authorize` runs the top-level field's auth scopes on their own, so that the REST handler can
 // refuse a caller lacking the tier before it looks at the request's input.
 import { RequestCache, type AuthFailure } from '@pothos/plugin-scope-auth';
@@ -16,7 +18,9 @@ import type { RestRoute } from './route.ts';
 
 export interface PreparedOperation {
   document: DocumentNode;
-  compiled: CompiledOperation;
+  /** compiled on first use (compile) */
+  compiled?: CompiledOperation;
+  operationName: string;
   /** the single top-level field the route reads its result from */
   field: string;
   /** that field's auth scopes (its Pothos `authScopes`), when they do not depend on the field's arguments */
@@ -25,13 +29,16 @@ export interface PreparedOperation {
 
 export class OperationExecutor {
   private readonly prepared = new Map<RestRoute, PreparedOperation>();
+  private readonly schema: GraphQLSchema;
 
   constructor(schema: GraphQLSchema, routes: readonly RestRoute[]) {
+    this.schema = schema;
     for (const route of routes) this.prepared.set(route, prepare(schema, route));
   }
 
   async run(route: RestRoute, variables: Record<string, unknown>, context: RequestContext): Promise<{ result: ExecutionResult; field: string }> {
     const op = this.prepared.get(route)!;
+    op.compiled ??= compile(this.schema, op);
     // a variable given as undefined would reach the resolver as null (graphql-js coerces it so);
     // a route leaving an optional input out means absent, which an argument may tell from null
     const given: Record<string, unknown> = {};
@@ -56,7 +63,8 @@ export class OperationExecutor {
 
 export function prepare(schema: GraphQLSchema, route: RestRoute): PreparedOperation {
   const fail = (why: string) => new Error(`REST route ${route.method} ${route.path}: ${why}`);
-  const parsed = parse(route.operation);
+  // no locations: nothing reports them for an in-process operation, and they keep every token alive
+  const parsed = parse(route.operation, { noLocation: true });
   const errors = validate(schema, parsed);
   if (errors.length > 0) throw fail(errors.map((e) => e.message).join('; '));
   const operation = parsed.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
@@ -65,15 +73,20 @@ export function prepare(schema: GraphQLSchema, route: RestRoute): PreparedOperat
     throw fail('the operation must be named and select exactly one field');
   }
   const document = inlineFragments(schema, parsed);
-  const compiled = compileOperation(schema, document, operation.name.value);
-  if (typeof compiled !== 'function') throw fail(`does not compile: ${compiled.map((e) => e.message).join('; ')}`);
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   const authScopes = (root?.getFields()[selection.name.value]?.extensions as { pothosOptions?: { authScopes?: unknown } } | undefined)?.pothosOptions?.authScopes;
   // scopes given as a function read the field's arguments: those are checked when the operation runs
   return {
     document,
-    compiled,
+    operationName: operation.name.value,
     field: selection.alias?.value ?? selection.name.value,
     ...(authScopes && typeof authScopes === 'object' ? { authScopes } : {}),
   };
+}
+
+/** The operation's compiled form; throws when it cannot be compiled (the route table's test compiles every route). */
+export function compile(schema: GraphQLSchema, op: PreparedOperation): CompiledOperation {
+  const compiled = compileOperation(schema, op.document, op.operationName);
+  if (typeof compiled !== 'function') throw new Error(`REST operation ${op.operationName} does not compile: ${compiled.map((e) => e.message).join('; ')}`);
+  return compiled;
 }

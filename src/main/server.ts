@@ -1,6 +1,6 @@
 // Composes one server instance: database pool, credential checking, GraphQL (HTTP + WebSocket),
 // the REST adapter, realtime, jobs, health and metrics, behind the HTTPS front door.
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -62,7 +62,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const rateLimited = (req: IncomingMessage): RateLimitError | null => {
     const auth = req.headers.authorization;
     const wait = auth
-      ? callerLimiter.take(createHash('sha256').update(auth).digest('base64url'))
+      ? callerLimiter.take(hash('sha256', auth, 'base64url'))
       : anonymousLimiter.take(clientAddress(req, config.TRUST_PROXY));
     return wait > 0 ? new RateLimitError(wait) : null;
   };

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { prepare } from '../../rest-adapter/executor.ts';
+import { compile, prepare } from '../../rest-adapter/executor.ts';
 import { DOCUMENTED_ROUTES_FILE, documentedRoutes, routeChecklist, routeKey, servingRoutes } from '../../rest-adapter/openapi-checklist.ts';
 import { openApiDocument } from '../../rest-adapter/openapi.ts';
 import { routesNotBuilt } from '../../rest-adapter/routes-not-built.ts';
@@ -83,8 +83,8 @@ describe('REST route table', () => {
     expect(table.size).toBe(routes.length);
   });
 
-  it('validates every operation against the schema', () => {
-    for (const route of routes) expect(() => prepare(schema, route), routeKey(route)).not.toThrow();
+  it('validates and compiles every operation against the schema', () => {
+    for (const route of routes) expect(() => compile(schema, prepare(schema, route)), routeKey(route)).not.toThrow();
   });
 
   it('describes every route in the OpenAPI document', () => {

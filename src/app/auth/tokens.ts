@@ -1,6 +1,6 @@
 // Secret token shapes and their storage form. Tokens carry 256 random bits, so a plain
 // SHA-256 is a safe at-rest form (nothing to brute-force) and keeps lookups one indexed read.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { randomSecret } from '../ids.ts';
 
 export const API_KEY_PREFIX = 'svc_live_';
@@ -24,7 +24,7 @@ export function newRefreshToken(): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** A few characters after the prefix, so a person can tell keys apart without seeing them. */

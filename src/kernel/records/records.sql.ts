@@ -32,6 +32,12 @@ export interface RecordRow {
 
 const RECORD_COLUMNS = `r.id, r."simplyId", r."collectionId", r.values, r."calculatedName", r."createdAt", r."updatedAt"`;
 const MEMBERSHIPS = `"DataRecordMembership" m`;
+/**
+ * What a page row hands back from its subquery `m` (RECORD_COLUMNS and the archive state): the
+ * sort keys the subquery also carries order the rows but are not sent, so the pool does not read
+ * two more timestamps, an id and a sort key per row.
+ */
+const PAGE_ROW_COLUMNS = `m.id, m."simplyId", m."collectionId", m.values, m."calculatedName", m."createdAt", m."updatedAt", m."isArchived"`;
 /** what a page query orders and joins by (every SORT_COLUMNS entry) */
 const MEMBERSHIP_COLUMNS = `m."teamId", m."recordId", m.state, m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"`;
 
@@ -160,7 +166,7 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
     // assumes a parameter LIMIT or OFFSET covers a tenth of the collection and would hash-join
     // every record. The first page, by far the most read, is a named statement: planned once
     // per connection and reused, which more than halves the database's work per list request.
-    const text = `SELECT m.*, t.${compiled.archived ? 'archived' : 'active'} AS total, t."deltaRows"
+    const text = `SELECT ${PAGE_ROW_COLUMNS}, t.${compiled.archived ? 'archived' : 'active'} AS total, t."deltaRows"
          FROM (${countsSubquery(team, collection)}) t
          LEFT JOIN (SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArchived", m."recordId", m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"
                       FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${where} ORDER BY ${order} LIMIT ${pageInteger(q.limit)} OFFSET ${pageInteger(q.offset)}) m
@@ -184,7 +190,7 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
     const { rows: found } = await db.query(
       `WITH matches AS MATERIALIZED (SELECT d."recordId" FROM ${own.from} WHERE ${own.where.join(' AND ')}),
             counted AS (SELECT count(*)::int AS total FROM matches)
-       SELECT m.*, c.total
+       SELECT ${PAGE_ROW_COLUMNS}, c.total
          FROM counted c
          LEFT JOIN (SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArchived", m."recordId", m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"
                       FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM matches d JOIN ${MEMBERSHIPS} ON m."teamId" = ${team} AND m."collectionId" = ${collection} AND m."recordId" = d."recordId"

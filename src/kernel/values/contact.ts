@@ -1,7 +1,10 @@
 // EMAIL_ADDRESS, PHONE_NUMBER and URL: single-line identifiers people type with variations
 // (case, spacing, punctuation); each is stored in one canonical form so equality filters work.
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { onFirstUse } from '../../app/on-first-use.ts';
+
+const phoneNumbers = onFirstUse<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');
 import { defineCodec } from './codec.ts';
 import type { FieldConfigOf } from './config.ts';
 import { textPattern } from './text.ts';
@@ -87,7 +90,7 @@ export function parsePhone(raw: unknown, defaultCountry?: string): Parsed<string
   if (!international && !defaultCountry) {
     return fail('must start with + and the country code (e.g. +14155552671); this field has no defaultCountry');
   }
-  const phone = parsePhoneNumberFromString(text, { defaultCountry: defaultCountry as CountryCode | undefined, extract: false });
+  const phone = phoneNumbers().parsePhoneNumberFromString(text, { defaultCountry: defaultCountry as CountryCode | undefined, extract: false });
   if (!phone) return fail('is not a phone number');
   if (phone.ext) return fail('must not have an extension; E.164 numbers cannot carry one');
   if (!phone.isValid()) {

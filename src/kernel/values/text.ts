@@ -1,7 +1,10 @@
 // PLAIN_TEXT and FORMATTED_TEXT, and the text-search operand rules shared by the text-like types.
 // Text comparisons are case-insensitive: keys and operands are lower-cased here, once, so storage
 // compares them as they are (it should index `indexKey`, not re-derive it with SQL lower()).
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { onFirstUse } from '../../app/on-first-use.ts';
+
+const sanitizer = onFirstUse<typeof sanitizeHtml>('sanitize-html');
 import { defineCodec } from './codec.ts';
 import { DEFAULT_FORMATTED_TEXT_MAX_LENGTH, DEFAULT_PLAIN_TEXT_MAX_LENGTH, type FieldConfigOf } from './config.ts';
 import { codePointLength, describeType, normalizeText, textProblem } from './text-guards.ts';
@@ -118,7 +121,7 @@ export function htmlToText(html: string): string {
 }
 
 export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, SANITIZE_OPTIONS);
+  return sanitizer()(html, SANITIZE_OPTIONS);
 }
 
 export const formattedText = defineCodec<FieldConfigOf<'FORMATTED_TEXT'>, string>({

@@ -2,7 +2,10 @@
 // message/global-delivery-status too) or a complaint (ARF, RFC 5965). The MIME structure is
 // mailparser's; a report is recognised by its machine-readable part, wherever the sending server
 // put it, and everything else (auto-replies, bounces in prose only) is no report.
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { onFirstUse } from '../../app/on-first-use.ts';
+
+const mailparser = onFirstUse<typeof import('mailparser')>('mailparser');
 
 export const DSN_ACTIONS = ['delivered', 'failed', 'delayed', 'relayed', 'expanded'] as const;
 export type DsnAction = (typeof DSN_ACTIONS)[number];
@@ -121,7 +124,7 @@ export async function readReport(raw: Buffer): Promise<FeedbackReport> {
   let mail: ParsedMail;
   try {
     // the report parts are kept as parts; nothing is rendered: only the structure matters here
-    mail = await simpleParser(raw, {
+    mail = await mailparser().simpleParser(raw, {
       keepDeliveryStatus: true,
       skipHtmlToText: true,
       skipTextToHtml: true,

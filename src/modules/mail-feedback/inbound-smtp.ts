@@ -8,9 +8,10 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import type { Services } from '../../app/context.ts';
 import type { ModuleListener } from '../../app/module.ts';
+import { onFirstUse } from '../../app/on-first-use.ts';
 import { mailTokensFor, readReturnPath, type MailRef, type MailTokens } from '../mail/index.ts';
 import { applyFeedback } from './apply-feedback.ts';
 import { effectsOf } from './feedback-effects.ts';
@@ -87,6 +88,7 @@ export async function startInboundSmtp(services: Services, state: InboundSmtpSta
   const tokens = mailTokensFor(config.secretsKeyFile);
   // STARTTLS with the platform's own certificate when it has one; never smtp-server's built-in sample certificate
   const tls = tlsOptions(services);
+  const { SMTPServer } = onFirstUse<typeof import('smtp-server')>('smtp-server')();
   const server = new SMTPServer({
     ...(tls ?? {}),
     disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],

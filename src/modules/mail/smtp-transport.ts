@@ -7,8 +7,8 @@
 // only, not a connect, greeting and AUTH. A connection is replaced after MAX_MESSAGES messages and
 // closed after a while idle. `?pool=false` (or `maxConnections`, `maxMessages`) in SMTP_URL
 // overrides this.
-import nodemailer from 'nodemailer';
 import type { SMTPSentMessageInfo, SMTPTransportOptions, Transporter } from 'nodemailer';
+import { onFirstUse } from '../../app/on-first-use.ts';
 import { ConfigError } from '../../app/config.ts';
 
 export type SmtpTransport = Transporter<SMTPSentMessageInfo, SMTPTransportOptions>;
@@ -24,7 +24,7 @@ export function createSmtpTransport(url: string): SmtpTransport {
   const protocol = new URL(url).protocol;
   if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new ConfigError(`SMTP_URL must be an smtp:// or smtps:// URL, not ${protocol}//`);
   // the URL's own options win over these (nodemailer merges the object first, the URL over it)
-  return nodemailer.createTransport({
+  return onFirstUse<typeof import('nodemailer')>('nodemailer')().createTransport({
     url,
     pool: true,
     maxConnections: MAX_CONNECTIONS,

@@ -3,7 +3,10 @@
 import { randomInt } from 'node:crypto';
 import { constantTimeEqual } from '../../app/auth/tokens.ts';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
+import { onFirstUse } from '../../app/on-first-use.ts';
+
+const qrcode = onFirstUse<typeof QRCode>('qrcode');
 
 /** What authenticator apps show above the account name. */
 export const MFA_ISSUER = 'svc platform';
@@ -23,7 +26,7 @@ export function otpauthUri(secret: string, email: string): string {
 }
 
 export function qrCodeDataUrl(uri: string): Promise<string> {
-  return QRCode.toDataURL(uri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 256 });
+  return qrcode().toDataURL(uri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 256 });
 }
 
 /**

@@ -7,7 +7,8 @@
 // bounded (the least recently used agent is closed first).
 import { createHash } from 'node:crypto';
 import tls from 'node:tls';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../app/on-first-use.ts';
 import { pinnedLookup, type ResolvedAddress } from './target-guard.ts';
 
 const IDLE_MS = 60_000;
@@ -47,7 +48,7 @@ function sweep(): void {
 }
 
 function create(addresses: readonly ResolvedAddress[], extraCa: string | undefined): Agent {
-  return new Agent({
+  return new (undici().Agent)({
     allowH2: false,
     pipelining: 1,
     keepAliveTimeout: 30_000,

@@ -3,7 +3,7 @@
 // target-agents.ts), POST the stored body with the signature headers, never follow a redirect,
 // and report status, time and the first 4 096 characters of the response. Never throws: every
 // failure is an outcome with an error message, logged like any other attempt.
-import { request } from 'undici';
+import { undici } from '../../app/on-first-use.ts';
 import { withTargetAgent } from './target-agents.ts';
 import { parseTargetUrl, resolveTarget, TargetRefused, type TargetPolicy } from './target-guard.ts';
 
@@ -81,7 +81,7 @@ export async function sendWebhook(req: WebhookRequest): Promise<AttemptOutcome> 
       new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
     ]);
     const response = await withTargetAgent(url.origin, addresses, req.extraCa, async (dispatcher) => {
-      const answer = await request(url, { method: 'POST', headers: req.headers, body: req.body, dispatcher, signal });
+      const answer = await undici().request(url, { method: 'POST', headers: req.headers, body: req.body, dispatcher, signal });
       responseStatus = answer.statusCode;
       responseTimeMs = Math.round(performance.now() - started);
       // the status decides; a body cut short by the deadline is kept as far as it was read. Read

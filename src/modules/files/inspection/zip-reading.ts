@@ -2,8 +2,11 @@
 // without trusting them: yauzl refuses absolute and `..` entry names (after turning Windows
 // backslashes into slashes) and checks every entry's real size against the one it declares, and
 // these limits stop zip bombs before they expand.
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
+import { onFirstUse } from '../../../app/on-first-use.ts';
+
+const zips = onFirstUse<typeof yauzl>('yauzl');
 
 export interface ZipLimits {
   /** entries in one archive, and in all nested archives together when scanning */
@@ -34,7 +37,7 @@ const OPTIONS = { lazyEntries: true, autoClose: false, validateEntrySizes: true,
 
 /** Opens an archive from a file or a buffer; the caller closes it. Rejects when it is no zip. */
 export function openZip(source: string | Buffer): Promise<ZipFile> {
-  return typeof source === 'string' ? yauzl.openPromise(source, OPTIONS) : yauzl.fromBufferPromise(source, OPTIONS);
+  return typeof source === 'string' ? zips().openPromise(source, OPTIONS) : zips().fromBufferPromise(source, OPTIONS);
 }
 
 /** Every entry of an open archive, in central-directory order (yauzl validates names as it goes). */

@@ -3,7 +3,7 @@
 // token_uri, reused until a minute before it expires).
 import fs from 'node:fs';
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
-import { Agent, request } from 'undici';
+import { undici } from '../../../app/on-first-use.ts';
 import { Http2Origin } from './http2-origin.ts';
 import { fitMessage } from './push-message.ts';
 import { describeError, transientStatus, type PushMessage, type PushResult, type PushSender } from './push-sender.ts';
@@ -60,6 +60,7 @@ interface FcmError {
 
 export function createFcmSender(settings: FcmSettings): PushSender {
   const origin = new Http2Origin(new URL(settings.baseUrl).origin, settings.ca);
+  const { Agent, request } = undici();
   const dispatcher = settings.ca ? new Agent({ connect: { ca: settings.ca } }) : undefined;
   let account: { value: ServiceAccount; key: Promise<CryptoKey> } | null = null;
   let access: { token: string; until: number } | null = null;
