@@ -16,6 +16,7 @@
 // the caller chose win. It happens before the platform is loaded, so nothing is loaded twice.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { compileCacheEnv } from './compiled-relaunch.ts';
 
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=256', '--expose-gc'] as const;
 
@@ -36,7 +37,8 @@ export function relaunchWithServerFlags(): boolean {
   const missing = SERVER_NODE_FLAGS.filter((flag) => !chosenByCaller(flag));
   if (missing.length === 0 || process.env.SVC_NO_RELAUNCH === '1') return false;
   const args = [...missing, ...process.execArgv, ...process.argv.slice(1)];
-  const env = { MALLOC_ARENA_MAX: '2', ...process.env, SVC_NO_RELAUNCH: '1' };
+  // the compile cache on from the replacement's first line: compiled-relaunch.ts
+  const env = { MALLOC_ARENA_MAX: '2', ...compileCacheEnv(), ...process.env, SVC_NO_RELAUNCH: '1' };
   if (typeof process.execve === 'function') process.execve(process.execPath, [process.execPath, ...args], env);
   const child = spawn(process.execPath, args, { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));

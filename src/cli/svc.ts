@@ -23,6 +23,10 @@ async function main(argv: string[]): Promise<number> {
     if (relaunchWithServerFlags()) return -1;
   }
   const { runServerCommand } = await import('./server-commands.ts');
+  if (command === 'start' || command === 'worker') {
+    const { replaceOnceCompiled } = await import('./compiled-relaunch.ts');
+    replaceOnceCompiled();
+  }
   const code = await runServerCommand(command, rest);
   if (code !== null) return code;
   process.stderr.write(await fullUsage());
