@@ -3,12 +3,14 @@
 // within each (transport, connections) cell. docs/benchmark.md describes the method and holds
 // the latest figures.
 //
-// One process (this one) runs PostgreSQL's client side, the platform server (startApp) and the
-// baseline server (scripts/bench/baseline-server.ts), one of them under load at a time. One
-// platform instance per transport, one after the other on the same database: HTTPS (TLS in the
-// server) or TRUST_PROXY (plain HTTP, every request carrying x-forwarded-proto: https), in the
-// order scripts/bench/plan.ts gives. The load generator (autocannon) runs in a forked child
-// process (scripts/bench/load-generator.ts).
+// This process runs the platform server (startApp): one instance per transport, one after the
+// other on the same database: HTTPS (TLS in the server) or TRUST_PROXY (plain HTTP, every request
+// carrying x-forwarded-proto: https), in the order scripts/bench/plan.ts gives. The baseline
+// server (scripts/bench/baseline-server.ts) runs in a child Node process of its own, one per
+// transport, with Node's defaults and its own pool, so it does not share the platform's heap and
+// garbage collector; its CPU and RSS are read from /proc at its pid. One server is under load at a
+// time. The load generator (autocannon) runs in another forked child process
+// (scripts/bench/load-generator.ts).
 //
 // Environment:
 //   DATABASE_URL      use this PostgreSQL (migrations are applied; a "Bench …" team is left in it)
@@ -36,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBaselineServer, type BaselineServer } from './bench/baseline-server.ts';
+import { startBaselineProcess, type BaselineProcess } from './bench/baseline-process.ts';
 import { checkRequest } from './bench/check-request.ts';
 import { startCpuMeter } from './bench/cpu-accounting.ts';
 import { CpuProfiler } from './bench/cpu-profiler.ts';
@@ -173,8 +175,8 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
   // are imported (development adds multi-realm instanceOf checks and unused-selection checks).
   process.env.NODE_ENV ??= 'production';
 
-  // Count every statement sent through pg in this process (Prisma's adapter, the baseline pool,
-  // pg-boss, the notifier): the platform and the baseline pay the same tiny wrapper.
+  // Count every statement sent through pg in this process (Prisma's adapter, pg-boss, the
+  // notifier); the baseline's child counts its own with the same tiny wrapper, so both pay for it.
   const { default: pg } = await import('pg');
   let pgQueries = 0;
   const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
@@ -304,10 +306,11 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
       if (created.status !== 201) throw new Error(`creating a role: ${created.status} ${JSON.stringify(created.body)}`);
     }
 
-    // 3. the baselines' pool: bare pg, the same size as the platform's -------------------------
-    const baselinePool = new pg.Pool({ connectionString: databaseUrl, max: config.DB_POOL_SIZE, application_name: 'svc-bench-baseline' });
-    baselinePool.on('error', () => {});
-    cleanups.push(() => baselinePool.end());
+    // 3. a bare pg pool for the bench's own reads (record ids, the server version); the baseline
+    //    server serves from a pool of its own, of the platform's size, in its child process ------
+    const benchPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'svc-bench' });
+    benchPool.on('error', () => {});
+    cleanups.push(() => benchPool.end());
 
     // 4. scenarios ----------------------------------------------------------------------------
     const route = (method: string, p: string) => {
@@ -335,7 +338,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
       seeded = { records: seed.records, insertSeconds: seed.insertSeconds, analyzeSeconds: seed.analyzeSeconds, dataCollectionSimplyId: seed.collectionSimplyId };
       // record gets cycle through up to 10 000 ids spread over the whole collection
       const ids = (
-        await baselinePool.query<{ simplyId: string }>(
+        await benchPool.query<{ simplyId: string }>(
           `SELECT "simplyId" FROM "DataRecord" WHERE "teamId" = $1 AND "collectionId" = $2 ORDER BY random() LIMIT 10000`,
           [team.teamId, seed.collectionId],
         )
@@ -389,14 +392,15 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
         await platform.close();
         platform = await startPlatform(phase.transport);
       }
-      const baseline: BaselineServer = await startBaselineServer({
-        pool: baselinePool,
-        teamId: team.teamId,
+      const baseline: BaselineProcess = await startBaselineProcess({
+        databaseUrl,
+        poolSize: config.DB_POOL_SIZE,
+        teamId: String(team.teamId),
         tls: phase.transport === 'https' ? platform.app.tls : null,
       });
       const closeBaseline = once(() => baseline.close());
       cleanups.push(closeBaseline);
-      progress(`\n${phase.transport}: baseline listening on ${baseline.url}`);
+      progress(`\n${phase.transport}: baseline listening on ${baseline.url} (process ${baseline.pid})`);
 
       for (const { scenario, cell } of phase.runs) {
         const request = requests[scenario.id]!;
@@ -419,16 +423,22 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
 
         const loadsBefore = platform.app.services.authenticator.loads;
         const queriesBefore = pgQueries;
-        if (profiler) await profiler.start();
-        const external = scenario.target === 'external' ? postgraphilePid : null;
+        // a server in a process of its own (the baseline's child, PostGraphile) is read at its pid
+        const onBaseline = scenario.target === 'baseline';
+        const ownProcess = onBaseline || scenario.target === 'external';
+        const profileName = `${scenario.id}.${cell.transport}-${cell.connections}c`;
+        if (onBaseline) await baseline.beginRun(profiler?.dir ?? null);
+        else if (profiler) await profiler.start();
+        const external = onBaseline ? baseline.pid : scenario.target === 'external' ? postgraphilePid : null;
         const memory = sampleMemory(external);
         const cpuMeter = startCpuMeter(postmasterPid, external);
         const measured = await loader.run({ ...load, duration, record: true });
         const cpu = cpuMeter.stop(measured.loadGeneratorCpuMicros);
         const { rssMaxBytes, heapUsedMaxBytes, externalRssMaxBytes } = memory.stop();
-        const cpuProfile = profiler ? await profiler.stop(`${scenario.id}.${cell.transport}-${cell.connections}c`) : null;
+        const inBaseline = onBaseline ? await baseline.endRun(profiler ? profileName : null) : null;
+        const cpuProfile = inBaseline ? inBaseline.cpuProfile : profiler ? await profiler.stop(profileName) : null;
         const loads = platform.app.services.authenticator.loads - loadsBefore;
-        const queries = pgQueries - queriesBefore;
+        const queries = inBaseline ? inBaseline.pgQueries : pgQueries - queriesBefore;
         const responses = Math.max(1, measured.responses);
         const baselineResult = scenario.baseline
           ? results.find((r) => r.scenario === scenario.baseline && r.transport === cell.transport && r.connections === cell.connections)
@@ -446,13 +456,15 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
           ratioToBaseline: baselineResult ? measured.requestsPerSecond / baselineResult.requestsPerSecond : null,
           credentialLoads: onPlatform ? loads : null,
           credentialLoadsPerRequest: onPlatform ? loads / responses : null,
-          // an external server is another process: its CPU and RSS come from /proc when its pid is known
+          // the baseline and an external server are processes of their own: their CPU and RSS come
+          // from /proc at their pid (PostGraphile's only when BENCH_POSTGRAPHILE_PID names it); the
+          // baseline's child counts its own statements and heap
           pgQueriesPerRequest: scenario.target === 'external' ? null : queries / responses,
-          serverCpuMicrosPerRequest: scenario.target === 'external' ? (cpu.externalCpuMicros === null ? null : cpu.externalCpuMicros / responses) : cpu.serverCpuMicros / responses,
-          serverCpuCores: scenario.target === 'external' ? (cpu.split.external ?? 0) : cpu.split.server,
+          serverCpuMicrosPerRequest: ownProcess ? (cpu.externalCpuMicros === null ? null : cpu.externalCpuMicros / responses) : cpu.serverCpuMicros / responses,
+          serverCpuCores: ownProcess ? (cpu.split.external ?? 0) : cpu.split.server,
           cpu: cpu.split,
-          rssMaxBytes: scenario.target === 'external' ? externalRssMaxBytes : rssMaxBytes,
-          heapUsedMaxBytes: scenario.target === 'external' ? null : heapUsedMaxBytes,
+          rssMaxBytes: ownProcess ? externalRssMaxBytes : rssMaxBytes,
+          heapUsedMaxBytes: inBaseline ? inBaseline.heapUsedMaxBytes : scenario.target === 'external' ? null : heapUsedMaxBytes,
           matched: request.matched ? request.matched(check.body) : null,
           note: request.note ? request.note(check.body) : null,
           cpuProfile,
@@ -461,7 +473,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
         progress(
           `  ${`${cell.transport} ${cell.connections}`.padEnd(9)} ${scenario.id.padEnd(28)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  ` +
             `p50 ${result.latency.p50.toFixed(2)} ms  p95 ${result.latency.p95.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms  ` +
-            (onPlatform ? `RSS ${mib(rssMaxBytes).toFixed(0)} MiB (heap ${mib(heapUsedMaxBytes).toFixed(0)})  ` : '') +
+            (result.rssMaxBytes !== null && result.heapUsedMaxBytes !== null ? `RSS ${mib(result.rssMaxBytes).toFixed(0)} MiB (heap ${mib(result.heapUsedMaxBytes).toFixed(0)})  ` : '') +
             `non-2xx ${result.non2xx}  errors ${result.errors}` +
             (result.ratioToBaseline !== null ? `  ${result.ratioToBaseline.toFixed(2)} × ${scenario.baseline}` : '') +
             (result.note ? `  (${result.note})` : ''),
@@ -472,7 +484,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
     }
 
     // 6. report -------------------------------------------------------------------------------
-    const pgVersion = (await baselinePool.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '?';
+    const pgVersion = (await benchPool.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '?';
     const cells: Cell[] = transports.flatMap((transport) => connections.map((n) => ({ transport, connections: n })));
     // results in matrix order (transports as listed, then connections), whatever order they ran in
     const cellIndex = (r: ScenarioResult) => cells.findIndex((c) => c.transport === r.transport && c.connections === r.connections);
@@ -491,8 +503,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
       const notes = new Map(ordered.filter((r) => r.note).map((r) => [r.scenario, r.note]));
       for (const [scenario, note] of notes) report(`  ${scenario}: ${note}`);
     }
-    // the platform's runs: during a baseline's the process holds the idle platform too, and an
-    // external server's memory is its own
+    // the platform's runs only: a baseline's and an external server's memory is their own
     const peak = ordered.reduce<ScenarioResult | null>((max, r) => (r.target === 'platform' && (max === null || r.rssMaxBytes! > max.rssMaxBytes!) ? r : max), null);
     if (peak) {
       report(

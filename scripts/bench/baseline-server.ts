@@ -9,10 +9,15 @@
 //                                           membership index the platform's default page uses
 //
 // Statements are unnamed and parameterised, as a plain `pool.query(text, values)` sends them.
+//
+// It runs in a child process of its own (this file, run with `--baseline-server`, started by
+// baseline-process.ts), so it has a heap and a garbage collector of its own, as a deployed bare
+// server would, rather than sharing the bench process's with the platform.
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type pg from 'pg';
+import pg from 'pg';
+import { CpuProfiler } from './cpu-profiler.ts';
 
 const TEAM = 'SELECT id, name FROM "Team" WHERE "simplyId" = $1';
 
@@ -29,20 +34,40 @@ const NEWEST_RECORDS = `SELECT ${RECORD_COLUMNS}
   ORDER BY m."recordCreatedAt" DESC, m."recordId" DESC
   LIMIT 25`;
 
-export interface BaselineServer {
-  /** http(s)://127.0.0.1:<port> */
-  url: string;
-  close(): Promise<void>;
-}
-
-export async function startBaselineServer(options: {
-  pool: pg.Pool;
-  /** the bench team: records are read within it, as the platform reads them within the caller's */
-  teamId: bigint;
+export interface BaselineOptions {
+  databaseUrl: string;
+  /** the platform's DB_POOL_SIZE */
+  poolSize: number;
+  /** the bench team (a bigint as a string): records are read within it, as the platform reads them within the caller's */
+  teamId: string;
   /** the platform's certificate and key; null: plain HTTP */
   tls: { cert: string; key: string } | null;
-}): Promise<BaselineServer> {
-  const { pool, teamId } = options;
+}
+
+/** What one measured run saw inside the child. */
+export interface BaselineRunCounters {
+  /** statements sent through pg */
+  pgQueries: number;
+  /** largest V8 heap in use, sampled every 200 ms */
+  heapUsedMaxBytes: number;
+  /** the CPU profile written, when one was asked for */
+  cpuProfile: string | null;
+}
+
+export type ToBaseline =
+  | { kind: 'start'; options: BaselineOptions }
+  | { kind: 'begin-run'; profileDir: string | null }
+  | { kind: 'end-run'; profileName: string | null }
+  | { kind: 'close' };
+
+export type FromBaseline =
+  | { kind: 'listening'; url: string }
+  | { kind: 'run-begun' }
+  | { kind: 'run-ended'; counters: BaselineRunCounters }
+  | { kind: 'failed'; message: string };
+
+function serve(options: BaselineOptions, pool: pg.Pool): Promise<{ url: string; close: () => Promise<void> }> {
+  const { teamId } = options;
   const send = (res: http.ServerResponse, status: number, payload: string) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
     res.end(payload);
@@ -70,16 +95,84 @@ export async function startBaselineServer(options: {
   };
   const serverOptions = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 60_000 };
   const server = options.tls ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(serverOptions, handler);
-  await new Promise<void>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  return {
-    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       }),
-  };
+    );
+  });
 }
+
+async function baselineProcess(): Promise<void> {
+  // the parent going away without closing (crash, SIGKILL) ends this process too
+  process.on('disconnect', () => process.exit(0));
+  const reply = (message: FromBaseline): void => {
+    process.send!(message);
+  };
+
+  // the same counting wrapper the bench puts on the platform's pg, so both pay for it
+  let pgQueries = 0;
+  const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const originalQuery = clientProto.query;
+  clientProto.query = function countedQuery(this: unknown, ...args: unknown[]) {
+    pgQueries++;
+    return originalQuery.apply(this, args);
+  };
+
+  let pool: pg.Pool | null = null;
+  let server: { url: string; close: () => Promise<void> } | null = null;
+  let profiler: CpuProfiler | null = null;
+  let run: { queriesBefore: number; heapUsedMax: number; timer: NodeJS.Timeout; profiling: boolean } | null = null;
+  const sampleHeap = () => {
+    if (run) run.heapUsedMax = Math.max(run.heapUsedMax, process.memoryUsage().heapUsed);
+  };
+
+  const handle = async (message: ToBaseline): Promise<void> => {
+    switch (message.kind) {
+      case 'start': {
+        const { options } = message;
+        pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize, application_name: 'svc-bench-baseline' });
+        pool.on('error', () => {});
+        server = await serve(options, pool);
+        return reply({ kind: 'listening', url: server.url });
+      }
+      case 'begin-run': {
+        if (message.profileDir) {
+          profiler ??= new CpuProfiler(message.profileDir);
+          await profiler.start();
+        }
+        run = { queriesBefore: pgQueries, heapUsedMax: 0, timer: setInterval(sampleHeap, 200), profiling: message.profileDir !== null };
+        sampleHeap();
+        return reply({ kind: 'run-begun' });
+      }
+      case 'end-run': {
+        if (!run) throw new Error('end-run without begin-run');
+        const ended = run;
+        clearInterval(ended.timer);
+        sampleHeap();
+        run = null;
+        const cpuProfile = ended.profiling && profiler && message.profileName ? await profiler.stop(message.profileName) : null;
+        return reply({ kind: 'run-ended', counters: { pgQueries: pgQueries - ended.queriesBefore, heapUsedMaxBytes: ended.heapUsedMax, cpuProfile } });
+      }
+      case 'close': {
+        if (run) clearInterval(run.timer);
+        await profiler?.close();
+        await server?.close();
+        await pool?.end();
+        process.exit(0);
+      }
+    }
+  };
+  process.on('message', (message: ToBaseline) => {
+    handle(message).catch((error: unknown) => reply({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }));
+  });
+}
+
+if (process.argv.includes('--baseline-server')) await baselineProcess();

@@ -1,6 +1,7 @@
-// Who used the machine's cores during a measured run of `npm run bench`: the server (this
-// process), the embedded cluster, the load generator, everything else, and steal. Read from /proc
-// (Linux); a figure that cannot be read is null rather than a guess.
+// Who used the machine's cores during a measured run of `npm run bench`: this process (the
+// platform's server), a server in a process of its own (the baseline's child, PostGraphile), the
+// embedded cluster, the load generator, everything else, and steal. Read from /proc (Linux); a
+// figure that cannot be read is null rather than a guess.
 import fs from 'node:fs';
 import os from 'node:os';
 
@@ -12,7 +13,8 @@ export interface CpuSplit {
   loadGenerator: number;
   /** the embedded cluster's processes; null with DATABASE_URL */
   postgres: number | null;
-  /** the external server under comparison (BENCH_POSTGRAPHILE_PID); null: none named */
+  /** the server under load when it runs in a process of its own: the baseline's child, or
+   *  PostGraphile (BENCH_POSTGRAPHILE_PID); null: none named */
   external: number | null;
   /** everything else on the machine (other processes), null when /proc is not readable */
   other: number | null;
@@ -25,7 +27,7 @@ export interface CpuMeasurement {
   split: CpuSplit;
   /** CPU time of this process (user + system, all threads), microseconds */
   serverCpuMicros: number;
-  /** CPU time of the external server, microseconds; null: none named or not readable */
+  /** CPU time of that process of its own, microseconds; null: none named or not readable */
   externalCpuMicros: number | null;
   wallSeconds: number;
 }

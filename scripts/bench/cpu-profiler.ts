@@ -1,7 +1,8 @@
 // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the bench process around each measured run only
 // (not the seed, the warm-up or the other scenarios), one `<scenario>.<transport>-<n>c.cpuprofile`
-// per run, for Chrome DevTools or speedscope. The inspector session profiles the main thread,
-// where the platform runs.
+// per run, for Chrome DevTools or speedscope. The inspector session profiles the main thread of
+// the process it is made in: the bench's, where the platform runs, and the baseline server's own
+// child process for the baselines' runs (baseline-server.ts).
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';

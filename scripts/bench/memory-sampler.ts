@@ -1,9 +1,10 @@
-// The server's memory during a measured run. The server lives in the bench process (the load
-// generator is a child), so this process's RSS is the server's plus the baseline server, the
-// bench's own request lists and whatever an earlier phase's instance left on the heap: an upper
-// bound of a little more than the platform alone. The V8 heap in use shows how much of the RSS
-// is live JavaScript objects and how much is heap V8 keeps reserved. An external server under
-// comparison (BENCH_POSTGRAPHILE_PID) is sampled from /proc.
+// The server's memory during a measured run. The platform lives in the bench process (the load
+// generator and the baseline server are children), so this process's RSS is the platform's plus
+// the bench's own request lists and pool and whatever an earlier phase's instance left on the
+// heap: an upper bound of a little more than the platform alone. The V8 heap in use shows how
+// much of the RSS is live JavaScript objects and how much is heap V8 keeps reserved. A server in
+// a process of its own (the baseline's child, PostGraphile via BENCH_POSTGRAPHILE_PID) is sampled
+// from /proc at its pid.
 import fs from 'node:fs';
 
 const SAMPLE_EVERY_MS = 200;

@@ -16,19 +16,22 @@ export interface ScenarioResult extends Omit<LoadResult, 'id'> {
   /** Authenticator.loads during the measured run, and per response */
   credentialLoads: number | null;
   credentialLoadsPerRequest: number | null;
-  /** statements sent through pg (every pool in this process) per response; null: an external server */
+  /** statements sent through pg per response: every pool of the bench process for the platform, the
+   *  baseline child's own for a baseline; null: an external server */
   pgQueriesPerRequest: number | null;
-  /** CPU time of the server process (user + system, all threads) per response, microseconds; an external
-   *  server's own (BENCH_POSTGRAPHILE_PID), or null without its pid */
+  /** CPU time of the server process (user + system, all threads) per response, microseconds: the bench
+   *  process for the platform, the baseline's child process, an external server's own
+   *  (BENCH_POSTGRAPHILE_PID), or null without its pid */
   serverCpuMicrosPerRequest: number | null;
   /** server process CPU use over the measured run, in cores (1.0 = one core saturated) */
   serverCpuCores: number;
   /** machine-wide CPU use during the measured run, in cores */
   cpu: CpuSplit;
-  /** largest RSS of the server (bench) process sampled every 200 ms during the measured run; an external server's
-   *  own (BENCH_POSTGRAPHILE_PID), or null without its pid */
+  /** largest RSS of the server process sampled every 200 ms during the measured run: the bench process for
+   *  the platform, the baseline's child process, an external server's own (BENCH_POSTGRAPHILE_PID), or
+   *  null without its pid */
   rssMaxBytes: number | null;
-  /** largest V8 heap in use over the same samples */
+  /** largest V8 heap in use over the same samples (the baseline child's own); null: an external server */
   heapUsedMaxBytes: number | null;
   /** searches: records the check request's filters matched */
   matched: number | null;
@@ -184,11 +187,17 @@ export function resultTables(results: ScenarioResult[], cells: Cell[]): string[]
   const cpuCores = results[0]?.cpu.machineCores ?? 0;
   out.push('', `CPU during the measured runs, in cores (of ${cpuCores}):`);
   const fmt = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
-  // the external server's column only when one was measured (BENCH_POSTGRAPHILE_PID)
-  const withExternal = results.some((r) => r.cpu.external !== null);
+  // `server` is the bench process, which holds the platform (idle in the other rows); a server in a
+  // process of its own (the baseline's child; PostGraphile when BENCH_POSTGRAPHILE_PID names it)
+  // has its column, named for which of them ran
+  const ownProcesses = [
+    ...(results.some((r) => r.target === 'baseline' && r.cpu.external !== null) ? ['baseline'] : []),
+    ...(results.some((r) => r.target === 'external' && r.cpu.external !== null) ? ['postgraphile'] : []),
+  ];
+  const withExternal = ownProcesses.length > 0;
   out.push(
     ...table(
-      ['scenario', 'transport', 'conns', 'server', 'postgres', ...(withExternal ? ['postgraphile'] : []), 'autocannon', 'other processes', 'steal'],
+      ['scenario', 'transport', 'conns', 'server', 'postgres', ...(withExternal ? [ownProcesses.join('/')] : []), 'autocannon', 'other processes', 'steal'],
       results.map((r) => [
         r.scenario,
         r.transport,
