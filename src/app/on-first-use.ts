@@ -14,3 +14,6 @@ export function onFirstUse<T>(specifier: string): () => T {
 
 /** undici: webhook attempts and push notifications */
 export const undici = onFirstUse<typeof import('undici')>('undici');
+
+/** libphonenumber-js with its full metadata: PHONE_NUMBER values and their default country */
+export const phoneNumbers = onFirstUse<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');

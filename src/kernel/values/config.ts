@@ -2,7 +2,7 @@
 // Strict: an unknown setting is an error, so a typo ("maxLenght") is caught when the field is
 // defined instead of being silently ignored for every record. Defaults are applied when a value is
 // encoded, not written into the stored config, so a later change of a default reaches old fields.
-import { onFirstUse } from '../../app/on-first-use.ts';
+import { phoneNumbers } from '../../app/on-first-use.ts';
 import { z } from 'zod';
 import type { ErrorDetail } from '../../app/errors.ts';
 import { isSimplyId } from '../../app/ids.ts';
@@ -42,7 +42,6 @@ const countryCode = z.string().transform((value, ctx) => {
   return code;
 });
 
-const phoneNumbers = onFirstUse<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');
 const phoneCountry = countryCode.refine((c) => phoneNumbers().isSupportedCountry(c), 'has no telephone numbering plan');
 
 const maxItems = z.int().min(1).max(MAX_REFERENCE_ITEMS);

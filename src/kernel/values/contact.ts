@@ -2,9 +2,7 @@
 // (case, spacing, punctuation); each is stored in one canonical form so equality filters work.
 import { domainToASCII, domainToUnicode } from 'node:url';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { onFirstUse } from '../../app/on-first-use.ts';
-
-const phoneNumbers = onFirstUse<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');
+import { phoneNumbers } from '../../app/on-first-use.ts';
 import { defineCodec } from './codec.ts';
 import type { FieldConfigOf } from './config.ts';
 import { textPattern } from './text.ts';
