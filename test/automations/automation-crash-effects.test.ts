@@ -85,7 +85,11 @@ it('a run repeated after its worker died creates no second record and runs no se
 
   const done = await killAndRecover({ worker, stall: locker, databaseUrl: database.url, dataDir, cleanups, prisma, executionId: execution.id });
   expect(done, JSON.stringify(done.errorDetails)).toMatchObject({ status: 'SUCCEEDED', recordsProcessed: 1, recordsFailed: 0, errorDetails: null });
-  const [job] = (await pool.query(`SELECT state, "retry_count" AS "retryCount" FROM pgboss.job WHERE name = $1 AND data->>'executionSimplyId' = $2`, [EXECUTE_AUTOMATION, execution.simplyId])).rows;
+  // pg-boss completes the job just after the handler has recorded the execution's end
+  const job = await until('the job completed', async () => {
+    const [row] = (await pool.query(`SELECT state, "retry_count" AS "retryCount" FROM pgboss.job WHERE name = $1 AND data->>'executionSimplyId' = $2`, [EXECUTE_AUTOMATION, execution.simplyId])).rows;
+    return row?.state !== 'active' && row;
+  });
   expect(job).toEqual({ state: 'completed', retryCount: 1 });
 
   // CREATE_RECORD: one record, and its key answers with it

@@ -93,6 +93,10 @@ it('an execution whose worker dies mid-run is completed by another worker within
   expect(await prisma.userNotification.count({ where: { teamId: team.teamId } })).toBe(1);
   const after = expectOk(await server.request('GET', `/v1/data-records/${record.id}`, { token: team.apiKey }));
   expect(after.fields[people.fields.status!]).toBe('welcomed');
-  const [job] = await jobOf();
+  // pg-boss completes the job just after the handler has recorded the execution's end
+  const job = await until('the job completed', async () => {
+    const [row] = await jobOf();
+    return row?.state !== 'active' && row;
+  });
   expect(job).toMatchObject({ state: 'completed', retryCount: 1 });
 });
