@@ -43,6 +43,7 @@ import { checkRequest } from './bench/check-request.ts';
 import { startCpuMeter } from './bench/cpu-accounting.ts';
 import { CpuProfiler } from './bench/cpu-profiler.ts';
 import { LoadGenerator } from './bench/load-generator.ts';
+import { countPgQueries } from './bench/pg-query-counter.ts';
 import { planRuns, TRANSPORTS, type Cell, type Transport } from './bench/plan.ts';
 import { judgeTargets, mib, resultTables, targetLines, type ScenarioResult } from './bench/report.ts';
 import { sampleMemory } from './bench/memory-sampler.ts';
@@ -176,15 +177,9 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
   process.env.NODE_ENV ??= 'production';
 
   // Count every statement sent through pg in this process (Prisma's adapter, pg-boss, the
-  // notifier); the baseline's child counts its own with the same tiny wrapper, so both pay for it.
+  // notifier); the baseline's child counts its own the same way.
   const { default: pg } = await import('pg');
-  let pgQueries = 0;
-  const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const originalQuery = clientProto.query;
-  clientProto.query = function countedQuery(this: unknown, ...args: unknown[]) {
-    pgQueries++;
-    return originalQuery.apply(this, args);
-  };
+  const { count: pgQueries, stop: stopCountingPgQueries } = countPgQueries(pg);
 
   const { loadConfig } = await import('../src/main/config.ts');
   const { startEmbeddedPostgres } = await import('../src/db/embedded-postgres.ts');
@@ -422,7 +417,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
         if (warmup > 0) await loader.run({ ...load, duration: warmup, record: false });
 
         const loadsBefore = platform.app.services.authenticator.loads;
-        const queriesBefore = pgQueries;
+        const queriesBefore = pgQueries();
         // a server in a process of its own (the baseline's child, PostGraphile) is read at its pid
         const onBaseline = scenario.target === 'baseline';
         const ownProcess = onBaseline || scenario.target === 'external';
@@ -438,7 +433,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
         const inBaseline = onBaseline ? await baseline.endRun(profiler ? profileName : null) : null;
         const cpuProfile = inBaseline ? inBaseline.cpuProfile : profiler ? await profiler.stop(profileName) : null;
         const loads = platform.app.services.authenticator.loads - loadsBefore;
-        const queries = inBaseline ? inBaseline.pgQueries : pgQueries - queriesBefore;
+        const queries = inBaseline ? inBaseline.pgQueries : pgQueries() - queriesBefore;
         const responses = Math.max(1, measured.responses);
         const baselineResult = scenario.baseline
           ? results.find((r) => r.scenario === scenario.baseline && r.transport === cell.transport && r.connections === cell.connections)
@@ -560,7 +555,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     if (!interrupted) await cleanup();
-    clientProto.query = originalQuery;
+    stopCountingPgQueries();
   }
 }
 

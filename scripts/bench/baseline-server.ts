@@ -18,6 +18,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { CpuProfiler } from './cpu-profiler.ts';
+import { countPgQueries } from './pg-query-counter.ts';
 
 const TEAM = 'SELECT id, name FROM "Team" WHERE "simplyId" = $1';
 
@@ -117,14 +118,7 @@ async function baselineProcess(): Promise<void> {
     process.send!(message);
   };
 
-  // the same counting wrapper the bench puts on the platform's pg, so both pay for it
-  let pgQueries = 0;
-  const clientProto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const originalQuery = clientProto.query;
-  clientProto.query = function countedQuery(this: unknown, ...args: unknown[]) {
-    pgQueries++;
-    return originalQuery.apply(this, args);
-  };
+  const { count: pgQueries } = countPgQueries(pg);
 
   let pool: pg.Pool | null = null;
   let server: { url: string; close: () => Promise<void> } | null = null;
@@ -148,7 +142,7 @@ async function baselineProcess(): Promise<void> {
           profiler ??= new CpuProfiler(message.profileDir);
           await profiler.start();
         }
-        run = { queriesBefore: pgQueries, heapUsedMax: 0, timer: setInterval(sampleHeap, 200), profiling: message.profileDir !== null };
+        run = { queriesBefore: pgQueries(), heapUsedMax: 0, timer: setInterval(sampleHeap, 200), profiling: message.profileDir !== null };
         sampleHeap();
         return reply({ kind: 'run-begun' });
       }
@@ -159,7 +153,7 @@ async function baselineProcess(): Promise<void> {
         sampleHeap();
         run = null;
         const cpuProfile = ended.profiling && profiler && message.profileName ? await profiler.stop(message.profileName) : null;
-        return reply({ kind: 'run-ended', counters: { pgQueries: pgQueries - ended.queriesBefore, heapUsedMaxBytes: ended.heapUsedMax, cpuProfile } });
+        return reply({ kind: 'run-ended', counters: { pgQueries: pgQueries() - ended.queriesBefore, heapUsedMaxBytes: ended.heapUsedMax, cpuProfile } });
       }
       case 'close': {
         if (run) clearInterval(run.timer);
