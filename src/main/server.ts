@@ -7,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import type { Services } from '../app/context.ts';
 import { schema } from './schema.ts';
 import { attachSubscriptions, createGraphQLServer } from '../app/graphql/yoga.ts';
+import { createJsonPostHandler } from '../app/graphql/json-post.ts';
 import { RestAdapter } from '../../rest-adapter/handler.ts';
 import { cachedOpenApiDocument } from '../../rest-adapter/openapi.ts';
 import { serveDocs } from '../../rest-adapter/docs-page.ts';
@@ -50,6 +51,7 @@ export async function startApp(options: StartOptions): Promise<App> {
 
   const tls = config.TRUST_PROXY ? null : await loadTls(config);
   const yoga = createGraphQLServer(services, schema);
+  const graphqlJsonPost = createJsonPostHandler(services, schema, yoga);
   const rest = new RestAdapter(schema, routes, services);
   const metrics = new Metrics(services, { webSockets: () => wsServer.clients.size });
   const readiness = new Readiness();
@@ -135,6 +137,7 @@ export async function startApp(options: StartOptions): Promise<App> {
         if (limited) {
           return sendJson(res, 429, { errors: [{ message: limited.message, extensions: { code: limited.code } }] }, limited.headers);
         }
+        if (await graphqlJsonPost(req, res, url, requestId)) return;
         return await yoga.handle(req, res, { req, res, requestId });
       }
       if (path === '/v1' || path.startsWith('/v1/')) {

@@ -7,8 +7,12 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 export interface RawAnswer {
   status: number;
   headers: IncomingHttpHeaders;
-  /** the parsed JSON body, null when empty */
+  /** the parsed JSON body, null when empty or not JSON */
   body: any;
+  /** the body as sent */
+  text: string;
+  /** header names with the case the server wrote them in */
+  rawHeaders: string[];
 }
 
 function answerOf(res: IncomingMessage): Promise<RawAnswer> {
@@ -16,9 +20,17 @@ function answerOf(res: IncomingMessage): Promise<RawAnswer> {
     let text = '';
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => (text += chunk));
-    res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : null }));
+    res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: parsedOrNull(text), text, rawHeaders: res.rawHeaders.filter((_, i) => i % 2 === 0) }));
     res.on('error', reject);
   });
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface RawRequest {
@@ -30,10 +42,11 @@ export interface RawRequest {
   body?: unknown;
   chunks?: string[];
   agent?: https.Agent;
+  headers?: Record<string, string>;
 }
 
 export function rawRequest(baseUrl: string, ca: string, r: RawRequest): Promise<RawAnswer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...r.headers };
   if (r.token) headers.authorization = `Bearer ${r.token}`;
   if (r.body !== undefined || r.chunks) headers['content-type'] = 'application/json';
   if (r.chunks) headers['transfer-encoding'] = 'chunked';

@@ -27,7 +27,8 @@ function literalPath(ancestors: readonly (ASTNode | readonly ASTNode[])[]): stri
 // Yoga hands out the same DocumentNode for the same query text (its parse cache): walk each once
 const checkedDocuments = new WeakMap<DocumentNode, GraphQLError | null>();
 
-function unstorableLiteral(document: DocumentNode): GraphQLError | undefined {
+/** the refusal of a document whose string literals hold unstorable text, or undefined */
+export function unstorableLiteral(document: DocumentNode): GraphQLError | undefined {
   const known = checkedDocuments.get(document);
   if (known !== undefined) return known ?? undefined;
   const found = firstUnstorableLiteral(document);

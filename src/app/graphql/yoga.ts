@@ -72,7 +72,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema): 
 }
 
 /** What a caller sees of an error: its documented code, or INTERNAL_ERROR (logged). */
-function errorMasker(logger: Services['logger']) {
+export function errorMasker(logger: Services['logger']) {
   return (error: unknown): GraphQLError => {
     const mapped = error instanceof GraphQLError ? toGraphQLError(error) : null;
     if (mapped) return mapped;
@@ -85,23 +85,29 @@ function errorMasker(logger: Services['logger']) {
  * GraphQL's own request errors (syntax, unknown fields, bad variables) carry no code; give them the
  * one the REST face reports for the same mistake, so clients can branch on `extensions.code` alone.
  */
+export function withRequestErrorCodes(result: ExecutionResult): ExecutionResult {
+  const errors = result.errors;
+  return errors?.some((e) => !e.extensions?.code) ? { ...result, errors: errors.map(withCode) } : result;
+}
+
+function withCode(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: 'VALIDATION_ERROR', status: 400 },
+  });
+}
+
 function useRequestErrorCodes(): Plugin {
-  const withCode = (error: GraphQLError) =>
-    error.extensions?.code
-      ? error
-      : new GraphQLError(error.message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          path: error.path,
-          originalError: error.originalError,
-          extensions: { ...error.extensions, code: 'VALIDATION_ERROR', status: 400 },
-        });
   return {
     onResultProcess({ result, setResult }) {
       if (!result || typeof result !== 'object' || Symbol.asyncIterator in result || Array.isArray(result)) return;
-      const errors = (result as ExecutionResult).errors;
-      if (errors?.some((e) => !e.extensions?.code)) setResult({ ...(result as ExecutionResult), errors: errors.map(withCode) });
+      const coded = withRequestErrorCodes(result as ExecutionResult);
+      if (coded !== result) setResult(coded);
     },
   };
 }

@@ -45,7 +45,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
  * The answer says `Connection: close` instead, and the connection closes once the client has sent
  * its body or has been cut off (lingering-close.ts).
  */
-function readUpTo(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readUpTo(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
