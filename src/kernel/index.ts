@@ -19,7 +19,8 @@ export { textProblem } from './values/text-guards.ts';
 export { calculateName, formulaFields, MAX_FORMULA_LENGTH } from './records/calculated-name.ts';
 
 // --- Permission-aware reads: what the API answers (the caller's readable fields only)
-export { getRecord, listRecords, loadRecordViews, type RecordPage, type RecordView, searchRecords } from './records/records.service.ts';
+export { getRecord, listRecords, loadRecordViews, type RecordPage, searchRecords } from './records/records.service.ts';
+export { RecordView } from './records/record-view.ts';
 
 // --- Set-based reads for jobs and events: by team id, one statement for any number of records
 export { findRecordPage, findRecords, type RecordRow } from './records/records.sql.ts';

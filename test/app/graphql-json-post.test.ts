@@ -26,7 +26,8 @@ interface Case {
 }
 
 async function both(c: Case, token: string): Promise<[RawAnswer, RawAnswer]> {
-  const base = { method: 'POST', path: '/graphql', ...(c.token === null ? {} : { token: c.token ?? token }), headers: c.accept ? { accept: c.accept } : {} };
+  const headers: Record<string, string> = c.accept ? { accept: c.accept } : {};
+  const base = { method: 'POST', path: '/graphql', ...(c.token === null ? {} : { token: c.token ?? token }), headers };
   const { baseUrl, ca } = suite.server;
   return [await rawRequest(baseUrl, ca, { ...base, body: c.body }), await rawRequest(baseUrl, ca, { ...base, chunks: [JSON.stringify(c.body)] })];
 }

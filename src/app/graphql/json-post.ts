@@ -84,8 +84,8 @@ export function createJsonPostHandler(
     }
     const result = await operation(undefined, context, params.variables);
     if (!result.errors?.length) {
-      const json = JSON.stringify(result);
-      res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(json) });
+      const json = Buffer.from(JSON.stringify(result));
+      res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': json.length });
       res.end(json);
       return true;
     }

@@ -13,8 +13,8 @@ export type { Page };
 export function pageType<T>(name: string, nodeRef: ObjectRef<BuilderTypes, T>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
-      nodes: t.field({ type: [nodeRef], resolve: (page) => page.nodes }),
-      pagination: t.field({ type: PaginationRef, resolve: (page) => page.pagination }),
+      nodes: t.expose('nodes', { type: [nodeRef] }),
+      pagination: t.expose('pagination', { type: PaginationRef }),
     }),
   });
 }

@@ -5,10 +5,11 @@ import type { PublicError } from '../error-mapping.ts';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  const payload = JSON.stringify(body);
+  // encoded once: a string body is measured (byteLength) and then encoded again when written
+  const payload = Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
+    'content-length': payload.length,
     'cache-control': 'no-store',
     ...headers,
   });

@@ -11,6 +11,7 @@ import { accessTo, type CollectionAccess, collectionFor, requireRecordCredential
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../schema/team-schema.ts';
 import { MAX_FILTERS, normalizeFilters } from '../values/index.ts';
 import { calculateName } from './calculated-name.ts';
+import { RecordView } from './record-view.ts';
 import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges } from './record-changes.ts';
 import { checkReferences, prepareFields, type PreparedFields } from './record-input.ts';
 import { applyRecordRewrites } from './record-updates.ts';
@@ -23,13 +24,6 @@ export const MAX_BATCH_ITEMS = 100;
 export const MAX_QUERY_LENGTH = 128;
 export const MAX_SEARCH_OFFSET = 5000;
 
-/** A record as one caller may see it: its row, the collection it is read through, and the
- *  fields to show (readable ones, narrowed by a `fields` projection). */
-export interface RecordView {
-  row: RecordRow;
-  access: CollectionAccess;
-  shown: FieldDefinition[];
-}
 
 function project(access: CollectionAccess, only: readonly string[] | null | undefined): FieldDefinition[] {
   if (!only || only.length === 0) return access.readable;
@@ -57,7 +51,7 @@ export async function getRecord(ctx: RequestContext, simplyId: string, only?: re
     throw new PermissionDeniedError(`The credential's team role cannot read records of collection ${collection.simplyId}`);
   }
   const access = accessTo(ctx.principal, schema, collection);
-  return { row, access, shown: project(access, only) };
+  return new RecordView(row, access, project(access, only));
 }
 
 /** Records by simplyId for nested reads (reference fields): unreadable or missing ones are left out. */
@@ -69,7 +63,7 @@ export async function loadRecordViews(ctx: RequestContext, schema: TeamSchema, s
     const collection = schema.collectionsById.get(row.collectionId);
     if (!collection || !hasDataAccess(ctx.principal, collection.simplyId, 'READ')) continue;
     const access = accessTo(ctx.principal, schema, collection);
-    out.set(row.simplyId, { row, access, shown: access.readable });
+    out.set(row.simplyId, new RecordView(row, access));
   }
   return out;
 }
@@ -81,7 +75,7 @@ export interface RecordPage {
 
 function pageOf(access: CollectionAccess, rows: RecordRow[], total: number, limit: number, offset: number, only?: readonly string[] | null): RecordPage {
   const shown = project(access, only);
-  return { nodes: rows.map((row) => ({ row, access, shown })), pagination: { total, limit, offset, hasMore: offset + rows.length < total } };
+  return { nodes: rows.map((row) => new RecordView(row, access, shown)), pagination: { total, limit, offset, hasMore: offset + rows.length < total } };
 }
 
 export interface ListArgs {
@@ -223,7 +217,7 @@ async function repeatedCreate(ctx: RequestContext, access: CollectionAccess, eff
     ...done.failures.map((f) => ({ ok: false as const, ...f })),
     ...done.created.map(({ index, dataRecordSimplyId: id }) => {
       const row = rows.get(id);
-      return row ? { ok: true as const, index, record: { row, access, shown: access.readable } } : failure(index, id, new NotFoundError('Data record', id));
+      return row ? { ok: true as const, index, record: new RecordView(row, access) } : failure(index, id, new NotFoundError('Data record', id));
     }),
   ].sort((a, b) => a.index - b.index);
   return { records: items.flatMap((i) => (i.ok ? [i.record] : [])), items, warnings: [], eventIds: done.eventIds };
@@ -274,7 +268,7 @@ export async function createRecords(ctx: RequestContext, collectionSimplyId: str
   if ('repeated' in written) return repeatedCreate(ctx, access, written.repeated ?? null);
   const { rows, eventIds } = written;
   void ctx.services.outbox.nudge();
-  const views = rows.map((row) => ({ row, access, shown: access.readable }));
+  const views = rows.map((row) => new RecordView(row, access));
   const byIndex = new Map(good.map(({ index }, i) => [index, views[i]!]));
   return {
     records: views,
@@ -350,7 +344,7 @@ export async function updateRecordsById(ctx: RequestContext, items: readonly Upd
     await options.alsoInTransaction?.(db, results.filter((r): r is { ok: false } & ItemFailure => !r.ok));
     for (const g of good) {
       const row = after.get(g.before.simplyId) ?? g.before;
-      results.push({ ok: true, index: g.index, record: { row, access: g.access, shown: g.access.readable } });
+      results.push({ ok: true, index: g.index, record: new RecordView(row, g.access) });
     }
     return { eventIds };
   });
@@ -392,7 +386,7 @@ export async function deleteRecordsById(ctx: RequestContext, simplyIds: readonly
     const changes: RecordChange[] = doomed.map((d) => ({ kind: 'DELETED', record: d.row, collection: d.collection, fields: d.access.fields, changedFields: [] }));
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'DELETE', collection: null, succeeded: doomed.length, failed: simplyIds.length - doomed.length } : undefined;
     await options.alsoInTransaction?.(db, results.filter((r): r is { ok: false } & ItemFailure => !r.ok));
-    for (const d of doomed) results.push({ ok: true, index: d.index, record: { row: d.row, access: d.access, shown: d.access.readable } });
+    for (const d of doomed) results.push({ ok: true, index: d.index, record: new RecordView(d.row, d.access) });
     return recordChanges(db, ctx.services.events, actor, changes, bulk);
   });
   if (eventIds.length > 0) void ctx.services.outbox.nudge();

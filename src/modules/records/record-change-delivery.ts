@@ -6,7 +6,7 @@ import { hasDataAccess } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { ApiError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { accessTo, collectionFor, findRecords, type RecordChangeEvent, type RecordRow, type RecordView, requireRecordCredential } from '../../kernel/index.ts';
+import { accessTo, collectionFor, findRecords, type RecordChangeEvent, type RecordRow, RecordView, requireRecordCredential } from '../../kernel/index.ts';
 
 const SOURCE = Symbol('the event as received');
 type Narrowed = RecordChangeEvent & { [SOURCE]?: RecordChangeEvent };
@@ -40,7 +40,7 @@ export async function recordOfChange(ctx: RequestContext, event: RecordChangeEve
     const collection = row && schema.collectionsById.get(row.collectionId);
     if (!row || !collection || !hasDataAccess(ctx.principal, collection.simplyId, 'READ')) return null;
     const access = accessTo(ctx.principal, schema, collection);
-    return { row, access, shown: access.readable };
+    return new RecordView(row, access);
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;

@@ -4,12 +4,11 @@
 // batched query per level (DataLoader), never one query per record.
 import { builder } from '../../app/builder.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { DataCollectionRef, DataFieldRef } from '../collections/index.ts';
-import { decodeRecordFields, indexKey, loadRecordViews, type RecordPage, type RecordView } from '../../kernel/index.ts';
+import { indexKey, loadRecordViews, type RecordPage, type RecordView } from '../../kernel/index.ts';
 
 function referencedRecordLoader(ctx: RequestContext) {
   return requestLoader<string, RecordView | null>(ctx, 'record.bySimplyId', async (ids) => {
@@ -22,21 +21,16 @@ function referencedRecordLoader(ctx: RequestContext) {
 export const DataRecordRef = builder.objectRef<RecordView>('DataRecord');
 
 DataRecordRef.implement({
+  // the record's own properties are read as properties (src/kernel/records/record-view.ts)
   fields: (t) => ({
-    ...simplyIdFields(t, 'dataRecordSimplyId'),
-    dataCollectionSimplyId: t.string({
-      description: 'the collection the record was created in',
-      resolve: (v) => v.access.schema.collectionsById.get(v.row.collectionId)?.simplyId ?? v.access.collection.simplyId,
-    }),
-    name: t.string({ description: 'computed display name (read-only)', resolve: (v) => v.row.calculatedName }),
-    fields: t.field({
-      type: 'JSON',
-      description: 'values keyed by field simplyId: the fields the caller may read (and asked for)',
-      resolve: (v) => decodeRecordFields(v.shown, v.row.values),
-    }),
-    isArchived: t.boolean({ resolve: (v) => v.row.isArchived }),
-    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.row.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.row.updatedAt }),
+    id: t.exposeString('id'),
+    dataRecordSimplyId: t.exposeString('dataRecordSimplyId'),
+    dataCollectionSimplyId: t.exposeString('dataCollectionSimplyId', { description: 'the collection the record was created in' }),
+    name: t.exposeString('name', { description: 'computed display name (read-only)' }),
+    fields: t.expose('fields', { type: 'JSON', description: 'values keyed by field simplyId: the fields the caller may read (and asked for)' }),
+    isArchived: t.exposeBoolean('isArchived'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     collection: t.field({ type: DataCollectionRef, description: 'the collection the record is read through', resolve: (v) => v.access }),
     fieldDefinitions: t.field({ type: [DataFieldRef], description: 'definitions of the fields in `fields`', resolve: (v) => v.shown }),
     referencedRecords: t.field({
@@ -84,8 +78,8 @@ export function offsetFromCursor(cursor: string): number | null {
 export const DataRecordPageRef = builder.objectRef<RecordPage>('DataRecordPage').implement({
   description: 'A page of records: `nodes` + `pagination` (the REST shape), or connection-style `edges` + `pageInfo`.',
   fields: (t) => ({
-    nodes: t.field({ type: [DataRecordRef], resolve: (p) => p.nodes }),
-    pagination: t.field({ type: PaginationRef, resolve: (p) => p.pagination }),
+    nodes: t.expose('nodes', { type: [DataRecordRef] }),
+    pagination: t.expose('pagination', { type: PaginationRef }),
     totalCount: t.int({ resolve: (p) => p.pagination.total }),
     edges: t.field({
       type: [RecordEdgeRef],
