@@ -53,6 +53,7 @@ import { signingModule } from '../modules/signing/module.ts';
 import { signingRoutes } from '../../rest-adapter/routes/signing.ts';
 import { backgroundTasksModule } from '../modules/background-tasks/module.ts';
 import { backgroundTaskRoutes } from '../../rest-adapter/routes/background-tasks.ts';
+import { oauthModule } from '../modules/oauth/module.ts';
 import type { AppModule } from '../app/module.ts';
 import type { RegisteredModule, RestRoute } from '../../rest-adapter/route.ts';
 
@@ -85,6 +86,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(constituentAuthModule, constituentAuthRoutes),
   entry(signingModule, signingRoutes),
   entry(backgroundTasksModule, backgroundTaskRoutes),
+  entry(oauthModule),
 ];
 
 /** Every REST route, in module order. */

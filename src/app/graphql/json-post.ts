@@ -27,6 +27,8 @@ type MediaType = 'application/json' | 'application/graphql-response+json';
 
 /** query texts compiled at once; a client rarely sends more distinct ones (Yoga keeps as many parsed) */
 const PREPARED_TEXTS = 1000;
+/** and their total length: the compiled code grows with the text, and a body may hold 1 MiB of it */
+const PREPARED_CHARS = 8 * 1024 * 1024;
 const DECIMAL_LENGTH = /^\d+$/;
 
 /** Serves a request and resolves true, or resolves false having read nothing (Yoga serves it then). */
@@ -40,7 +42,7 @@ export function createJsonPostHandler(
   const { config, logger } = services;
   const mask = errorMasker(logger);
   // false: the text is Yoga's to answer (it does not parse or validate, or is a subscription)
-  const prepared = new LRUCache<string, CompiledOperation | false>({ max: PREPARED_TEXTS });
+  const prepared = new LRUCache<string, CompiledOperation | false>({ max: PREPARED_TEXTS, maxSize: PREPARED_CHARS, sizeCalculation: (_value, key) => key.length });
   const prepare = (query: string, operationName: string | null): CompiledOperation | false => {
     const key = `${operationName ?? ''} ${query}`;
     let operation = prepared.get(key);

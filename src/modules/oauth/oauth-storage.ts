@@ -1,0 +1,79 @@
+// oidc-provider's adapter over the OAuthState table: the class its `adapter` option takes, one
+// instance per model (oidc-provider constructs them itself, with the model name only, so the
+// database and the secret box reach the class through the factory's closure).
+import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+import type { Services } from '../../app/context.ts';
+import { type SecretBox, secretBoxFor } from '../../app/secret-box.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { live, type OAuthDb } from './oauth-db.ts';
+import { oauthStateKey } from './oauth-key.ts';
+import { fromRow, toRow } from './oauth-payload.ts';
+
+/**
+ * The models whose objects belong to a grant and go when it is revoked: tokens and codes. Not the
+ * Grant itself (oidc-provider destroys it by id, when its revokeGrantPolicy says so) nor an
+ * Interaction that merely names the grant it continues (memory_adapter.js draws the same line).
+ */
+const OF_A_GRANT = ['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode'];
+
+export interface OAuthStorageDeps {
+  prisma: OAuthDb;
+  /** seals client secrets and the bearer values payloads carry (oauth-sealed-fields.ts) */
+  secretBox: SecretBox;
+}
+
+export function oauthStorage({ prisma, secretBox }: OAuthStorageDeps): AdapterConstructor {
+  return class OAuthStorage implements Adapter {
+    readonly model: string;
+
+    constructor(model: string) {
+      this.model = model;
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const key = oauthStateKey(id);
+      const { payload: stored, ...columns } = toRow(secretBox, this.model, key, id, payload, expiresIn);
+      // every column is written on update too: an upsert replaces the object, it does not merge
+      const data = { ...columns, payload: stored as Prisma.InputJsonObject };
+      await prisma.oAuthState.upsert({
+        where: { model_key: { model: this.model, key } },
+        create: { model: this.model, key, ...data },
+        update: data,
+      });
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      const key = oauthStateKey(id);
+      const row = await prisma.oAuthState.findFirst({ where: { model: this.model, key, ...live() } });
+      return row ? fromRow(secretBox, this.model, row, id) : undefined;
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const row = await prisma.oAuthState.findFirst({ where: { model: this.model, uid, ...live() } });
+      return row ? fromRow(secretBox, this.model, row) : undefined;
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      const row = await prisma.oAuthState.findFirst({ where: { model: this.model, userCode, ...live() } });
+      return row ? fromRow(secretBox, this.model, row) : undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      await prisma.oAuthState.updateMany({ where: { model: this.model, key: oauthStateKey(id) }, data: { consumedAt: new Date() } });
+    }
+
+    async destroy(id: string): Promise<void> {
+      await prisma.oAuthState.deleteMany({ where: { model: this.model, key: oauthStateKey(id) } });
+    }
+
+    /** Every model's rows of the grant, whichever model's adapter is asked (as memory_adapter.js). */
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await prisma.oAuthState.deleteMany({ where: { grantId, model: { in: OF_A_GRANT } } });
+    }
+  };
+}
+
+/** The adapter class of one instance: its database, and the secret box under its secrets key. */
+export function oauthStorageFor(services: Pick<Services, 'prisma' | 'config'>): AdapterConstructor {
+  return oauthStorage({ prisma: services.prisma, secretBox: secretBoxFor(services.config.secretsKeyFile) });
+}

@@ -1,0 +1,90 @@
+// oidc-provider 9 ships no type declarations (and @types/oidc-provider stops at 8). These cover
+// what the platform uses of it, checked against lib/adapters/memory_adapter.js and lib/models.
+declare module 'oidc-provider' {
+  /** What a model asks its adapter to keep: its claims, plus `jti` (its id) for all but Client. */
+  export interface AdapterPayload {
+    jti?: string;
+    kind?: string;
+    iat?: number;
+    exp?: number;
+    /** epoch seconds; set by the adapter's consume() */
+    consumed?: number;
+    grantId?: string;
+    uid?: string;
+    userCode?: string;
+    client_id?: string;
+    client_secret?: string;
+    [claim: string]: unknown;
+  }
+
+  /** One adapter instance per model: `new Adapter('AccessToken')`. */
+  export interface Adapter {
+    /** `expiresIn` in seconds; absent for objects without expiry (a registered Client) */
+    upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void>;
+    find(id: string): Promise<AdapterPayload | undefined>;
+    /** Session only */
+    findByUid(uid: string): Promise<AdapterPayload | undefined>;
+    /** DeviceCode only */
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined>;
+    consume(id: string): Promise<void>;
+    destroy(id: string): Promise<void>;
+    revokeByGrantId(grantId: string): Promise<void>;
+  }
+
+  export type AdapterConstructor = new (model: string) => Adapter;
+
+  export interface ClientMetadata {
+    client_id: string;
+    client_secret?: string;
+    redirect_uris?: string[];
+    grant_types?: string[];
+    response_types?: string[];
+    token_endpoint_auth_method?: string;
+    [property: string]: unknown;
+  }
+
+  export interface Configuration {
+    adapter?: AdapterConstructor | ((model: string) => Adapter);
+    clients?: ClientMetadata[];
+    cookies?: { keys?: (string | Uint8Array)[] };
+    jwks?: { keys: object[] };
+    [option: string]: unknown;
+  }
+
+  export interface Client {
+    readonly clientId: string;
+    readonly clientSecret?: string;
+  }
+
+  export interface AccessToken {
+    readonly jti: string;
+    readonly accountId?: string;
+    readonly clientId?: string;
+    readonly grantId?: string;
+    readonly scope?: string;
+    readonly isValid: boolean;
+    save(): Promise<string>;
+    destroy(): Promise<void>;
+  }
+
+  export interface Grant {
+    readonly jti: string;
+    addOIDCScope(scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration?: Configuration);
+    readonly issuer: string;
+    readonly Client: { find(id: string): Promise<Client | undefined> };
+    readonly AccessToken: {
+      new (input: { accountId: string; client: Client; grantId: string; scope?: string }): AccessToken;
+      find(value: string): Promise<AccessToken | undefined>;
+      revokeByGrantId(grantId: string): Promise<void>;
+    };
+    readonly Grant: {
+      new (input: { accountId: string; clientId: string }): Grant;
+      find(id: string): Promise<Grant | undefined>;
+    };
+  }
+}
