@@ -1,5 +1,5 @@
 // The `svc` command: start | worker | migrate | bootstrap | counts, and the commands areas add
-// (export | import). See README.md. The server commands (server-commands.ts) load the whole
+// (export, import, oauth-clients). See README.md. The server commands (server-commands.ts) load the whole
 // platform; an area's command (area-commands.ts) loads only what it uses.
 import module from 'node:module';
 import { ApiError } from '../app/errors.ts';
@@ -12,9 +12,10 @@ module.enableCompileCache?.();
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'export' || command === 'import') {
-    const { exportCommand, importCommand } = await import('../modules/background-tasks/cli/task-commands.ts');
-    return command === 'export' ? exportCommand(rest) : importCommand(rest);
+  // an area's own commands (src/modules/<area>/<area>.cli.ts); the serving ones never look
+  if (command !== 'start' && command !== 'worker') {
+    const area = (await areaCommands()).find((c) => c.name === command);
+    if (area) return area.run(rest);
   }
   // the serving processes run under their heap settings: started without them, the process
   // replaces itself before it loads the platform (-1: a relaunched child decides the exit)

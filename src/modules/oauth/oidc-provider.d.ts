@@ -70,12 +70,51 @@ declare module 'oidc-provider' {
   export interface Grant {
     readonly jti: string;
     addOIDCScope(scope: string): void;
+    addResourceScope(resource: string, scope: string): void;
     save(): Promise<string>;
+  }
+
+  /** The client as oidc-provider's callbacks see it. */
+  export interface ClientView {
+    readonly clientId: string;
+    grantTypeAllowed(grantType: string): boolean;
+  }
+
+  /** A request's context in oidc-provider's callbacks: its route (e.g. 'registration'), when known. */
+  export interface CallbackContext {
+    oidc?: { route?: string };
+  }
+
+  /** The errors oidc-provider answers with their OAuth error code (`errors` export). */
+  type OAuthErrorClass = new (description?: string) => Error;
+  export const errors: {
+    InvalidTarget: OAuthErrorClass;
+    InvalidClientMetadata: OAuthErrorClass;
+    InvalidRequest: OAuthErrorClass;
+    InvalidGrant: OAuthErrorClass;
+    AccessDenied: OAuthErrorClass;
+  };
+
+  export interface InteractionResult {
+    login?: { accountId: string };
+    consent?: { grantId?: string };
+    error?: string;
+    error_description?: string;
   }
 
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     readonly issuer: string;
+    /** the Node request handler of every endpoint */
+    callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+    interactionDetails(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): Promise<{ uid: string; params: Record<string, unknown>; prompt: { name: string } }>;
+    interactionFinished(
+      req: import('node:http').IncomingMessage,
+      res: import('node:http').ServerResponse,
+      result: InteractionResult,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    on(event: string, listener: (...args: unknown[]) => void): this;
     readonly Client: { find(id: string): Promise<Client | undefined> };
     readonly AccessToken: {
       new (input: { accountId: string; client: Client; grantId: string; scope?: string }): AccessToken;
