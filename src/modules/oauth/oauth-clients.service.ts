@@ -4,7 +4,9 @@
 // finds, its secret sealed like any other. `first_party` and `allowances` are the two metadata
 // properties the authorization server declares (extraClientMetadata) when it is mounted.
 import { randomBytes } from 'node:crypto';
+import type { Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
+import { secretBoxFor } from '../../app/secret-box.ts';
 import { live } from './oauth-db.ts';
 import { oauthStateKey } from './oauth-key.ts';
 import { type OAuthStorageDeps, oauthStorage } from './oauth-storage.ts';
@@ -117,6 +119,11 @@ export function oauthClients(deps: OAuthStorageDeps) {
   }
 
   return { registerClient, listClients, revokeClient };
+}
+
+/** The clients of one instance: its database, sealed under its secrets key. */
+export function oauthClientsFor(services: Pick<Services, 'prisma' | 'config'>) {
+  return oauthClients({ prisma: services.prisma, secretBox: secretBoxFor(services.config.secretsKeyFile) });
 }
 
 function checkedInput(input: RegisterClientInput) {

@@ -5,14 +5,13 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../../app/cli/cli-sign-in.ts';
 import { ValidationError } from '../../../app/errors.ts';
-import { secretBoxFor } from '../../../app/secret-box.ts';
 import { resolveDatabase } from '../../../db/database.ts';
 import { createPool, createPrisma } from '../../../db/prisma.ts';
 import { loadConfig } from '../../../main/config.ts';
-import { oauthClients } from '../oauth-clients.service.ts';
+import { oauthClientsFor } from '../oauth-clients.service.ts';
 import { OAUTH_CLIENTS_USAGE } from './oauth-clients-usage.ts';
 
-type OAuthClients = ReturnType<typeof oauthClients>;
+type OAuthClients = ReturnType<typeof oauthClientsFor>;
 type Work = (clients: OAuthClients) => Promise<number>;
 
 const printLine = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -88,7 +87,7 @@ export async function oauthClientsCommand(argv: string[]): Promise<number> {
   const pool = createPool(db.url, 2, 'svc-oauth-clients');
   const prisma = createPrisma(pool);
   try {
-    return await work(oauthClients({ prisma, secretBox: secretBoxFor(config.secretsKeyFile) }));
+    return await work(oauthClientsFor({ prisma, config }));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     process.stderr.write(`svc oauth-clients: ${error.message}\n`);
