@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../src/app/context.ts';
 import { createContext } from '../src/app/create-context.ts';
-import { clientAddress } from '../src/app/http/client-address.ts';
+import { requestCaller } from '../src/app/http/request-caller.ts';
 import { toPublicError } from '../src/app/error-mapping.ts';
 import { sendData, sendError } from '../src/app/http/envelope.ts';
 import { ApiError, NotFoundError } from '../src/app/errors.ts';
@@ -46,13 +46,7 @@ export class RestAdapter {
       // The refusal order: the credential (401), then the route's tier (403), then the input (400).
       // A caller without the credential or the tier learns nothing about a route's input, and its body is not read.
       // A bad credential fails here, while the context is built (401)
-      const context = await createContext(this.services, {
-        requestId,
-        authorization: req.headers.authorization,
-        teamSelector: headerValue(req.headers['x-team-id']) ?? url.searchParams.get('teamSimplyId'),
-        clientIp: clientAddress(req, this.services.config.TRUST_PROXY),
-        userAgent: req.headers['user-agent'] ?? null,
-      });
+      const context = await createContext(this.services, requestCaller(req, url, requestId, this.services.config.TRUST_PROXY));
       context.source = 'REST';
       // the top-level field's auth scopes (credential kind, team, feature permission, OAuth scope):
       // a caller without a credential is 401 there, unless the route's tier is public
@@ -71,10 +65,6 @@ export class RestAdapter {
       sendError(res, requestId, publicError);
     }
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function unwrap(error: unknown): unknown {

@@ -2,7 +2,7 @@
 // the real database: a registered client is what a real oidc-provider Provider finds, its secret
 // sealed; the list shows no secret; revoking takes the client's tokens and grants and no other
 // client's; every invalid registration is refused. And `svc oauth-clients` as an operator runs it.
-import { generateKeyPairSync, hash, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import Provider, { type Client } from 'oidc-provider';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/app/errors.ts';
+import { hashToken } from '../../src/app/auth/tokens.ts';
 import { SecretBox } from '../../src/app/secret-box.ts';
 import { createPool, createPrisma } from '../../src/db/prisma.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
@@ -53,7 +54,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const digest = (id: string) => hash('sha256', id, 'base64url');
+const digest = hashToken;
 const tableText = async () => (await pool.query<{ text: string }>(`SELECT "OAuthState"::text AS text FROM "OAuthState"`)).rows.map((r) => r.text).join('\n');
 const clientRowCount = async () => (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "OAuthState" WHERE model = 'Client'`)).rows[0]!.n;
 

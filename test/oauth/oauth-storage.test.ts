@@ -3,10 +3,11 @@
 // clear (keys are digests of the ids, secrets are sealed); expired rows are invisible and pruned a
 // day later; revoking a grant takes its tokens and codes and nothing else; and a real Provider
 // saves, finds and revokes an access token through it.
-import { generateKeyPairSync, hash, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider, { type AdapterConstructor, type AdapterPayload } from 'oidc-provider';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/app/auth/tokens.ts';
 import { SecretBox } from '../../src/app/secret-box.ts';
 import { createPool, createPrisma } from '../../src/db/prisma.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 /** an id like oidc-provider's: every test's own, so tests never meet in the shared table */
 const newId = () => randomBytes(32).toString('base64url');
-const digest = (id: string) => hash('sha256', id, 'base64url');
+const digest = hashToken;
 const epoch = () => Math.floor(Date.now() / 1000);
 
 function token(kind: string, id: string, claims: Record<string, unknown> = {}): AdapterPayload {

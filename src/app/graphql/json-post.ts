@@ -16,7 +16,7 @@ import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext, Services } from '../context.ts';
 import { createContext } from '../create-context.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { requestCaller } from '../http/request-caller.ts';
 import { readUpTo } from '../http/read-body.ts';
 import { compileOperation, type CompiledOperation } from './compiled-execution.ts';
 import { unstorableLiteral, unstorableVariablesError } from './storable-text-plugin.ts';
@@ -73,13 +73,7 @@ export function createJsonPostHandler(
 
     let context: RequestContext;
     try {
-      context = await createContext(services, {
-        requestId,
-        authorization: req.headers.authorization,
-        teamSelector: firstHeader(req.headers['x-team-id']) ?? url.searchParams.get('teamSimplyId'),
-        clientIp: clientAddress(req, config.TRUST_PROXY),
-        userAgent: req.headers['user-agent'] ?? null,
-      });
+      context = await createContext(services, requestCaller(req, url, requestId, config.TRUST_PROXY));
     } catch {
       // Yoga builds the context again and answers the failure its own way (401, 403, 503)
       return toYoga(req, res, requestId, body);
@@ -170,8 +164,4 @@ export function answerType(accept: string | undefined): MediaType | null {
     chosen = accepted[accepted.length - 1]!;
   }
   return chosen;
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

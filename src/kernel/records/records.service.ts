@@ -24,7 +24,6 @@ export const MAX_BATCH_ITEMS = 100;
 export const MAX_QUERY_LENGTH = 128;
 export const MAX_SEARCH_OFFSET = 5000;
 
-
 function project(access: CollectionAccess, only: readonly string[] | null | undefined): FieldDefinition[] {
   if (!only || only.length === 0) return access.readable;
   const wanted = new Set(only);

@@ -59,7 +59,7 @@ builder.mutationFields((t) => ({
         allowances: input.allowances ?? [],
         confidential: input.confidential ?? false,
       });
-      const client = (await clients.listClients()).find((c) => c.clientId === registered.clientId)!;
+      const client = (await clients.getClient(registered.clientId))!;
       return { client, registered };
     },
   }),

@@ -4,11 +4,11 @@
 // finds, its secret sealed like any other. `first_party` and `allowances` are the two metadata
 // properties the authorization server declares (extraClientMetadata) when it is mounted.
 import { randomBytes } from 'node:crypto';
+import { hashToken } from '../../app/auth/tokens.ts';
 import type { Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { secretBoxFor } from '../../app/secret-box.ts';
 import { live } from './oauth-db.ts';
-import { oauthStateKey } from './oauth-key.ts';
 import { type OAuthStorageDeps, oauthStorage } from './oauth-storage.ts';
 
 export const OAUTH_CLIENT_ALLOWANCES = ['team-assistant', 'svc-spaces'] as const;
@@ -83,19 +83,13 @@ export function oauthClients(deps: OAuthStorageDeps) {
   /** Every registered client, oldest first. Read from the rows as stored: the sealed secret is never opened. */
   async function listClients(): Promise<OAuthClientView[]> {
     const rows = await oAuthState.findMany({ where: { model: 'Client', ...live() }, orderBy: [{ createdAt: 'asc' }, { key: 'asc' }] });
-    return rows.map(({ payload, createdAt }) => {
-      const client = payload as unknown as StoredClientMetadata;
-      return {
-        clientId: client.client_id,
-        name: client.client_name ?? '',
-        redirectUris: client.redirect_uris ?? [],
-        firstParty: client.first_party === true,
-        allowances: client.allowances ?? [],
-        // a client registered otherwise (dynamic registration) may name no method: its secret tells
-        confidential: (client.token_endpoint_auth_method ?? (client.client_secret ? 'client_secret_basic' : 'none')) !== 'none',
-        createdAt,
-      };
-    });
+    return rows.map(clientView);
+  }
+
+  /** One client, as listClients shows it; null when there is none. */
+  async function getClient(clientId: string): Promise<OAuthClientView | null> {
+    const row = await oAuthState.findFirst({ where: { model: 'Client', key: hashToken(clientId), ...live() } });
+    return row ? clientView(row) : null;
   }
 
   /**
@@ -106,7 +100,7 @@ export function oauthClients(deps: OAuthStorageDeps) {
    * Answers whether the client existed.
    */
   async function revokeClient(clientId: string): Promise<boolean> {
-    const { count } = await oAuthState.deleteMany({ where: { model: 'Client', key: oauthStateKey(clientId) } });
+    const { count } = await oAuthState.deleteMany({ where: { model: 'Client', key: hashToken(clientId) } });
     await oAuthState.deleteMany({
       where: {
         OR: [
@@ -118,7 +112,21 @@ export function oauthClients(deps: OAuthStorageDeps) {
     return count > 0;
   }
 
-  return { registerClient, listClients, revokeClient };
+  return { registerClient, listClients, getClient, revokeClient };
+}
+
+function clientView({ payload, createdAt }: { payload: unknown; createdAt: Date }): OAuthClientView {
+  const client = payload as StoredClientMetadata;
+  return {
+    clientId: client.client_id,
+    name: client.client_name ?? '',
+    redirectUris: client.redirect_uris ?? [],
+    firstParty: client.first_party === true,
+    allowances: client.allowances ?? [],
+    // a client registered otherwise (dynamic registration) may name no method: its secret tells
+    confidential: (client.token_endpoint_auth_method ?? (client.client_secret ? 'client_secret_basic' : 'none')) !== 'none',
+    createdAt,
+  };
 }
 
 /** The clients of one instance: its database, sealed under its secrets key. */

@@ -1,12 +1,15 @@
 // oidc-provider's adapter over the OAuthState table: the class its `adapter` option takes, one
 // instance per model (oidc-provider constructs them itself, with the model name only, so the
 // database and the secret box reach the class through the factory's closure).
+// A row's key is the digest of the object's id (hashToken, as for API keys and session tokens):
+// opaque tokens, codes and session cookies are the id itself, so someone reading the table (a
+// backup, a replica) learns no value they could present, and a lookup stays one indexed equality.
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import type { Services } from '../../app/context.ts';
 import { type SecretBox, secretBoxFor } from '../../app/secret-box.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { live, type OAuthDb } from './oauth-db.ts';
-import { oauthStateKey } from './oauth-key.ts';
+import { hashToken } from '../../app/auth/tokens.ts';
 import { fromRow, toRow } from './oauth-payload.ts';
 
 /**
@@ -31,7 +34,7 @@ export function oauthStorage({ prisma, secretBox }: OAuthStorageDeps): AdapterCo
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      const key = oauthStateKey(id);
+      const key = hashToken(id);
       const { payload: stored, ...columns } = toRow(secretBox, this.model, key, id, payload, expiresIn);
       // every column is written on update too: an upsert replaces the object, it does not merge
       const data = { ...columns, payload: stored as Prisma.InputJsonObject };
@@ -43,7 +46,7 @@ export function oauthStorage({ prisma, secretBox }: OAuthStorageDeps): AdapterCo
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      const key = oauthStateKey(id);
+      const key = hashToken(id);
       const row = await prisma.oAuthState.findFirst({ where: { model: this.model, key, ...live() } });
       return row ? fromRow(secretBox, this.model, row, id) : undefined;
     }
@@ -59,11 +62,11 @@ export function oauthStorage({ prisma, secretBox }: OAuthStorageDeps): AdapterCo
     }
 
     async consume(id: string): Promise<void> {
-      await prisma.oAuthState.updateMany({ where: { model: this.model, key: oauthStateKey(id) }, data: { consumedAt: new Date() } });
+      await prisma.oAuthState.updateMany({ where: { model: this.model, key: hashToken(id) }, data: { consumedAt: new Date() } });
     }
 
     async destroy(id: string): Promise<void> {
-      await prisma.oAuthState.deleteMany({ where: { model: this.model, key: oauthStateKey(id) } });
+      await prisma.oAuthState.deleteMany({ where: { model: this.model, key: hashToken(id) } });
     }
 
     /** Every model's rows of the grant, whichever model's adapter is asked (as memory_adapter.js). */
