@@ -26,12 +26,15 @@ export default defineConfig({
   test: {
     // Test files share one PostgreSQL; each isolates itself with its own teams (or database).
     globalSetup: ['test/support/global-setup.ts'],
+    // which file each worker runs, for the stall watchdog below
+    setupFiles: ['test/support/worker-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     fileParallelism: true,
     maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
-    reporters: ['default'],
+    // a file stuck past TEST_STALL_MINUTES is reported and its worker stopped (scripts/test.ts runs it again)
+    reporters: ['default', './test/support/stall-watchdog.ts'],
     projects: [
       {
         extends: true,

@@ -21,7 +21,7 @@ console.log(JSON.stringify({ pid: process.pid, stripper: strippedTypeScript(), r
 
 function run(env: NodeJS.ProcessEnv) {
   const { SVC_COMPILED_RELAUNCH: _, NODE_COMPILE_CACHE: __, NODE_DISABLE_COMPILE_CACHE: ___, ...parentEnv } = process.env;
-  const result = spawnSync(process.execPath, [script], { env: { ...parentEnv, NODE_OPTIONS: '', ...env }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [script], { env: { ...parentEnv, NODE_OPTIONS: '', ...env }, encoding: 'utf8', timeout: 60_000 });
   expect(result.status, result.stderr).toBe(0);
   return { pid: result.pid, out: JSON.parse(result.stdout.trim()), stderr: result.stderr };
 }

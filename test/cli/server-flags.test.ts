@@ -24,7 +24,7 @@ if (!relaunchWithServerFlags()) {
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   const { SVC_NO_RELAUNCH: _, MALLOC_ARENA_MAX: __, ...parentEnv } = process.env;
-  const result = spawnSync(process.execPath, [...args], { env: { ...parentEnv, NODE_OPTIONS: '', ...env }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [...args], { env: { ...parentEnv, NODE_OPTIONS: '', ...env }, encoding: 'utf8', timeout: 60_000 });
   return { pid: result.pid, status: result.status, out: result.stdout.trim() ? JSON.parse(result.stdout.trim().split('\n').at(-1)!) : null, stderr: result.stderr };
 }
 
