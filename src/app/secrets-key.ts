@@ -2,7 +2,7 @@
 // start. Webhook signing secrets are sealed under it (webhooks/secret-box.ts) and the local file
 // storage signs its upload and download URLs with a key derived from it (files/storage). Every
 // instance must share the file.
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -23,4 +23,9 @@ export function loadOrCreateSecretsKey(file: string): Buffer {
   const key = fs.readFileSync(file);
   if (key.length !== KEY_BYTES) throw new Error(`${file} must hold exactly ${KEY_BYTES} bytes (got ${key.length})`);
   return key;
+}
+
+/** A key for one purpose (`info` names it), derived from the instance's secrets key: every instance sharing the file derives the same. */
+export function derivedSecretsKey(file: string, info: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', loadOrCreateSecretsKey(file), Buffer.alloc(0), info, 32));
 }

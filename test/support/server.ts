@@ -27,6 +27,8 @@ export interface RequestOptions {
   /** raw body; sent as is */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** 'manual': answer a redirect itself rather than follow it */
+  redirect?: 'follow' | 'manual';
 }
 
 export interface TestResponse {
@@ -79,7 +81,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await undiciFetch(`${app.baseUrl}${urlPath}`, { method, headers, body, dispatcher });
+    const response = await undiciFetch(`${app.baseUrl}${urlPath}`, { method, headers, body, dispatcher, redirect: o.redirect ?? 'follow' });
     const text = await response.text();
     let parsed: unknown = null;
     try {

@@ -29,6 +29,8 @@ export interface AuthScopes {
   team: boolean;
   /** privileged tier: never scoped tokens (session tokens, OAuth tokens) */
   privileged: boolean;
+  /** operations that name no OAuth scope: never an OAuth token (docs/api/oauth.md "What a token reaches") */
+  notOAuth: boolean;
   feature: { name: string; level: FeatureLevel };
   oauthScope: OauthScope;
   data: { collection: string; level: DataLevel };
@@ -74,6 +76,10 @@ export function authScopes(ctx: RequestContext) {
       return p.team !== null;
     },
     privileged: () => authenticated() && !isScopedToken(p),
+    notOAuth: () => {
+      if (p.kind === 'OAUTH') throw new PermissionDeniedError('This operation is not available to OAuth access tokens');
+      return true;
+    },
     feature: ({ name, level }: { name: string; level: FeatureLevel }) => notConstituent() && hasFeature(p, name, level),
     oauthScope: (scope: OauthScope) => notConstituent() && hasScope(p, scope),
     data: ({ collection, level }: { collection: string; level: DataLevel }) => notConstituent() && hasDataAccess(p, collection, level),

@@ -5,7 +5,7 @@ import { JwtService } from './jwt-service.ts';
 import { ConstituentTokenNotAllowedError, InvalidTeamSelectionError, PermissionDeniedError, RateLimitError, UnauthenticatedError, teamContextRequired } from '../errors.ts';
 import { RateLimiter } from '../http/rate-limiter.ts';
 import { teamId as teamIdKind, userId as userIdKind } from '../ids.ts';
-import { CredentialCache } from './credential-cache.ts';
+import { type CacheTags, CredentialCache } from './credential-cache.ts';
 import { isAddressAllowed } from './ip-allowlist.ts';
 import {
   apiKeyPrincipal,
@@ -23,6 +23,19 @@ export interface CredentialRequest {
   /** X-Team-Id header or teamSimplyId query parameter */
   teamSelector: string | null | undefined;
   clientIp: string;
+  /** what is asked for: the API (/v1 and /graphql, the default) or the MCP endpoint; an OAuth token serves only the one it was issued for */
+  resource?: 'v1' | 'mcp';
+}
+
+/**
+ * A bearer token an area issues and checks itself, told apart by its prefix (e.g. OAuth access
+ * tokens). Its principal is cached like an API key's, tagged with `tags` so that a change to the
+ * user or the team (role, membership, deactivation) drops it on every instance.
+ */
+export interface BearerTokenKind {
+  prefix: string;
+  /** throws UnauthenticatedError when the token is not valid */
+  load(token: string): Promise<{ principal: Principal; tags: CacheTags }>;
 }
 
 interface CachedKey {
@@ -49,6 +62,7 @@ export class Authenticator {
 
   private readonly prisma: PrismaClient;
   private readonly jwt: JwtService;
+  private readonly tokenKinds: BearerTokenKind[] = [];
 
   /**
    * Failed credential checks per client address. Rate limits key on the credential, so made-up
@@ -62,6 +76,10 @@ export class Authenticator {
     this.prisma = prisma;
     this.jwt = jwt;
     this.cache = new CredentialCache({ ttlMs: ttlSeconds * 1000 });
+  }
+
+  addTokenKind(kind: BearerTokenKind): void {
+    this.tokenKinds.push(kind);
   }
 
   async authenticate(request: CredentialRequest): Promise<Principal> {
@@ -85,6 +103,8 @@ export class Authenticator {
     if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.sessionToken(token);
     if (token.startsWith(CONSTITUENT_ACCESS_TOKEN_PREFIX)) return this.constituent(token, request.teamSelector ?? null);
     if (token.split('.').length === 3) return this.user(token, request.teamSelector ?? null);
+    const kind = this.tokenKinds.find((k) => token.startsWith(k.prefix));
+    if (kind) return this.areaToken(kind, token, request);
     throw new UnauthenticatedError('The credential is not recognised');
   }
 
@@ -92,15 +112,29 @@ export class Authenticator {
    * The checked API key or session token `token` from the cache; on a miss, `load` reads it by its hash. The entry is
    * tagged with its team, and not kept when the cache was invalidated while it loaded.
    */
-  private async cachedKey(kind: 'k' | 's', token: string, load: (hash: string) => Promise<{ entry: CachedKey; teamId: bigint }>): Promise<CachedKey> {
-    const cacheKey = `${kind}:${hashToken(token)}`;
+  private async cachedKey(kind: string, token: string, load: (hash: string) => Promise<{ entry: CachedKey; tags: CacheTags }>): Promise<CachedKey> {
+    const tokenHash = hashToken(token);
+    const cacheKey = `${kind}:${tokenHash}`;
     const cached = this.cache.get(cacheKey) as CachedKey | undefined;
     if (cached) return cached;
     const generation = this.cache.generation();
     this.loads++;
-    const { entry, teamId } = await load(cacheKey.slice(2));
-    this.cache.set(cacheKey, entry, { teamId }, generation);
+    const { entry, tags } = await load(tokenHash);
+    this.cache.set(cacheKey, entry, tags, generation);
     return entry;
+  }
+
+  private async areaToken(kind: BearerTokenKind, token: string, request: CredentialRequest): Promise<Principal> {
+    const entry = await this.cachedKey(kind.prefix, token, async () => {
+      const { principal, tags } = await kind.load(token);
+      return { entry: { principal, allowedIps: [], revokedOrExpired: principal.expiresAt }, tags };
+    });
+    if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) throw new UnauthenticatedError('The access token has expired');
+    const resource = entry.principal.oauth?.resource;
+    if (resource && resource !== (request.resource ?? 'v1')) {
+      throw new UnauthenticatedError(`The access token was issued for ${resource === 'mcp' ? 'the MCP endpoint (/mcp)' : 'the API (/v1)'}, not for this endpoint`);
+    }
+    return entry.principal;
   }
 
   private async apiKey(token: string, clientIp: string): Promise<Principal> {
@@ -108,7 +142,7 @@ export class Authenticator {
       const row = await this.prisma.apiKey.findUnique({ where: { keyHash }, include: apiKeyInclude });
       if (!row || row.revokedAt) throw new UnauthenticatedError('The API key is not valid');
       const loaded = { principal: apiKeyPrincipal(row as ApiKeyRow), allowedIps: row.allowedIpAddresses, revokedOrExpired: row.expiresAt };
-      return { entry: loaded, teamId: row.teamId };
+      return { entry: loaded, tags: { teamId: row.teamId } };
     });
     if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) {
       throw new UnauthenticatedError('The API key has expired');
@@ -126,7 +160,7 @@ export class Authenticator {
         throw new UnauthenticatedError('The session token is not valid or has been revoked');
       }
       const principal = sessionTokenPrincipal({ ...row, apiKey: row.apiKey as ApiKeyRow });
-      return { entry: { principal, allowedIps: [], revokedOrExpired: principal.expiresAt }, teamId: row.teamId };
+      return { entry: { principal, allowedIps: [], revokedOrExpired: principal.expiresAt }, tags: { teamId: row.teamId } };
     });
     if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) {
       throw new UnauthenticatedError('The session token has expired');

@@ -48,8 +48,20 @@ export interface Principal {
   sessionSimplyId?: string | null;
   /** AUTOMATION principals: which automation acts, and the loop-guard depth its writes carry */
   automation?: { automationSimplyId: string; executionSimplyId: string; depth: number };
+  /** OAUTH principals: the client the user consented to, and the resource the token was issued for (docs/api/oauth.md) */
+  oauth?: OAuthGrantFacts;
   /** CONSTITUENT principals: the signed-in session and the constituent's record (docs/api/constituent-auth.md) */
   constituent?: { sessionId: bigint; sessionSimplyId: string; dataRecordId: bigint };
+}
+
+export interface OAuthGrantFacts {
+  clientId: string;
+  grantId: string;
+  /** the API (/v1) or the MCP endpoint (/mcp) */
+  resource: 'v1' | 'mcp';
+  /** an operator's marks on the client (svc oauth-clients --first-party, --allow) */
+  firstParty: boolean;
+  allowances: readonly string[];
 }
 
 export const ANONYMOUS: Principal = Object.freeze({

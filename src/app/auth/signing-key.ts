@@ -31,3 +31,8 @@ export async function loadOrCreateSigningKey(file: string): Promise<SigningKey> 
   const { d: _private, ...publicJwk } = jwk;
   return { kid: jwk.kid ?? 'default', privateKey, publicJwk };
 }
+
+/** The key pair as its file keeps it (private JWK), for a library that signs with it itself. */
+export function readPrivateJwk(file: string): JWK {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
+}

@@ -4,14 +4,20 @@
 import type { FeatureLevel } from './feature-permissions.ts';
 import type { OauthScope } from './oauth-scopes.ts';
 
-/** Standard: any credential with a usable team context (API key, session token, signed-in member). */
-const standard = { team: true } as const;
+/** Standard: any credential with a usable team context (API key, session token, signed-in member); no OAuth token, as it names no scope. */
+const standard = { $all: { team: true, notOAuth: true } } as const;
+
+/**
+ * Standard, where the operation checks the OAuth scope of what it touches itself (the data
+ * kernel: records:read, records:write, schema:read), so OAuth tokens reach it within their scopes.
+ */
+const standardDataScoped = { team: true } as const;
 
 /** Standard with an OAuth scope: scoped tokens (session, OAuth) must carry the scope; keys and users are not scope-limited. */
 const standardScoped = (scope: OauthScope) => ({ $all: { team: true, oauthScope: scope } }) as const;
 
-/** Standard with a feature permission (API keys and session tokens allowed). */
-const standardFeature = (name: string, level: FeatureLevel) => ({ $all: { team: true, feature: { name, level } } }) as const;
+/** Standard with a feature permission (API keys and session tokens allowed; no OAuth token, as it names no scope). */
+const standardFeature = (name: string, level: FeatureLevel) => ({ $all: { team: true, notOAuth: true, feature: { name, level } } }) as const;
 
 /** Privileged: team context, never a scoped token, and the feature permission at the level (team admins hold every feature). */
 const privileged = (name: string, level: FeatureLevel) => ({ $all: { team: true, privileged: true, feature: { name, level } } }) as const;
@@ -41,8 +47,8 @@ const protectedHistory = (name: string, level: FeatureLevel) =>
 /** Only API keys of the team (e.g. minting session tokens). */
 const apiKey = { $all: { team: true, credential: ['API_KEY'] } } as const;
 
-/** Any valid credential, with or without a team (the caller's own identity). */
-const authenticated = { authenticated: true } as const;
+/** Any valid credential but an OAuth token, with or without a team (the caller's own identity). */
+const authenticated = { $all: { authenticated: true, notOAuth: true } } as const;
 
 /** A platform operator. */
 const systemAdmin = { $all: { authenticated: true, systemAdmin: true } } as const;
@@ -55,6 +61,7 @@ const publicLink = { public: true } as const;
 
 export const tier = {
   standard,
+  standardDataScoped,
   standardScoped,
   standardFeature,
   standardScopedFeature,

@@ -10,6 +10,9 @@ export const REFRESH_TOKEN_PREFIX = 'svc_refresh_';
 export const CONSTITUENT_ACCESS_TOKEN_PREFIX = 'svc_cat_';
 export const CONSTITUENT_REFRESH_TOKEN_PREFIX = 'svc_crt_';
 export const CONSTITUENT_LINK_TOKEN_PREFIX = 'svc_cml_';
+/** OAuth (docs/api/oauth.md): the authorization server's access and refresh tokens */
+export const OAUTH_ACCESS_TOKEN_PREFIX = 'svc_oat_';
+export const OAUTH_REFRESH_TOKEN_PREFIX = 'svc_ort_';
 
 export function newApiKey(): string {
   return API_KEY_PREFIX + randomSecret();

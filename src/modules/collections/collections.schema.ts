@@ -105,32 +105,32 @@ builder.queryFields((t) => ({
   dataCollections: t.field({
     type: DataCollectionPage,
     description: 'Collections the caller’s data role can read, oldest first',
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { ...pageArgs(t.arg), includeArchived: t.arg.boolean({ description: 'default false' }) },
     resolve: withArgs(listCollections),
   }),
   dataCollection: t.field({
     type: DataCollectionRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     ...byId(t.arg, 'dataCollectionSimplyId', readableCollection),
   }),
   dataCollectionFields: t.field({
     type: [DataFieldRef],
     description: 'Field definitions the caller’s data role can read, in sortOrder',
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => (await readableCollection(ctx, args.dataCollectionSimplyId)).readable,
   }),
   dataCollectionField: t.field({
     type: DataFieldRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataCollectionSimplyId: t.arg.string({ required: true }), dataFieldSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => readableField(ctx, args.dataCollectionSimplyId, args.dataFieldSimplyId),
   }),
   createMenuDataCollection: t.field({
     type: CreateMenuRef,
     description: 'The create-form layout of a collection for the caller',
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     ...byId(t.arg, 'dataCollectionSimplyId', createMenuFor),
   }),
 }));

@@ -4,6 +4,7 @@
 // finds, its secret sealed like any other. `first_party` and `allowances` are the two metadata
 // properties the authorization server declares (extraClientMetadata) when it is mounted.
 import { randomBytes } from 'node:crypto';
+import { type ForgetDeps, forgetAccounts } from './oauth-credentials.ts';
 import { hashToken } from '../../app/auth/tokens.ts';
 import type { Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
@@ -101,6 +102,7 @@ export function oauthClients(deps: OAuthStorageDeps) {
    */
   async function revokeClient(clientId: string): Promise<boolean> {
     const { count } = await oAuthState.deleteMany({ where: { model: 'Client', key: hashToken(clientId) } });
+    const tokens = await oAuthState.findMany({ where: { model: 'AccessToken', payload: { path: ['clientId'], equals: clientId } }, select: { payload: true } });
     await oAuthState.deleteMany({
       where: {
         OR: [
@@ -109,6 +111,8 @@ export function oauthClients(deps: OAuthStorageDeps) {
         ],
       },
     });
+    const accounts = new Set(tokens.map((t) => (t.payload as { accountId?: unknown }).accountId).filter((a): a is string => typeof a === 'string'));
+    if (accounts.size) await deps.accessRevoked?.([...accounts]);
     return count > 0;
   }
 
@@ -130,8 +134,8 @@ function clientView({ payload, createdAt }: { payload: unknown; createdAt: Date 
 }
 
 /** The clients of one instance: its database, sealed under its secrets key. */
-export function oauthClientsFor(services: Pick<Services, 'prisma' | 'config'>) {
-  return oauthClients({ prisma: services.prisma, secretBox: secretBoxFor(services.config.secretsKeyFile) });
+export function oauthClientsFor(services: Pick<Services, 'prisma' | 'config'> & ForgetDeps) {
+  return oauthClients({ prisma: services.prisma, secretBox: secretBoxFor(services.config.secretsKeyFile), accessRevoked: (accounts) => forgetAccounts(services, accounts) });
 }
 
 function checkedInput(input: RegisterClientInput) {

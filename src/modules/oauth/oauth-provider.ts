@@ -8,6 +8,7 @@
 // keeps warm ones), so revoking one takes effect at once. Not mounted on the server yet.
 import Provider, { type AdapterConstructor, type CallbackContext, type ClientMetadata, type ClientView, errors } from 'oidc-provider';
 import { OAUTH_SCOPES } from '../../app/auth/oauth-scopes.ts';
+import { OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX } from '../../app/auth/tokens.ts';
 import { escapeHtml } from '../../app/html-escape.ts';
 import { OAUTH_CLIENT_ALLOWANCES } from './oauth-clients.service.ts';
 
@@ -22,6 +23,9 @@ export const OAUTH_ROUTES = {
   revocation: '/oauth/revoke',
   jwks: '/oauth/jwks',
 } as const;
+
+/** The sign-in and consent page of one authorization request (`/oauth/interaction/<uid>`). */
+export const OAUTH_INTERACTION_PATH = '/oauth/interaction';
 
 export const OAUTH_TTL_SECONDS = {
   AuthorizationCode: 60,
@@ -42,12 +46,14 @@ export interface OAuthProviderOptions {
   cookieKeys: string[];
   /** the sign-in and consent page of an interaction */
   interactionPath: (uid: string) => string;
+  /** behind a TLS-terminating proxy (TRUST_PROXY): read the scheme and host it forwards */
+  proxy?: boolean;
 }
 
 export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   const resources = new Set(OAUTH_RESOURCES.map((path) => `${options.issuer}${path}`));
   const scope = OAUTH_SCOPES.join(' ');
-  return new Provider(options.issuer, {
+  const provider = new Provider(options.issuer, {
     adapter: options.storage,
     jwks: options.jwks,
     cookies: { keys: options.cookieKeys },
@@ -94,6 +100,20 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
       },
     },
   });
+  provider.proxy = options.proxy ?? false;
+  // the platform's bearer values say what they are (tokens.ts): the authenticator routes an access
+  // token by its prefix, and a leaked one is recognisable in logs and by secret scanners
+  prefixTokenIds(provider.AccessToken, OAUTH_ACCESS_TOKEN_PREFIX);
+  prefixTokenIds(provider.RefreshToken, OAUTH_REFRESH_TOKEN_PREFIX);
+  return provider;
+}
+
+function prefixTokenIds(model: { prototype: object }, prefix: string): void {
+  const proto = model.prototype as { generateTokenId(): string };
+  const random = proto.generateTokenId;
+  proto.generateTokenId = function generateTokenId(this: unknown) {
+    return prefix + random.call(this);
+  };
 }
 
 /**

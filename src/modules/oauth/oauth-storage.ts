@@ -11,6 +11,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import { live, type OAuthDb } from './oauth-db.ts';
 import { hashToken } from '../../app/auth/tokens.ts';
 import { fromRow, toRow } from './oauth-payload.ts';
+import { type ForgetDeps, forgetAccounts } from './oauth-credentials.ts';
 
 /**
  * The models whose objects belong to a grant and go when it is revoked: tokens and codes. Not the
@@ -23,9 +24,22 @@ export interface OAuthStorageDeps {
   prisma: OAuthDb;
   /** seals client secrets and the bearer values payloads carry (oauth-sealed-fields.ts) */
   secretBox: SecretBox;
+  /**
+   * Told the accounts whose access tokens were just deleted (revoked one by one, or with their
+   * grant), so that no instance keeps accepting them from its credential cache.
+   */
+  accessRevoked?: (accountIds: string[]) => Promise<void>;
 }
 
-export function oauthStorage({ prisma, secretBox }: OAuthStorageDeps): AdapterConstructor {
+export function oauthStorage({ prisma, secretBox, accessRevoked }: OAuthStorageDeps): AdapterConstructor {
+  /** Deletes the rows, telling accessRevoked whose access tokens went. */
+  const remove = async (where: Prisma.OAuthStateWhereInput) => {
+    const tokens = accessRevoked ? await prisma.oAuthState.findMany({ where: { AND: [where, { model: 'AccessToken' }] }, select: { payload: true } }) : [];
+    await prisma.oAuthState.deleteMany({ where });
+    const accounts = [...new Set(tokens.map((t) => (t.payload as { accountId?: unknown }).accountId).filter((a): a is string => typeof a === 'string'))];
+    if (accounts.length) await accessRevoked!(accounts);
+  };
+
   return class OAuthStorage implements Adapter {
     readonly model: string;
 
@@ -66,17 +80,21 @@ export function oauthStorage({ prisma, secretBox }: OAuthStorageDeps): AdapterCo
     }
 
     async destroy(id: string): Promise<void> {
-      await prisma.oAuthState.deleteMany({ where: { model: this.model, key: hashToken(id) } });
+      await remove({ model: this.model, key: hashToken(id) });
     }
 
     /** Every model's rows of the grant, whichever model's adapter is asked (as memory_adapter.js). */
     async revokeByGrantId(grantId: string): Promise<void> {
-      await prisma.oAuthState.deleteMany({ where: { grantId, model: { in: OF_A_GRANT } } });
+      await remove({ grantId, model: { in: OF_A_GRANT } });
     }
   };
 }
 
-/** The adapter class of one instance: its database, and the secret box under its secrets key. */
-export function oauthStorageFor(services: Pick<Services, 'prisma' | 'config'>): AdapterConstructor {
-  return oauthStorage({ prisma: services.prisma, secretBox: secretBoxFor(services.config.secretsKeyFile) });
+/** The adapter class of one instance: its database, the secret box under its secrets key, and its credential cache. */
+export function oauthStorageFor(services: Pick<Services, 'prisma' | 'config'> & ForgetDeps): AdapterConstructor {
+  return oauthStorage({
+    prisma: services.prisma,
+    secretBox: secretBoxFor(services.config.secretsKeyFile),
+    accessRevoked: (accountIds) => forgetAccounts(services, accountIds),
+  });
 }

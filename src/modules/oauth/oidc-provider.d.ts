@@ -54,6 +54,14 @@ declare module 'oidc-provider' {
   export interface Client {
     readonly clientId: string;
     readonly clientSecret?: string;
+    readonly clientName?: string;
+    readonly redirectUris: string[];
+    readonly tokenEndpointAuthMethod: string;
+    /** the operator marks (oauth-clients): snake_case, as registered */
+    readonly first_party?: boolean;
+    readonly allowances?: string[];
+    redirectUriAllowed(uri: string): boolean;
+    responseTypeAllowed(type: string): boolean;
   }
 
   export interface AccessToken {
@@ -102,9 +110,15 @@ declare module 'oidc-provider' {
     error_description?: string;
   }
 
+  export interface AuthorizationCode {
+    save(): Promise<string>;
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     readonly issuer: string;
+    /** koa's: trust X-Forwarded-Proto and X-Forwarded-Host */
+    proxy: boolean;
     /** the Node request handler of every endpoint */
     callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
     interactionDetails(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): Promise<{ uid: string; params: Record<string, unknown>; prompt: { name: string } }>;
@@ -117,9 +131,23 @@ declare module 'oidc-provider' {
     on(event: string, listener: (...args: unknown[]) => void): this;
     readonly Client: { find(id: string): Promise<Client | undefined> };
     readonly AccessToken: {
+      prototype: object;
       new (input: { accountId: string; client: Client; grantId: string; scope?: string }): AccessToken;
       find(value: string): Promise<AccessToken | undefined>;
       revokeByGrantId(grantId: string): Promise<void>;
+    };
+    readonly RefreshToken: { prototype: object };
+    readonly AuthorizationCode: {
+      new (input: {
+        accountId: string;
+        client: Client;
+        grantId: string;
+        scope: string;
+        redirectUri: string;
+        codeChallenge: string;
+        codeChallengeMethod: 'S256';
+        resource?: string;
+      }): AuthorizationCode;
     };
     readonly Grant: {
       new (input: { accountId: string; clientId: string }): Grant;

@@ -105,13 +105,13 @@ const first = (outcome: WriteOutcome): WriteResult => ({ record: outcome.records
 builder.queryFields((t) => ({
   dataRecord: t.field({
     type: DataRecordRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataRecordSimplyId: t.arg.string({ required: true }), fields: t.arg.stringList() },
     resolve: (_root, args, ctx) => getRecord(ctx, args.dataRecordSimplyId, args.fields),
   }),
   dataRecords: t.field({
     type: DataRecordPageRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: {
       dataCollectionSimplyId: t.arg.string({ required: true }),
       limit: t.arg.int(),
@@ -124,7 +124,7 @@ builder.queryFields((t) => ({
   }),
   searchDataRecords: t.field({
     type: DataRecordPageRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { input: t.arg({ type: SearchInput, required: true }), after: t.arg.string() },
     resolve: (_root, args, ctx) => searchRecords(ctx, { ...args.input, offset: offsetOf({ offset: args.input.offset, after: args.after }) }),
   }),
@@ -133,21 +133,21 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createDataRecord: t.field({
     type: WriteResultRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataCollectionSimplyId: t.arg.string({ required: true }), fields: t.arg({ type: 'JSON' }) },
     resolve: async (_root, args, ctx) => first(await createRecords(ctx, args.dataCollectionSimplyId, [args.fields ?? {}], { batch: false })),
   }),
   updateDataRecord: t.field({
     type: WriteResultRef,
     description: 'Writes only the supplied fields (REST PATCH and PUT); null clears a field.',
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataRecordSimplyId: t.arg.string({ required: true }), fields: t.arg({ type: 'JSON' }) },
     resolve: async (_root, args, ctx) => first(await updateRecordsById(ctx, [{ dataRecordSimplyId: args.dataRecordSimplyId, fields: args.fields ?? {} }], { batch: false })),
   }),
   deleteDataRecord: t.field({
     type: DeleteResultRef,
     description: 'Soft delete: the record disappears from list, get and search.',
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataRecordSimplyId: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await deleteRecordsById(ctx, [args.dataRecordSimplyId], { batch: false });
@@ -156,7 +156,7 @@ builder.mutationFields((t) => ({
   }),
   batchCreateDataRecords: t.field({
     type: BatchResultRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataCollectionSimplyId: t.arg.string({ required: true }), records: t.arg({ type: ['JSON'], required: true, description: '[{ fields }], 1-100' }) },
     resolve: async (_root, args, ctx) => {
       const inputs = args.records.map((r) => (r && typeof r === 'object' && !Array.isArray(r) ? (r as { fields?: unknown }).fields : r));
@@ -165,20 +165,20 @@ builder.mutationFields((t) => ({
   }),
   batchUpdateDataRecords: t.field({
     type: BatchResultRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { records: t.arg({ type: [BatchUpdateItemInput], required: true }) },
     resolve: async (_root, args, ctx) => ({ operation: 'UPDATE', ...(await updateRecordsById(ctx, args.records, { batch: true })) }),
   }),
   batchDeleteDataRecords: t.field({
     type: BatchResultRef,
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataRecordSimplyIds: t.arg.stringList({ required: true }) },
     resolve: async (_root, args, ctx) => ({ operation: 'DELETE', ...(await deleteRecordsById(ctx, args.dataRecordSimplyIds, { batch: true })) }),
   }),
   createMenuDataRecord: t.field({
     type: WriteResultRef,
     description: 'Creates a record the way the dashboard create menu does (formData keyed by field simplyId or columnName).',
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataCollectionSimplyId: t.arg.string({ required: true }), formData: t.arg({ type: 'JSON' }) },
     resolve: async (_root, args, ctx) => first(await createFromMenu(ctx, args.dataCollectionSimplyId, args.formData)),
   }),
@@ -205,7 +205,7 @@ builder.subscriptionFields((t) => ({
   dataRecordChanges: t.field({
     type: RecordChangeRef,
     description: 'Record creates, updates and deletes in one collection, from every instance.',
-    authScopes: tier.standard,
+    authScopes: tier.standardDataScoped,
     args: { dataCollectionSimplyId: t.arg.string({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       await collectionFor(ctx, args.dataCollectionSimplyId, 'READ');

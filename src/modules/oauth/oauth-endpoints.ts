@@ -1,0 +1,90 @@
+// The authorization server on the platform's own port: oidc-provider's endpoints under /oauth/,
+// its metadata at /.well-known/oauth-authorization-server (RFC 8414), dynamic registration limited
+// per client address, and the two ways a user decides: the hosted sign-in and consent page
+// (oauth-interaction.ts) and a first-party consent screen posting to the authorization endpoint with
+// the user's token (oauth-consent.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Services } from '../../app/context.ts';
+import { IdpRequiredError, teamContextRequired } from '../../app/errors.ts';
+import { toPublicError } from '../../app/error-mapping.ts';
+import { clientAddress } from '../../app/http/client-address.ts';
+import { sendError, sendJson } from '../../app/http/envelope.ts';
+import { RateLimiter } from '../../app/http/rate-limiter.ts';
+import { readUpTo } from '../../app/http/read-body.ts';
+import { requestCaller } from '../../app/http/request-caller.ts';
+import type { HttpEndpoint } from '../../app/module.ts';
+import { decideAuthorization, type DirectOAuthError } from './oauth-consent.ts';
+import { OAUTH_ROUTES } from './oauth-provider.ts';
+import { oauthServerOf } from './oauth-server.ts';
+
+export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+export function oauthEndpoints(services: Services): HttpEndpoint[] {
+  const { config } = services;
+  const registrations = new RateLimiter(config.OAUTH_REGISTRATIONS_PER_HOUR / 60, config.OAUTH_REGISTRATIONS_PER_HOUR);
+  let callback: ((req: IncomingMessage, res: ServerResponse) => unknown) | null = null;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> => {
+    const provider = oauthServerOf(services);
+    if (!provider) return sendOAuthError(res, { status: 503, error: 'temporarily_unavailable', description: 'the authorization server is starting' });
+    if (url.pathname === OAUTH_ROUTES.authorization && req.method === 'POST' && req.headers.authorization) {
+      return firstPartyConsent(services, req, res, url, requestId);
+    }
+    if (url.pathname === OAUTH_ROUTES.registration && req.method === 'POST') {
+      const wait = registrations.take(clientAddress(req, config.TRUST_PROXY));
+      if (wait > 0) {
+        return sendOAuthError(res, { status: 429, error: 'temporarily_unavailable', description: 'too many client registrations from this address' }, { 'retry-after': String(wait) });
+      }
+    }
+    callback ??= provider.callback();
+    await callback(req, res);
+  };
+  return [
+    { prefix: '/oauth/', route: '/oauth', handle },
+    { prefix: OAUTH_METADATA_PATH, route: OAUTH_METADATA_PATH, handle },
+  ];
+}
+
+/**
+ * POST authorization_endpoint with the signed-in user's bearer token and X-Team-Id. Credential
+ * problems answer in the platform's error envelope (the caller is the platform's own app); problems
+ * with the request answer as OAuth does.
+ */
+async function firstPartyConsent(services: Services, req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+  try {
+    const caller = requestCaller(req, url, requestId, services.config.TRUST_PROXY);
+    const principal = await services.authenticator.authenticate(caller);
+    if (principal.kind !== 'USER') throw new IdpRequiredError();
+    if (principal.teamError) throw principal.teamError;
+    if (!principal.team) throw teamContextRequired();
+    const params = await formParams(req);
+    if ('direct' in params) return sendOAuthError(res, params.direct);
+    const outcome = await decideAuthorization(oauthServerOf(services)!, principal, params.fields);
+    if ('direct' in outcome) return sendOAuthError(res, outcome.direct);
+    res.writeHead(302, { location: outcome.redirectTo, 'cache-control': 'no-store', 'content-length': 0 });
+    res.end();
+  } catch (error) {
+    const publicError = toPublicError(error);
+    if (publicError.unexpected) services.logger.error({ err: error, requestId }, 'authorization decision failed');
+    sendError(res, requestId, publicError);
+  }
+}
+
+async function formParams(req: IncomingMessage): Promise<{ fields: Map<string, string> } | { direct: DirectOAuthError }> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    return { direct: { status: 400, error: 'invalid_request', description: 'the body must be application/x-www-form-urlencoded' } };
+  }
+  const body = await readUpTo(req, FORM_LIMIT_BYTES);
+  const fields = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(body.toString('utf8'))) {
+    if (fields.has(name)) return { direct: { status: 400, error: 'invalid_request', description: `'${name}' parameter must not be provided twice` } };
+    fields.set(name, value);
+  }
+  return { fields };
+}
+
+function sendOAuthError(res: ServerResponse, error: DirectOAuthError, headers: Record<string, string> = {}): void {
+  sendJson(res, error.status, { error: error.error, error_description: error.description }, headers);
+}
