@@ -25,7 +25,15 @@ export function loadOrCreateSecretsKey(file: string): Buffer {
   return key;
 }
 
+const derived = new Map<string, Buffer>();
+
 /** A key for one purpose (`info` names it), derived from the instance's secrets key: every instance sharing the file derives the same. */
 export function derivedSecretsKey(file: string, info: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', loadOrCreateSecretsKey(file), Buffer.alloc(0), info, 32));
+  const id = `${file}\0${info}`;
+  let key = derived.get(id);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', loadOrCreateSecretsKey(file), Buffer.alloc(0), info, 32));
+    derived.set(id, key);
+  }
+  return key;
 }

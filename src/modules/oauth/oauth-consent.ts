@@ -64,21 +64,28 @@ export async function decideAuthorization(provider: Provider, principal: Princip
   if (decision === 'deny') return refuse('access_denied', 'the user denied the request');
   if (decision !== 'approve') return refuse('invalid_request', 'decision must be approve or deny');
 
-  const accountId = accountIdOf({ userSimplyId: principal.userSimplyId!, teamSimplyId: principal.team!.simplyId });
-  const scope = scopes.join(' ');
-  const grant = new provider.Grant({ accountId, clientId: client.clientId });
-  grant.addOIDCScope(scope);
-  grant.addResourceScope(resource, scope);
-  const grantId = await grant.save();
   const code = await new provider.AuthorizationCode({
-    accountId,
+    accountId: accountOf(principal),
     client,
-    grantId,
-    scope,
+    grantId: await grantAccess(provider, principal, client.clientId, scopes.join(' '), resource),
+    scope: scopes.join(' '),
     resource,
     redirectUri,
     codeChallenge,
     codeChallengeMethod: 'S256',
   }).save();
   return back({ code });
+}
+
+/** The account of a signed-in user acting in their selected team. */
+export function accountOf(principal: Principal): string {
+  return accountIdOf({ userSimplyId: principal.userSimplyId!, teamSimplyId: principal.team!.simplyId });
+}
+
+/** Records what the user approved: exactly these scopes, for this one resource. Answers the grant's id. */
+export async function grantAccess(provider: Provider, principal: Principal, clientId: string, scope: string, resource: string): Promise<string> {
+  const grant = new provider.Grant({ accountId: accountOf(principal), clientId });
+  grant.addOIDCScope(scope);
+  grant.addResourceScope(resource, scope);
+  return grant.save();
 }

@@ -5,20 +5,18 @@
 // the user's token (oauth-consent.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../../app/context.ts';
-import { IdpRequiredError, teamContextRequired } from '../../app/errors.ts';
 import { toPublicError } from '../../app/error-mapping.ts';
 import { clientAddress } from '../../app/http/client-address.ts';
-import { sendError, sendJson } from '../../app/http/envelope.ts';
+import { sendError } from '../../app/http/envelope.ts';
 import { RateLimiter } from '../../app/http/rate-limiter.ts';
-import { readUpTo } from '../../app/http/read-body.ts';
-import { requestCaller } from '../../app/http/request-caller.ts';
 import type { HttpEndpoint } from '../../app/module.ts';
-import { decideAuthorization, type DirectOAuthError } from './oauth-consent.ts';
+import { decideAuthorization } from './oauth-consent.ts';
+import { consentingUser, formParams, sendOAuthError } from './oauth-http.ts';
+import { serveInteraction } from './oauth-interaction.ts';
 import { OAUTH_ROUTES } from './oauth-provider.ts';
 import { oauthServerOf } from './oauth-server.ts';
 
 export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
-const FORM_LIMIT_BYTES = 64 * 1024;
 
 export function oauthEndpoints(services: Services): HttpEndpoint[] {
   const { config } = services;
@@ -31,6 +29,7 @@ export function oauthEndpoints(services: Services): HttpEndpoint[] {
     if (url.pathname === OAUTH_ROUTES.authorization && req.method === 'POST' && req.headers.authorization) {
       return firstPartyConsent(services, req, res, url, requestId);
     }
+    if (await serveInteraction(services, provider, req, res, url, requestId)) return;
     if (url.pathname === OAUTH_ROUTES.registration && req.method === 'POST') {
       const wait = registrations.take(clientAddress(req, config.TRUST_PROXY));
       if (wait > 0) {
@@ -53,11 +52,7 @@ export function oauthEndpoints(services: Services): HttpEndpoint[] {
  */
 async function firstPartyConsent(services: Services, req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
   try {
-    const caller = requestCaller(req, url, requestId, services.config.TRUST_PROXY);
-    const principal = await services.authenticator.authenticate(caller);
-    if (principal.kind !== 'USER') throw new IdpRequiredError();
-    if (principal.teamError) throw principal.teamError;
-    if (!principal.team) throw teamContextRequired();
+    const principal = await consentingUser(services, req, url, requestId);
     const params = await formParams(req);
     if ('direct' in params) return sendOAuthError(res, params.direct);
     const outcome = await decideAuthorization(oauthServerOf(services)!, principal, params.fields);
@@ -69,22 +64,4 @@ async function firstPartyConsent(services: Services, req: IncomingMessage, res: 
     if (publicError.unexpected) services.logger.error({ err: error, requestId }, 'authorization decision failed');
     sendError(res, requestId, publicError);
   }
-}
-
-async function formParams(req: IncomingMessage): Promise<{ fields: Map<string, string> } | { direct: DirectOAuthError }> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') {
-    return { direct: { status: 400, error: 'invalid_request', description: 'the body must be application/x-www-form-urlencoded' } };
-  }
-  const body = await readUpTo(req, FORM_LIMIT_BYTES);
-  const fields = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(body.toString('utf8'))) {
-    if (fields.has(name)) return { direct: { status: 400, error: 'invalid_request', description: `'${name}' parameter must not be provided twice` } };
-    fields.set(name, value);
-  }
-  return { fields };
-}
-
-function sendOAuthError(res: ServerResponse, error: DirectOAuthError, headers: Record<string, string> = {}): void {
-  sendJson(res, error.status, { error: error.error, error_description: error.description }, headers);
 }

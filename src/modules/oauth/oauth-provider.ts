@@ -69,6 +69,12 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
       id_token_signed_response_alg: 'EdDSA',
     },
     pkce: { required: () => true },
+    // every authorization request is decided anew on the consent page (or by a first-party app):
+    // a grant made earlier in the same browser is not applied silently
+    loadExistingGrant: async (ctx: GrantLookupContext) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     ttl: OAUTH_TTL_SECONDS,
     // every use of a refresh token hands out a new one; the used one is consumed, so a second
     // use is reuse, and oidc-provider answers it by revoking the grant (invalid_grant)
@@ -137,6 +143,11 @@ function validateExtraMetadata(ctx: CallbackContext | undefined, key: string, va
       throw new errors.InvalidClientMetadata(`allowances must be a list of ${OAUTH_CLIENT_ALLOWANCES.join(', ')}`);
     }
   }
+}
+
+/** What loadExistingGrant reads: the decision just made in this request's interaction, if any. */
+interface GrantLookupContext {
+  oidc: { result?: { consent?: { grantId?: string } }; provider: Provider };
 }
 
 interface ErrorPageContext {

@@ -104,7 +104,8 @@ declare module 'oidc-provider' {
   };
 
   export interface InteractionResult {
-    login?: { accountId: string };
+    /** remember: false keeps the browser's sign-in for this request only */
+    login?: { accountId: string; remember?: boolean };
     consent?: { grantId?: string };
     error?: string;
     error_description?: string;
@@ -122,6 +123,13 @@ declare module 'oidc-provider' {
     /** the Node request handler of every endpoint */
     callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
     interactionDetails(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): Promise<{ uid: string; params: Record<string, unknown>; prompt: { name: string } }>;
+    /** records the result and answers where the browser goes next (back into the authorization endpoint) */
+    interactionResult(
+      req: import('node:http').IncomingMessage,
+      res: import('node:http').ServerResponse,
+      result: InteractionResult,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     interactionFinished(
       req: import('node:http').IncomingMessage,
       res: import('node:http').ServerResponse,
