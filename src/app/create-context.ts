@@ -10,10 +10,13 @@ export interface CallerFacts {
   clientIp: string;
   /** the User-Agent header (shown in a person's sign-in session list) */
   userAgent?: string | null;
+  /** the MCP endpoint, where only OAuth tokens issued for it are accepted (default: the API) */
+  resource?: 'v1' | 'mcp';
 }
 
 export async function createContext(services: Services, caller: CallerFacts): Promise<RequestContext> {
-  const authenticate = () => services.authenticator.authenticate({ authorization: caller.authorization, teamSelector: caller.teamSelector, clientIp: caller.clientIp });
+  const authenticate = () =>
+    services.authenticator.authenticate({ authorization: caller.authorization, teamSelector: caller.teamSelector, clientIp: caller.clientIp, resource: caller.resource });
   const principal = await authenticate();
   noteCredentialKind(caller.requestId, principal.kind);
   return {

@@ -2,6 +2,7 @@
 // these manifests through one list (modules.ts) to build the schema, the REST router, the
 // services of an instance, its job queues, the outbox consumers and the route checklist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
 import type { ConfigSlice } from './config.ts';
 import type { Services } from './context.ts';
 import type { IdKind } from './ids.ts';
@@ -30,9 +31,10 @@ export interface AppModule {
   outboxConsumers?: (services: Services) => Record<string, DomainEventConsumer>;
   /**
    * Plain HTTP endpoints outside /v1 and /graphql that authorize themselves (e.g. the local file
-   * storage's signed upload and download URLs), served by the front door of every instance.
+   * storage's signed upload and download URLs), served by the front door of every instance. An
+   * endpoint that runs operations of the API (MCP) is given the assembled schema.
    */
-  httpEndpoints?: (services: Services) => HttpEndpoint[];
+  httpEndpoints?: (services: Services, app: AppFaces) => HttpEndpoint[];
   /** called once the server listens, with its public base URL (signed URLs the area hands out point there) */
   onListening?: (services: Services, baseUrl: string) => void;
   /**
@@ -43,6 +45,11 @@ export interface AppModule {
   listen?: (services: Services) => Promise<ModuleListener | null>;
   /** realtime topics the area publishes on (documentation and the topic registry of the event bus) */
   topics?: readonly string[];
+}
+
+/** What the composition root hands an area's endpoints besides the services: the assembled schema. */
+export interface AppFaces {
+  schema: GraphQLSchema;
 }
 
 /** A path prefix an area serves itself (AppModule.httpEndpoints). */

@@ -54,6 +54,7 @@ import { signingRoutes } from '../../rest-adapter/routes/signing.ts';
 import { backgroundTasksModule } from '../modules/background-tasks/module.ts';
 import { backgroundTaskRoutes } from '../../rest-adapter/routes/background-tasks.ts';
 import { oauthModule } from '../modules/oauth/module.ts';
+import { mcpModule } from '../modules/mcp/module.ts';
 import type { AppModule } from '../app/module.ts';
 import type { RegisteredModule, RestRoute } from '../../rest-adapter/route.ts';
 
@@ -87,6 +88,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(signingModule, signingRoutes),
   entry(backgroundTasksModule, backgroundTaskRoutes),
   entry(oauthModule),
+  entry(mcpModule),
 ];
 
 /** Every REST route, in module order. */

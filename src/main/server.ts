@@ -55,7 +55,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const rest = new RestAdapter(schema, routes, services);
   const metrics = new Metrics(services, { webSockets: () => wsServer.clients.size });
   const readiness = new Readiness();
-  const endpoints = modules.flatMap((m) => m.httpEndpoints?.(services) ?? []);
+  const endpoints = modules.flatMap((m) => m.httpEndpoints?.(services, { schema }) ?? []);
   const callerLimiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
   const anonymousLimiter = new RateLimiter(config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
   let draining = false;
