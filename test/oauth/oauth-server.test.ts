@@ -184,6 +184,34 @@ describe('an OAuth access token as a credential', () => {
   });
 });
 
+describe('connected apps', () => {
+  const LIST = 'query { oauthConnectedApps { grantId clientId clientName teamSimplyId teamName scopes resources createdAt lastUsedAt } }';
+  const REVOKE = 'mutation($grantId: String!) { revokeOAuthConnectedApp(grantId: $grantId) }';
+
+  it('lists what the user allowed, with its last use, and revokes it at once; nobody else can', async () => {
+    const client = await registerClient();
+    const { access_token: token } = await tokensFor(client, 'schema:read records:read');
+    expect((await server.request('GET', '/v1/data-collections', { token })).status).toBe(200);
+
+    const listed = await server.graphql(LIST, {}, { token: team.userToken });
+    const app = listed.data.oauthConnectedApps.find((a: { clientId: string }) => a.clientId === client.client_id);
+    expect(app).toMatchObject({ clientName: 'Test app', teamSimplyId: team.teamSimplyId, scopes: ['schema:read', 'records:read'], resources: ['v1'] });
+    expect(app.lastUsedAt).not.toBeNull();
+
+    // another person's grant is not theirs to see or revoke
+    const stranger = await addMember(server, other);
+    expect((await server.graphql(LIST, {}, { token: stranger.token })).data.oauthConnectedApps).toEqual([]);
+    const refused = await server.graphql(REVOKE, { grantId: app.grantId }, { token: stranger.token });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect((await server.graphql(LIST, {}, { token: team.apiKey })).errors?.[0]?.extensions?.code).toBe('IDP_REQUIRED');
+
+    expect((await server.graphql(REVOKE, { grantId: app.grantId }, { token: team.userToken })).data).toEqual({ revokeOAuthConnectedApp: true });
+    expect((await server.request('GET', '/v1/data-collections', { token })).status).toBe(401);
+    const after = await server.graphql(LIST, {}, { token: team.userToken });
+    expect(after.data.oauthConnectedApps.map((a: { grantId: string }) => a.grantId)).not.toContain(app.grantId);
+  });
+});
+
 describe('dynamic registration', () => {
   it('is limited per client address (OAUTH_REGISTRATIONS_PER_HOUR)', async () => {
     const limited = await startTestServer({ env: { OAUTH_REGISTRATIONS_PER_HOUR: 2 } });

@@ -3,6 +3,7 @@
 // oauth-clients, and GraphQL for system administrators) and its access tokens as credentials.
 import { defineModule } from '../../app/module.ts';
 import * as clientSchema from './oauth-clients.schema.ts';
+import * as connectedAppSchema from './oauth-connected-apps.schema.ts';
 import { oauthConfig } from './oauth.config.ts';
 import { oauthAccessTokens } from './oauth-credentials.ts';
 import { oauthEndpoints } from './oauth-endpoints.ts';
@@ -12,7 +13,7 @@ import { oauthJobs } from './oauth.jobs.ts';
 export const oauthModule = defineModule({
   name: 'oauth',
   description: 'Delegated access: an OAuth 2.1 authorization server whose access tokens act for a consenting user in one team, within the scopes granted.',
-  schema: { clientSchema },
+  schema: { clientSchema, connectedAppSchema },
   config: oauthConfig,
   services: (services) => {
     services.authenticator.addTokenKind(oauthAccessTokens(services));

@@ -48,6 +48,11 @@ export function oauthAccessTokens(services: Services): BearerTokenKind {
       // the client revoked, the user deactivated or no longer a member of the team: the token is dead
       const member = client && user && team ? await authenticator.memberPrincipal(user.id, team.id) : null;
       if (!member || !client) throw refused();
+      // connected apps show when a grant was last used: at most one write a minute, on a cold check
+      await prisma.oAuthState.updateMany({
+        where: { model: 'Grant', key: hashToken(stored.grantId), OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(Date.now() - 60_000) } }] },
+        data: { lastUsedAt: new Date() },
+      });
       const marks = client.payload as StoredClient;
       const scopes = typeof stored.scope === 'string' ? stored.scope.split(' ').filter(Boolean) : [];
       return {

@@ -8,6 +8,7 @@ import { keepsSealedId, openFields, sealFields } from './oauth-sealed-fields.ts'
 
 export interface OAuthStateRow {
   payload: Record<string, unknown>;
+  accountId: string | null;
   grantId: string | null;
   uid: string | null;
   userCode: string | null;
@@ -23,7 +24,9 @@ export function toRow(box: SecretBox, model: string, key: string, id: string, pa
   if (rest.jti === id && !keepsSealedId(model)) delete rest.jti;
   return {
     payload: sealFields(box, model, key, rest),
-    grantId: text(payload.grantId),
+    accountId: text(payload.accountId),
+    // a Grant belongs to itself: its id is no credential, and its owner lists and revokes it by it
+    grantId: text(payload.grantId) ?? (model === 'Grant' ? id : null),
     uid: text(payload.uid),
     userCode: text(payload.userCode),
     expiresAt: typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null,
