@@ -61,6 +61,20 @@ export class IdpRequiredError extends ApiError {
   }
 }
 
+/** An OAuth token of a client the operation does not accept (e.g. not a first-party application). */
+export class OAuthClientForbiddenError extends ApiError {
+  constructor(message = 'This operation does not accept tokens of this OAuth client') {
+    super(403, 'OAUTH_CLIENT_FORBIDDEN', message);
+  }
+}
+
+/** An OAuth token without the scope the operation needs for OAuth callers (e.g. identity:read). */
+export class OAuthScopeRequiredError extends ApiError {
+  constructor(scope: string) {
+    super(403, 'OAUTH_SCOPE_REQUIRED', `This operation needs an OAuth token with the ${scope} scope`);
+  }
+}
+
 /**
  * A constituent's token on anything but the constituent-facing routes (records, collections, users,
  * administration…), or sent together with a team selection: it is the only principal of its request.

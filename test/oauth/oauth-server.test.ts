@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { publishCredentialInvalidation } from '../../src/app/auth/credential-invalidation.ts';
 import { addMember } from '../support/fixtures.ts';
+import { oauthClientsFor } from '../../src/modules/oauth/index.ts';
 import { createRecord } from '../support/record-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { useServer } from '../support/use-server.ts';
@@ -181,6 +182,38 @@ describe('an OAuth access token as a credential', () => {
     await prisma.teamMembership.updateMany({ where: { teamId: team.teamId, userId: user.id }, data: { isActive: false } });
     await publishCredentialInvalidation(notifier, authenticator, { userId: user.id });
     expect((await server.request('GET', '/v1/data-collections', { token })).status).toBe(401);
+  });
+});
+
+describe('tokens of first-party applications', () => {
+  let firstParty: oauth.Client;
+  let thirdParty: oauth.Client;
+  beforeAll(async () => {
+    const registered = await oauthClientsFor(server.app.services).registerClient({ name: 'Our app', redirectUris: [REDIRECT], firstParty: true });
+    firstParty = { client_id: registered.clientId, token_endpoint_auth_method: 'none' };
+    thirdParty = await registerClient();
+  });
+
+  it('read the user (with identity:read), their notifications and background tasks; other clients cannot', async () => {
+    const { access_token: token } = await tokensFor(firstParty, 'identity:read');
+    const me = await server.request('GET', '/v1/users/me', { token });
+    expect(me.status, me.text).toBe(200);
+    expect(me.body.data.email).toBe(team.email);
+    expect((await server.request('GET', '/v1/notifications', { token })).status).toBe(200);
+    expect((await server.request('GET', '/v1/notifications/unread-count', { token })).status).toBe(200);
+    expect((await server.request('GET', '/v1/background-tasks', { token })).status).toBe(200);
+
+    const { access_token: noIdentity } = await tokensFor(firstParty, 'records:read');
+    expect((await server.request('GET', '/v1/users/me', { token: noIdentity })).body.error.code).toBe('OAUTH_SCOPE_REQUIRED');
+
+    const { access_token: foreign } = await tokensFor(thirdParty, 'identity:read records:read');
+    for (const path of ['/v1/users/me', '/v1/notifications', '/v1/background-tasks']) {
+      const refused = await server.request('GET', path, { token: foreign });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.code, path).toBe('OAUTH_CLIENT_FORBIDDEN');
+    }
+    // API keys keep their answers there
+    expect((await server.request('GET', '/v1/notifications', { token: team.apiKey })).body.error.code).toBe('IDP_REQUIRED');
   });
 });
 

@@ -13,7 +13,17 @@ import {
   type CredentialKind,
   type DataLevel,
 } from './principal.ts';
-import { ApiError, ConstituentTokenNotAllowedError, ConstituentTokenRequiredError, IdpRequiredError, InvalidTeamSelectionError, PermissionDeniedError, UnauthenticatedError } from '../errors.ts';
+import {
+  ApiError,
+  ConstituentTokenNotAllowedError,
+  ConstituentTokenRequiredError,
+  IdpRequiredError,
+  InvalidTeamSelectionError,
+  OAuthClientForbiddenError,
+  OAuthScopeRequiredError,
+  PermissionDeniedError,
+  UnauthenticatedError,
+} from '../errors.ts';
 import type { RequestContext } from '../context.ts';
 
 export interface AuthScopes {
@@ -31,6 +41,10 @@ export interface AuthScopes {
   privileged: boolean;
   /** operations that name no OAuth scope: never an OAuth token (docs/api/oauth.md "What a token reaches") */
   notOAuth: boolean;
+  /** an OAuth token of a first-party client (a user token of the platform's own apps); other credentials: not this way */
+  firstPartyApp: boolean;
+  /** the caller's own identity: any credential, an OAuth token only from a first-party client with identity:read */
+  identity: boolean;
   feature: { name: string; level: FeatureLevel };
   oauthScope: OauthScope;
   data: { collection: string; level: DataLevel };
@@ -80,6 +94,17 @@ export function authScopes(ctx: RequestContext) {
       if (p.kind === 'OAUTH') throw new PermissionDeniedError('This operation is not available to OAuth access tokens');
       return true;
     },
+    firstPartyApp: () => {
+      if (p.kind !== 'OAUTH') return false;
+      if (!p.oauth?.firstParty) throw new OAuthClientForbiddenError('This operation accepts OAuth tokens of first-party applications only');
+      return true;
+    },
+    identity: () => {
+      if (p.kind !== 'OAUTH') return true;
+      if (!p.oauth?.firstParty) throw new OAuthClientForbiddenError('The user\'s identity is for first-party applications only');
+      if (!hasScope(p, 'identity:read')) throw new OAuthScopeRequiredError('identity:read');
+      return true;
+    },
     feature: ({ name, level }: { name: string; level: FeatureLevel }) => notConstituent() && hasFeature(p, name, level),
     oauthScope: (scope: OauthScope) => notConstituent() && hasScope(p, scope),
     data: ({ collection, level }: { collection: string; level: DataLevel }) => notConstituent() && hasDataAccess(p, collection, level),
@@ -96,7 +121,18 @@ export function authScopes(ctx: RequestContext) {
   };
 }
 
-const PRIORITY = ['UNAUTHENTICATED', 'VALIDATION_ERROR', 'CONSTITUENT_TOKEN_NOT_ALLOWED', 'CONSTITUENT_TOKEN_REQUIRED', 'IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED', 'PERMISSION_DENIED'];
+const PRIORITY = [
+  'UNAUTHENTICATED',
+  'VALIDATION_ERROR',
+  'CONSTITUENT_TOKEN_NOT_ALLOWED',
+  'CONSTITUENT_TOKEN_REQUIRED',
+  // an OAuth token refused for what it is, rather than as "not a signed-in user"
+  'OAUTH_CLIENT_FORBIDDEN',
+  'OAUTH_SCOPE_REQUIRED',
+  'IDP_REQUIRED',
+  'PROTECTED_HISTORY_AUTH_REQUIRED',
+  'PERMISSION_DENIED',
+];
 
 /**
  * Protected snapshots (the exact address, the rendered content of what a constituent was sent) are

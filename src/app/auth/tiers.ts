@@ -32,6 +32,16 @@ const signedInUser = { signedInUser: true } as const;
 /** A signed-in user acting in a selected team where they are an active member. */
 const signedInMember = { $all: { team: true, signedInUser: true } } as const;
 
+/**
+ * As signedInMember, or an OAuth user token of a first-party application (its team is the one the
+ * user chose at consent). API keys and session tokens: IDP_REQUIRED; other OAuth clients:
+ * OAUTH_CLIENT_FORBIDDEN.
+ */
+const signedInMemberOrFirstPartyApp = { $all: { team: true, $any: { signedInUser: true, firstPartyApp: true } } } as const;
+
+/** The caller's own identity: any credential, and an OAuth token of a first-party application with identity:read. */
+const identity = { $all: { authenticated: true, identity: true } } as const;
+
 /** Standard with an OAuth scope and a feature permission (API keys, scoped tokens carrying the scope, and users). */
 const standardScopedFeature = (scope: OauthScope, name: string, level: FeatureLevel) =>
   ({ $all: { team: true, oauthScope: scope, feature: { name, level } } }) as const;
@@ -70,6 +80,8 @@ export const tier = {
   teamSettings,
   signedInUser,
   signedInMember,
+  signedInMemberOrFirstPartyApp,
+  identity,
   apiKey,
   authenticated,
   systemAdmin,

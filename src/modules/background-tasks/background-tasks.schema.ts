@@ -1,5 +1,5 @@
 // GraphQL face of background tasks (docs/api/background-tasks.md). REST:
-// rest-adapter/routes/background-tasks.ts. Signed-in members only (tier.signedInMember: API keys
+// rest-adapter/routes/background-tasks.ts. Signed-in members or first-party apps (tier.signedInMemberOrFirstPartyApp: API keys
 // and session tokens get IDP_REQUIRED); the per-type permissions of create are the type's own
 // (task-types.ts), visibility is task-visibility.ts.
 import { tier } from '../../app/auth/tiers.ts';
@@ -127,7 +127,7 @@ builder.queryFields((t) => ({
   backgroundTasks: t.field({
     type: TaskPageRef,
     description: 'Tasks the caller may see (team admins: all), newest first; archived ones only with includeArchived. result is always null here.',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: {
       ...pageArgs(t.arg),
       status: t.arg.string(),
@@ -140,13 +140,13 @@ builder.queryFields((t) => ({
   backgroundTask: t.field({
     type: BackgroundTaskRef,
     description: 'One task with its sanitized result and unacknowledged errors.',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     ...byId(t.arg, 'backgroundTaskSimplyId', getTask),
   }),
   backgroundTaskResultDownload: t.field({
     type: ResultDownloadRef,
     description: "The result file (an export's CSV) for the person who started the task, after rechecking the export's scope.",
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     ...byId(t.arg, 'backgroundTaskSimplyId', resultDownload),
   }),
 }));
@@ -155,22 +155,22 @@ builder.mutationFields((t) => ({
   createBackgroundTask: t.field({
     type: BackgroundTaskRef,
     description: 'Start a task: enumBackgroundTaskTypeId and the type\'s queueData; the permission is checked per type.',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { input: t.arg({ type: CreateTaskInput, required: true }) },
     resolve: (_root, args, ctx) => createTask(ctx, { enumBackgroundTaskTypeId: args.input.enumBackgroundTaskTypeId, ...(args.input.queueData === undefined || args.input.queueData === null ? {} : { queueData: args.input.queueData }) }),
   }),
   acknowledgeBackgroundTaskError: t.field({
     type: AcknowledgeRef,
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { backgroundTaskSimplyId: t.arg.string({ required: true }), backgroundTaskErrorSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => acknowledgeTaskError(ctx, args.backgroundTaskSimplyId, args.backgroundTaskErrorSimplyId),
   }),
-  archiveBackgroundTask: t.field({ type: ArchivedRef, authScopes: tier.signedInMember, ...byId(t.arg, 'backgroundTaskSimplyId', archiveTask) }),
-  unarchiveBackgroundTask: t.field({ type: UnarchivedRef, authScopes: tier.signedInMember, ...byId(t.arg, 'backgroundTaskSimplyId', unarchiveTask) }),
+  archiveBackgroundTask: t.field({ type: ArchivedRef, authScopes: tier.signedInMemberOrFirstPartyApp, ...byId(t.arg, 'backgroundTaskSimplyId', archiveTask) }),
+  unarchiveBackgroundTask: t.field({ type: UnarchivedRef, authScopes: tier.signedInMemberOrFirstPartyApp, ...byId(t.arg, 'backgroundTaskSimplyId', unarchiveTask) }),
   cancelBackgroundTask: t.field({
     type: BackgroundTaskRef,
     description: 'Cancel a queued task (it ends FAILED at once) or ask a processing one to stop at its next progress update; the starter or a team admin.',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     ...byId(t.arg, 'backgroundTaskSimplyId', cancelTask),
   }),
 }));
@@ -179,7 +179,7 @@ builder.subscriptionFields((t) => ({
   backgroundTaskProgress: t.field({
     type: TaskEventRef,
     description: "Status and progress changes of one task the caller may see, from every instance (polling lastUpdatedAt works too).",
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { backgroundTaskSimplyId: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => subscribeTask(ctx, args.backgroundTaskSimplyId),
     resolve: (event) => event as BackgroundTaskEvent,

@@ -1,7 +1,7 @@
 // GraphQL face of record history, record outputs and output defaults (docs/api/background-tasks.md
 // "Record history and outputs"). REST: the "record history and outputs" section of
 // rest-adapter/routes/background-tasks.ts. Signed-in members only, like every background-task
-// field (tier.signedInMember: API keys and session tokens get IDP_REQUIRED); the data permissions
+// field (tier.signedInMemberOrFirstPartyApp: API keys and session tokens get IDP_REQUIRED); the data permissions
 // are the services' to check.
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
@@ -131,20 +131,20 @@ builder.queryFields((t) => ({
   backgroundTaskRecordHistory: t.field({
     type: RecordHistoryRef,
     description: 'The tasks that worked on a record you can read, newest first, each with its outputs (limit default 25, max 100).',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { dataRecordSimplyId: t.arg.string({ required: true }), dataCollectionSimplyId: t.arg.string(), ...pageArgs(t.arg) },
     resolve: withArgs((ctx, args: RecordHistoryArgs) => recordHistory(ctx, args)),
   }),
   recordOutputDownload: t.field({
     type: RecordOutputDownloadRef,
     description: "A 60-second URL of a SUCCEEDED output's document (team admins, readers of the destination field, the task's starter).",
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     ...byId(t.arg, 'recordOutputSimplyId', recordOutputDownload),
   }),
   eligibleOutputDestinations: t.field({
     type: EligibleDestinationsRef,
     description: "The collection's file fields you may write a task's output into, with the applicable default marked.",
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: {
       dataCollectionSimplyId: t.arg.string({ required: true }),
       enumBackgroundTaskTypeId: t.arg.string({ required: true }),
@@ -165,13 +165,13 @@ builder.mutationFields((t) => ({
   upsertTaskOutputDefault: t.field({
     type: OutputDefaultRef,
     description: 'Set where a task type writes its output for a collection (and optionally one template): edit access to the collection and the field.',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { input: t.arg({ type: UpsertOutputDefaultInput, required: true }) },
     resolve: (_root, args, ctx) => upsertOutputDefault(ctx, Object.fromEntries(Object.entries(args.input).filter(([, v]) => v !== null && v !== undefined))),
   }),
   deleteTaskOutputDefault: t.boolean({
     description: 'Remove an output default (edit access to its collection).',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     ...byId(t.arg, 'defaultSimplyId', deleteOutputDefault),
   }),
 }));

@@ -39,14 +39,14 @@ builder.mutationFields((t) => ({
   registerDeviceToken: t.field({
     type: DeviceTokenRegistrationRef,
     description: "Registers (or refreshes) the push token of one of the current user's installations.",
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { input: t.arg({ type: RegisterDeviceTokenInput, required: true }) },
     resolve: (_root, args, ctx) => registerDeviceToken(ctx, givenFields(args.input)),
   }),
   deactivateDeviceToken: t.field({
     type: DeviceTokenDeactivationRef,
     description: 'Stops pushes to a token of the current user (404 TOKEN_NOT_FOUND for a token they do not hold).',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await deactivateDeviceToken(ctx, { token: args.token });

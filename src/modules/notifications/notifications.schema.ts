@@ -97,7 +97,7 @@ builder.queryFields((t) => ({
   notifications: t.field({
     type: NotificationPageRef,
     description: "The signed-in person's notifications in the selected team, newest first (limit 1-100, default 50)",
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: {
       limit: t.arg.int({ description: '1-100, default 50' }),
       offset: t.arg.int({ description: '0 or more, default 0' }),
@@ -109,20 +109,20 @@ builder.queryFields((t) => ({
   }),
   notificationUnreadCount: t.int({
     description: 'Unread notifications of the signed-in person in the selected team (with installationId: without the categories it turned off)',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { installationId: t.arg.string() },
     resolve: (_root, args, ctx) => countUnread(ctx, args),
   }),
   notification: t.field({
     type: NotificationRef,
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { notificationSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => getNotification(ctx, args.notificationSimplyId),
   }),
   notificationPreferences: t.field({
     type: PreferencesRef,
     description: 'The preferences of one of your installations: give exactly one of installationId and deviceSimplyId',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { installationId: t.arg.string(), deviceSimplyId: t.arg.string() },
     resolve: (_root, args, ctx) => getPreferences(ctx, args),
   }),
@@ -132,27 +132,27 @@ builder.mutationFields((t) => ({
   markNotificationRead: t.field({
     type: NotificationRef,
     description: 'Marks one notification read (again: no change; readAt stays the first time)',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { notificationSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => markNotificationRead(ctx, args.notificationSimplyId),
   }),
   markAllNotificationsRead: t.field({
     type: ReadAllRef,
     description: 'Marks every unread notification read; with installationId, those of categories it turned off stay unread',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { installationId: t.arg.string() },
     resolve: (_root, args, ctx) => markAllNotificationsRead(ctx, args.installationId == null ? undefined : { installationId: args.installationId }),
   }),
   deleteNotification: t.boolean({
     description: 'Deletes one notification from the feed (gone from lists and counts)',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { notificationSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => deleteNotification(ctx, args.notificationSimplyId),
   }),
   updateNotificationPreferences: t.field({
     type: PreferencesRef,
     description: 'Changes the given keys of one of your installations; answers all six',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { input: t.arg({ type: PreferencesInput, required: true }) },
     resolve: (_root, args, ctx) => updatePreferences(ctx, withoutAbsent(args.input)),
   }),
@@ -164,7 +164,7 @@ builder.subscriptionFields((t) => ({
     description:
       "Changes of the signed-in person's feed in the selected team (CREATED, READ, READ_ALL, DELETED) with the new unread count, from every instance. " +
       'With installationId: events only about categories that installation turned off are skipped, and unreadCount is its own.',
-    authScopes: tier.signedInMember,
+    authScopes: tier.signedInMemberOrFirstPartyApp,
     args: { installationId: t.arg.string() },
     subscribe: (_root, args, ctx) => subscribeFeed(ctx, args.installationId),
     resolve: (event, _args, ctx) => feedMessage(ctx, event as NotificationEvent),

@@ -190,7 +190,7 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
 builder.queryFields((t) => ({
   me: t.prismaField({
     type: CurrentUserRef,
-    authScopes: tier.authenticated,
+    authScopes: tier.identity,
     resolve: (query, _root, _args, ctx) => findCurrentUser(ctx, query),
   }),
   viewer: t.field({

@@ -20,13 +20,14 @@ function assertUserCredential(p: Principal): bigint {
   if (p.kind === 'API_KEY' || p.kind === 'SESSION_TOKEN') {
     throw new ValidationError('Current-user routes need a user credential; API keys and session tokens have no user');
   }
-  if (p.kind !== 'USER' || p.userId === null) throw new PermissionDeniedError('This credential has no user');
+  // an OAuth user token reaches here only from a first-party application with identity:read (tier.identity)
+  if ((p.kind !== 'USER' && p.kind !== 'OAUTH') || p.userId === null) throw new PermissionDeniedError('This credential has no user');
   // a team that was asked for but cannot be used is an error even where the team is optional
   if (p.teamError instanceof PermissionDeniedError || p.teamError instanceof InvalidTeamSelectionError) throw p.teamError;
   return p.userId;
 }
 
-/** The signed-in user, with the caller's selection. */
+/** The signed-in user (or the user of a first-party app's OAuth token), with the caller's selection. */
 export function findCurrentUser(ctx: RequestContext, query: PrismaSelection) {
   const userId = assertUserCredential(ctx.principal);
   return loadUser(ctx, userId, query);
