@@ -30,7 +30,8 @@ export async function decideAuthorization(provider: Provider, principal: Princip
   const direct = (error: string, description: string, status = 400): ConsentOutcome => ({ direct: { status, error, description } });
   const clientId = params.get('client_id');
   if (!clientId) return direct('invalid_request', "missing required parameter 'client_id'");
-  const client = await provider.Client.find(clientId);
+  // a client_id that is a URL is fetched (its metadata document): a failure there is the client's
+  const client = await provider.Client.find(clientId).catch(() => undefined);
   if (!client) return direct('invalid_client', 'client is invalid', 400);
   const redirectUri = params.get('redirect_uri');
   if (!redirectUri) return direct('invalid_request', "missing required parameter 'redirect_uri'");

@@ -50,7 +50,7 @@ async function showPage(services: Services, provider: Provider, req: IncomingMes
     return sendPage(req, res, 400, errorPage('This sign-in link has expired or was opened in another browser. Return to the application and start again.'));
   }
   const { params } = details;
-  const client = await provider.Client.find(String(params.client_id));
+  const client = await provider.Client.find(String(params.client_id)).catch(() => undefined);
   if (!client) return sendPage(req, res, 400, errorPage('The application asking for access is no longer registered.'));
   const redirect = URL.parse(String(params.redirect_uri));
   sendPage(

@@ -48,6 +48,8 @@ export interface OAuthProviderOptions {
   interactionPath: (uid: string) => string;
   /** behind a TLS-terminating proxy (TRUST_PROXY): read the scheme and host it forwards */
   proxy?: boolean;
+  /** how client metadata documents (an https client_id) are fetched; absent: such clients are not accepted */
+  fetchClientMetadata?: (url: string | URL, options: RequestInit) => Promise<Response>;
 }
 
 export function createOAuthProvider(options: OAuthProviderOptions): Provider {
@@ -88,12 +90,21 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     // the account is the platform's user (its simplyId); the server asks for nothing but its id
     findAccount: async (_ctx: CallbackContext, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     renderError: async (ctx: ErrorPageContext, out: Record<string, string>) => renderErrorPage(ctx, out),
+    ...(options.fetchClientMetadata ? { fetch: options.fetchClientMetadata } : {}),
     interactions: { url: (_ctx: CallbackContext, interaction: { uid: string }) => options.interactionPath(interaction.uid) },
     features: {
       devInteractions: { enabled: false },
       // a client revokes only its own tokens; another's is answered 200 and left alone (RFC 7009 §2.1)
       revocation: { enabled: true, allowedPolicy: async (_ctx: CallbackContext, client: ClientView, token: { clientId?: string }) => token.clientId === client.clientId },
       registration: { enabled: true },
+      // a client_id that is an https URL names its own metadata document, fetched through the
+      // platform's guard for user-supplied targets; it may not claim the marks operators give
+      clientIdMetadataDocument: {
+        enabled: options.fetchClientMetadata !== undefined,
+        ack: 'draft-02',
+        allowClient: async (_ctx: CallbackContext, client: { first_party?: unknown; allowances?: unknown }) =>
+          client.first_party === undefined && client.allowances === undefined,
+      },
       resourceIndicators: {
         enabled: true,
         // a request naming no resource is for the REST API

@@ -3,11 +3,13 @@
 // same PUBLIC_BASE_URL and share the database and the data folder's keys: the signing key
 // (JWT_SIGNING_KEY_FILE) and the secrets key (SECRETS_KEY_FILE), from which the provider's cookie
 // keys are derived. Then any instance continues a flow another began.
+import fs from 'node:fs';
 import type Provider from 'oidc-provider';
 import type { Services } from '../../app/context.ts';
 import { readPrivateJwk } from '../../app/auth/signing-key.ts';
 import { derivedSecretsKey } from '../../app/secrets-key.ts';
 import { createOAuthProvider, OAUTH_INTERACTION_PATH } from './oauth-provider.ts';
+import { guardedMetadataFetch } from './oauth-metadata-fetch.ts';
 import { oauthStorageFor } from './oauth-storage.ts';
 
 const issuers = new WeakMap<Services, string>();
@@ -31,6 +33,10 @@ export function oauthServerOf(services: Services): Provider | null {
     cookieKeys: [derivedSecretsKey(config.secretsKeyFile, 'svc oauth cookies v1').toString('base64url')],
     interactionPath: (uid) => `${OAUTH_INTERACTION_PATH}/${uid}`,
     proxy: config.TRUST_PROXY,
+    fetchClientMetadata: guardedMetadataFetch({
+      allowLoopback: config.OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK,
+      ca: config.OAUTH_CLIENT_METADATA_CA_FILE ? fs.readFileSync(config.OAUTH_CLIENT_METADATA_CA_FILE, 'utf8') : undefined,
+    }),
   });
   servers.set(services, provider);
   return provider;
