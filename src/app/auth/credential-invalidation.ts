@@ -4,35 +4,18 @@ import type { PgNotifier } from '../pubsub/pg-notifier.ts';
 
 export const CREDENTIALS_CHANNEL = 'svc_credentials';
 
-/** What to drop: a team's credentials, a user's, or (`everything`, e.g. an OAuth client revoked) all of them. */
-export interface InvalidationTags {
-  teamId?: bigint | null;
-  userId?: bigint | null;
-  everything?: boolean;
-}
-
 /** The NOTIFY payload naming what to drop; sent inside a transaction by team-write.ts, or after one here. */
-export function invalidationPayload(tags: InvalidationTags): string {
-  return JSON.stringify({
-    teamId: tags.teamId == null ? null : String(tags.teamId),
-    userId: tags.userId == null ? null : String(tags.userId),
-    ...(tags.everything ? { everything: true } : {}),
-  });
-}
-
-function drop(authenticator: Authenticator, tags: InvalidationTags): void {
-  if (tags.everything) authenticator.cache.clear();
-  else authenticator.cache.invalidate(tags);
+export function invalidationPayload(tags: { teamId?: bigint | null; userId?: bigint | null }): string {
+  return JSON.stringify({ teamId: tags.teamId == null ? null : String(tags.teamId), userId: tags.userId == null ? null : String(tags.userId) });
 }
 
 export async function listenForCredentialInvalidation(notifier: PgNotifier, authenticator: Authenticator): Promise<void> {
   notifier.onReconnect(() => authenticator.cache.clear());
   await notifier.listen(CREDENTIALS_CHANNEL, (raw) => {
-    const { teamId, userId, everything } = JSON.parse(raw) as { teamId: string | null; userId: string | null; everything?: boolean };
-    drop(authenticator, {
+    const { teamId, userId } = JSON.parse(raw) as { teamId: string | null; userId: string | null };
+    authenticator.cache.invalidate({
       teamId: teamId === null ? null : BigInt(teamId),
       userId: userId === null ? null : BigInt(userId),
-      everything: everything === true,
     });
   });
 }
@@ -40,8 +23,8 @@ export async function listenForCredentialInvalidation(notifier: PgNotifier, auth
 export async function publishCredentialInvalidation(
   notifier: PgNotifier,
   authenticator: Authenticator,
-  tags: InvalidationTags,
+  tags: { teamId?: bigint | null; userId?: bigint | null },
 ): Promise<void> {
-  drop(authenticator, tags);
+  authenticator.cache.invalidate(tags);
   await notifier.notify(CREDENTIALS_CHANNEL, invalidationPayload(tags));
 }

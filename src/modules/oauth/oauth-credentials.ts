@@ -2,9 +2,10 @@
 // as their Team Role lets them act now, narrowed to the token's scopes and bound to the resource it
 // was issued for (docs/api/oauth.md "Using a token"). Checked once, then answered from the
 // authenticator's cache; a change to the user or the team drops the entry on every instance (its
-// tags), and so does revoking a token, its grant or its client (dropCachedAccess).
+// tags), and so does revoking a token, its grant or its client (forgetAccounts).
 import type { BearerTokenKind } from '../../app/auth/authenticator.ts';
-import { CREDENTIALS_CHANNEL, invalidationPayload, publishCredentialInvalidation, type InvalidationTags } from '../../app/auth/credential-invalidation.ts';
+import type { CacheTags } from '../../app/auth/credential-cache.ts';
+import { CREDENTIALS_CHANNEL, invalidationPayload, publishCredentialInvalidation } from '../../app/auth/credential-invalidation.ts';
 import type { OauthScope } from '../../app/auth/oauth-scopes.ts';
 import { OAUTH_ACCESS_TOKEN_PREFIX, hashToken } from '../../app/auth/tokens.ts';
 import type { Services } from '../../app/context.ts';
@@ -92,7 +93,7 @@ export type ForgetDeps = Pick<Services, 'prisma'> & Partial<Pick<Services, 'noti
  * notifies the others; a command-line process (svc oauth-clients revoke) sends the NOTIFY on its
  * database connection, which reaches the running servers too.
  */
-export async function forgetCredentials(deps: ForgetDeps, tags: InvalidationTags): Promise<void> {
+export async function forgetCredentials(deps: ForgetDeps, tags: CacheTags): Promise<void> {
   if (deps.notifier && deps.authenticator) return publishCredentialInvalidation(deps.notifier, deps.authenticator, tags);
   await deps.prisma.$executeRaw`SELECT pg_notify(${CREDENTIALS_CHANNEL}, ${invalidationPayload(tags)})`;
 }
