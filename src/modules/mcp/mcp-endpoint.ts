@@ -122,8 +122,14 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // an event stream is passed on as it comes; any other answer goes out whole, in one write with
+  // its length (headers and a body written apart wait on each other's TCP acknowledgements)
+  if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...headers, 'content-length': String(body.length) });
+    return void res.end(body);
+  }
   res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
   await new Promise<void>((resolve, reject) => {
     Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
   });
