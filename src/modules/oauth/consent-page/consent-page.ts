@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { escapeHtml } from '../../../app/html-escape.ts';
+import { htmlPage, sendHtmlPage } from '../../../app/http/link-page.ts';
 import type { OauthScope } from '../../../app/auth/oauth-scopes.ts';
 import { SCOPE_WORDS } from './scope-words.ts';
 
@@ -73,33 +74,11 @@ export function errorPage(message: string): string {
 }
 
 function shell(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/oauth/assets/consent.css">
-<script src="/oauth/assets/consent.js" defer></script>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  return htmlPage({ title, head: '<link rel="stylesheet" href="/oauth/assets/consent.css">\n<script src="/oauth/assets/consent.js" defer></script>', body });
 }
 
 export function sendPage(req: IncomingMessage, res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': POLICY,
-  });
-  res.end(req.method === 'HEAD' ? undefined : html);
+  sendHtmlPage(req, res, status, html, POLICY);
 }
 
 /** One of the page's own files by its fixed name; anything else is 404. */
