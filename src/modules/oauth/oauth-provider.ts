@@ -5,7 +5,7 @@
 // (RFC 7009), dynamic registration of public clients (RFC 7591), resource indicators (RFC 8707)
 // binding each token to `/v1` or `/mcp`, and the `iss` authorization response parameter
 // (RFC 9207, always on). Access tokens are opaque: the platform looks them up (its credential cache
-// keeps warm ones), so revoking one takes effect at once. Not mounted on the server yet.
+// keeps warm ones), so revoking one takes effect at once. Served by oauth-endpoints.ts.
 import Provider, { type AdapterConstructor, type CallbackContext, type ClientMetadata, type ClientView, errors } from 'oidc-provider';
 import { OAUTH_SCOPES } from '../../app/auth/oauth-scopes.ts';
 import { OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX } from '../../app/auth/tokens.ts';
