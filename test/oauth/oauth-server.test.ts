@@ -8,6 +8,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { publishCredentialInvalidation } from '../../src/app/auth/credential-invalidation.ts';
+import { hashToken } from '../../src/app/auth/tokens.ts';
 import { addMember } from '../support/fixtures.ts';
 import { oauthClientsFor } from '../../src/modules/oauth/index.ts';
 import { createRecord } from '../support/record-fixtures.ts';
@@ -125,6 +126,40 @@ describe('the authorization server on the platform', () => {
     expect(otherTeam.status).toBe(403);
     const noUser = await server.request('POST', '/oauth/authorize', { rawBody: 'decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Bearer nonsense' } });
     expect(noUser.status).toBe(401);
+  });
+});
+
+describe('the token endpoint refuses', () => {
+  async function codeFor(client: oauth.Client) {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const response = await decide({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      scope: 'records:read',
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      decision: 'approve',
+    });
+    return { verifier, params: oauth.validateAuthResponse(as, client, new URL(response.headers.get('location')!), oauth.skipStateCheck) };
+  }
+  const exchange = (client: oauth.Client, params: URLSearchParams, verifier: string) =>
+    oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, options).then((r) => oauth.processAuthorizationCodeResponse(as, client, r));
+
+  it('a wrong code_verifier, an expired code, and scopes beyond the grant on refresh', async () => {
+    const client = await registerClient();
+    const wrong = await codeFor(client);
+    await expect(exchange(client, wrong.params, oauth.generateRandomCodeVerifier())).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // a code is good for 60 seconds: this one's time is made to have passed
+    const late = await codeFor(client);
+    await server.app.services.prisma.oAuthState.updateMany({ where: { model: 'AuthorizationCode', key: hashToken(late.params.get('code')!) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expect(exchange(client, late.params, late.verifier)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const good = await codeFor(client);
+    const tokens = await exchange(client, good.params, good.verifier);
+    const escalate = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, { ...options, additionalParameters: { scope: 'records:read records:write' } });
+    await expect(oauth.processRefreshTokenResponse(as, client, escalate)).rejects.toMatchObject({ error: 'invalid_scope' });
   });
 });
 
