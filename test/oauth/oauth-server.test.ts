@@ -146,7 +146,7 @@ describe('the token endpoint refuses', () => {
   const exchange = (client: oauth.Client, params: URLSearchParams, verifier: string) =>
     oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, options).then((r) => oauth.processAuthorizationCodeResponse(as, client, r));
 
-  it('a wrong code_verifier, an expired code, and scopes beyond the grant on refresh', async () => {
+  it('a wrong code_verifier, an expired code, a code sent several times at once, and scopes beyond the grant on refresh', async () => {
     const client = await registerClient();
     const wrong = await codeFor(client);
     await expect(exchange(client, wrong.params, oauth.generateRandomCodeVerifier())).rejects.toMatchObject({ error: 'invalid_grant' });
@@ -158,6 +158,15 @@ describe('the token endpoint refuses', () => {
 
     const good = await codeFor(client);
     const tokens = await exchange(client, good.params, good.verifier);
+    // one code sent five times at once: one exchange wins, the others are a second use (invalid_grant)
+    // and take the grant, the winner's tokens included, with them
+    const raced = await codeFor(client);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => exchange(client, raced.params, raced.verifier)));
+    const won = results.filter((r): r is PromiseFulfilledResult<oauth.TokenEndpointResponse> => r.status === 'fulfilled');
+    expect(won.length).toBeLessThanOrEqual(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) expect(r.reason).toMatchObject({ error: 'invalid_grant' });
+    if (won[0]) expect((await server.request('GET', '/v1/data-collections', { token: won[0].value.access_token })).status).toBe(401);
+
     const escalate = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, { ...options, additionalParameters: { scope: 'records:read records:write' } });
     await expect(oauth.processRefreshTokenResponse(as, client, escalate)).rejects.toMatchObject({ error: 'invalid_scope' });
   });

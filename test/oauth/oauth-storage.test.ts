@@ -169,8 +169,21 @@ describe('oauth storage', () => {
     expect(await codes.find(id)).toEqual(consumed);
     await codes.upsert(id, code, 600);
     expect(await codes.find(id)).toEqual(code);
-    // consuming what is not there is no error (the object may have just expired)
-    await codes.consume(newId());
+    // what is not there (it may have just expired) cannot be used
+    await expect(codes.consume(newId())).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('consume is single use under concurrency: the second is invalid_grant and takes the grant with it', async () => {
+    const codes = new Storage('AuthorizationCode');
+    const tokens = new Storage('AccessToken');
+    const id = newId();
+    const tokenId = newId();
+    await codes.upsert(id, token('AuthorizationCode', id, { grantId: 'grant-race' }), 600);
+    await tokens.upsert(tokenId, token('AccessToken', tokenId, { grantId: 'grant-race' }), 600);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => codes.consume(id)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) expect(r.reason).toMatchObject({ error: 'invalid_grant' });
+    expect(await tokens.find(tokenId)).toBeUndefined();
   });
 
   it('destroy removes the object of its own model only', async () => {

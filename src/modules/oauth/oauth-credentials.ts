@@ -41,19 +41,19 @@ export function oauthAccessTokens(services: Services): BearerTokenKind {
       const account = parseAccountId(stored.accountId);
       const resource = resourceOf(stored.aud);
       if (!account || !resource || expiresAt.getTime() <= Date.now()) throw refused();
-      const [client, user, team] = await Promise.all([
+      const [grant, client, user, team] = await Promise.all([
+        prisma.oAuthState.findFirst({ where: { model: 'Grant', key: hashToken(stored.grantId), ...live() }, select: { lastUsedAt: true } }),
         prisma.oAuthState.findFirst({ where: { model: 'Client', key: hashToken(stored.clientId) }, select: { payload: true } }),
         prisma.user.findUnique({ where: { simplyId: account.userSimplyId }, select: { id: true } }),
         prisma.team.findUnique({ where: { simplyId: account.teamSimplyId }, select: { id: true } }),
       ]);
-      // the client revoked, the user deactivated or no longer a member of the team: the token is dead
-      const member = client && user && team ? await authenticator.memberPrincipal(user.id, team.id) : null;
+      // the grant or the client revoked, the user deactivated or no longer a member of the team: the token is dead
+      const member = grant && client && user && team ? await authenticator.memberPrincipal(user.id, team.id) : null;
       if (!member || !client) throw refused();
       // connected apps show when a grant was last used: at most one write a minute, on a cold check
-      await prisma.oAuthState.updateMany({
-        where: { model: 'Grant', key: hashToken(stored.grantId), OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(Date.now() - 60_000) } }] },
-        data: { lastUsedAt: new Date() },
-      });
+      if (!grant!.lastUsedAt || grant!.lastUsedAt.getTime() < Date.now() - 60_000) {
+        await prisma.oAuthState.updateMany({ where: { model: 'Grant', key: hashToken(stored.grantId) }, data: { lastUsedAt: new Date() } });
+      }
       const marks = client.payload as StoredClient;
       const scopes = typeof stored.scope === 'string' ? stored.scope.split(' ').filter(Boolean) : [];
       return {

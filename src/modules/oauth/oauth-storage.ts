@@ -4,7 +4,7 @@
 // A row's key is the digest of the object's id (hashToken, as for API keys and session tokens):
 // opaque tokens, codes and session cookies are the id itself, so someone reading the table (a
 // backup, a replica) learns no value they could present, and a lookup stays one indexed equality.
-import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterConstructor, type AdapterPayload, errors } from 'oidc-provider';
 import type { Services } from '../../app/context.ts';
 import { type SecretBox, secretBoxFor } from '../../app/secret-box.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
@@ -75,8 +75,23 @@ export function oauthStorage({ prisma, secretBox, accessRevoked }: OAuthStorageD
       return row ? fromRow(secretBox, this.model, row) : undefined;
     }
 
+    /**
+     * Single use, also under concurrency: oidc-provider checks `consumed` before it consumes, so two
+     * requests presenting the same code (or refresh token) at once would both pass its check. Only
+     * the first marks the row; the other is a second use, answered as oidc-provider answers one:
+     * the grant's tokens and codes go, and the request is invalid_grant.
+     */
     async consume(id: string): Promise<void> {
-      await prisma.oAuthState.updateMany({ where: { model: this.model, key: hashToken(id) }, data: { consumedAt: new Date() } });
+      const key = hashToken(id);
+      const { count } = await prisma.oAuthState.updateMany({ where: { model: this.model, key, consumedAt: null }, data: { consumedAt: new Date() } });
+      if (count > 0) return;
+      const row = await prisma.oAuthState.findFirst({ where: { model: this.model, key }, select: { grantId: true } });
+      if (row?.grantId) {
+        // the grant itself too: tokens the first use saves after this still name a grant that is gone
+        await remove({ grantId: row.grantId, model: { in: OF_A_GRANT } });
+        await remove({ model: 'Grant', key: hashToken(row.grantId) });
+      }
+      throw new errors.InvalidGrant('grant request is invalid');
     }
 
     async destroy(id: string): Promise<void> {
