@@ -21,6 +21,8 @@ export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
 export function oauthEndpoints(services: Services): HttpEndpoint[] {
   const { config } = services;
   const registrations = new RateLimiter(config.OAUTH_REGISTRATIONS_PER_HOUR / 60, config.OAUTH_REGISTRATIONS_PER_HOUR);
+  // each authorization request stores a sign-in interaction: as many per address as anonymous API calls
+  const browsers = new RateLimiter(config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
   let callback: ((req: IncomingMessage, res: ServerResponse) => unknown) | null = null;
 
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> => {
@@ -28,6 +30,10 @@ export function oauthEndpoints(services: Services): HttpEndpoint[] {
     if (!provider) return sendOAuthError(res, { status: 503, error: 'temporarily_unavailable', description: 'the authorization server is starting' });
     if (url.pathname === OAUTH_ROUTES.authorization && req.method === 'POST' && req.headers.authorization) {
       return firstPartyConsent(services, req, res, url, requestId);
+    }
+    if (url.pathname === OAUTH_ROUTES.authorization || url.pathname.startsWith(`${OAUTH_ROUTES.authorization}/`)) {
+      const wait = browsers.take(clientAddress(req, config.TRUST_PROXY));
+      if (wait > 0) return sendOAuthError(res, { status: 429, error: 'temporarily_unavailable', description: 'too many authorization requests from this address' }, { 'retry-after': String(wait) });
     }
     if (await serveInteraction(services, provider, req, res, url, requestId)) return;
     if (url.pathname === OAUTH_ROUTES.registration && req.method === 'POST') {

@@ -17,7 +17,7 @@ import { toPublicError } from '../../app/error-mapping.ts';
 import { sendError, sendJson } from '../../app/http/envelope.ts';
 import { derivedSecretsKey } from '../../app/secrets-key.ts';
 import { consentPage, errorPage, sendPage, serveConsentAsset } from './consent-page/consent-page.ts';
-import { grantAccess } from './oauth-consent.ts';
+import { accountOf, grantAccess } from './oauth-consent.ts';
 import { consentingUser, formParams, sendOAuthError } from './oauth-http.ts';
 import { OAUTH_INTERACTION_PATH, OAUTH_RESOURCES } from './oauth-provider.ts';
 
@@ -89,7 +89,7 @@ async function decide(services: Services, provider: Provider, req: IncomingMessa
         ? { error: 'access_denied', error_description: 'the user denied the request' }
         : {
             // remember: false keeps no sign-in in the browser: the next request asks again
-            login: { accountId: `${principal.userSimplyId}@${principal.team!.simplyId}`, remember: false },
+            login: { accountId: accountOf(principal), remember: false },
             consent: { grantId: await grantAccess(provider, principal, String(params.client_id), requestedScopes(params).join(' '), resourceOf(provider, params)) },
           };
     const redirectTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
