@@ -14,6 +14,8 @@ import { createCollection, type CollectionFixture } from '../support/data-fixtur
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
 import { addMember, createApiKey, createRole } from '../support/fixtures.ts';
 import { createRecord } from '../support/record-fixtures.ts';
+import { oauthClientsFor } from '../../src/modules/oauth/index.ts';
+import { OAUTH_TEST_REDIRECT, oauthBed } from '../support/oauth-fixtures.ts';
 import { useServer } from '../support/use-server.ts';
 import { protectedDraft, recordIdOf, seedDeliveries } from './history-fixtures.ts';
 
@@ -206,6 +208,19 @@ describe('communication history access', () => {
         expectGqlError(await server.graphql(GQL.protected, { id: visible }, { token }), 'PROTECTED_HISTORY_AUTH_REQUIRED', 403);
       }
       expectError(await server.request('GET', protectedPath(visible)), 401, 'UNAUTHENTICATED');
+    });
+
+    it('answers an allowlisted first-party native client (with records:read), and refuses other OAuth clients', async () => {
+      const bed = await oauthBed(server);
+      const admin = { token: team.userToken, teamId: team.teamSimplyId };
+      const native = await oauthClientsFor(server.app.services).registerClient({ name: 'Our app', redirectUris: [OAUTH_TEST_REDIRECT], firstParty: true, allowances: ['team-assistant'] });
+      const nativeClient = { client_id: native.clientId, token_endpoint_auth_method: 'none' };
+      const allowed = (await bed.tokensFor(nativeClient, 'records:read', admin)).access_token;
+      expect(expectOk(await get(protectedPath(visible), allowed))).toHaveLength(3);
+      const withoutScope = (await bed.tokensFor(nativeClient, 'schema:read', admin)).access_token;
+      expectError(await get(protectedPath(visible), withoutScope), 403, 'PERMISSION_DENIED');
+      const integration = (await bed.tokensFor(await bed.registerClient(), 'records:read', admin)).access_token;
+      expectError(await get(protectedPath(visible), integration), 403, 'PROTECTED_HISTORY_AUTH_REQUIRED');
     });
 
     it('a signed-in member still needs the feature and read access to the record', async () => {

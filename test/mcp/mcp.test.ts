@@ -4,10 +4,10 @@
 // caller's scopes); no credential or a token for /v1 is a 401 pointing at the protected resource
 // metadata; two instances behind round robin serve one client with no sticky sessions.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import * as oauth from 'oauth4webapi';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
+import { oauthToken } from '../support/oauth-fixtures.ts';
 import { createRecord } from '../support/record-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { useServer } from '../support/use-server.ts';
@@ -134,24 +134,7 @@ describe('the MCP endpoint', () => {
 });
 
 describe('OAuth access tokens at /mcp', () => {
-  async function tokenFor(scope: string, resource: string): Promise<string> {
-    const options = { [oauth.customFetch]: ((url: string, init: object) => undiciFetch(url, { ...init, dispatcher })) as unknown as typeof fetch };
-    const issuer = new URL(server.baseUrl);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...options }));
-    const redirect = 'http://127.0.0.1:4998/callback';
-    const client = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [redirect], token_endpoint_auth_method: 'none' }, options));
-    const verifier = oauth.generateRandomCodeVerifier();
-    const decided = await server.request('POST', '/oauth/authorize', {
-      token: team.userToken,
-      teamId: team.teamSimplyId,
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      rawBody: new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirect, scope, resource, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', decision: 'approve' }).toString(),
-    });
-    const params = oauth.validateAuthResponse(as, client, new URL(decided.headers.get('location')!), oauth.skipStateCheck);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirect, verifier, { ...options, additionalParameters: { resource } }));
-    return tokens.access_token;
-  }
+  const tokenFor = (scope: string, resource: string) => oauthToken(server, team, scope, resource);
 
   it('a token for /mcp with records:read gets the read tools only, and a write is refused', async () => {
     const token = await tokenFor('schema:read records:read', `${server.baseUrl}/mcp`);

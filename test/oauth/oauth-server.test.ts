@@ -4,69 +4,42 @@
 // exchange, and the access token as a credential: its scopes, its resource, its team, and
 // revocation taking effect at once.
 import * as oauth from 'oauth4webapi';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCollection, type CollectionFixture } from '../support/data-fixtures.ts';
 import { publishCredentialInvalidation } from '../../src/app/auth/credential-invalidation.ts';
 import { hashToken } from '../../src/app/auth/tokens.ts';
 import { addMember } from '../support/fixtures.ts';
 import { oauthClientsFor } from '../../src/modules/oauth/index.ts';
+import { OAUTH_TEST_REDIRECT as REDIRECT, oauthBed, type OAuthBed } from '../support/oauth-fixtures.ts';
 import { createRecord } from '../support/record-fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer } from '../support/server.ts';
 import { useServer } from '../support/use-server.ts';
 
-const REDIRECT = 'http://127.0.0.1:4999/callback';
 const { server, teams } = useServer({ teams: 2 });
 const [team, other] = teams;
 
+let bed: OAuthBed;
 let as: oauth.AuthorizationServer;
-let options: { [oauth.customFetch]: typeof fetch };
+let options: OAuthBed['options'];
 let people: CollectionFixture;
 let theirs: CollectionFixture;
 
-function fetchFor(target: TestServer): typeof fetch {
-  const dispatcher = new Agent({ connect: { ca: target.ca } });
-  return ((url: string, init: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
-}
-
 beforeAll(async () => {
-  options = { [oauth.customFetch]: fetchFor(server) };
-  const issuer = new URL(server.baseUrl);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...options }));
+  bed = await oauthBed(server);
+  ({ as, options } = bed);
   people = await createCollection(server, team, { name: 'People', fields: { name: 'PLAIN_TEXT' } });
   theirs = await createCollection(server, other, { name: 'Theirs', fields: { name: 'PLAIN_TEXT' } });
   await createRecord(server, team.apiKey, people.id, { [people.fields.name!]: 'Ann' });
 });
 
-async function registerClient(): Promise<oauth.Client> {
-  return oauth.processDynamicClientRegistrationResponse(
-    await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test app' }, options),
-  );
-}
+const registerClient = () => bed.registerClient();
 
-/** The user's decision, posted by a first-party consent screen; answers the redirect (or the error). */
-async function decide(fields: Record<string, string>, as_: { token?: string; teamId?: string } = {}) {
-  return server.request('POST', '/oauth/authorize', {
-    token: as_.token ?? team.userToken,
-    teamId: as_.teamId ?? team.teamSimplyId,
-    rawBody: new URLSearchParams(fields).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    redirect: 'manual',
-  });
-}
+/** The user's decision, posted by a first-party consent screen; by default the team's admin in their team. */
+const decide = (fields: Record<string, string>, who: { token?: string; teamId?: string } = {}) =>
+  bed.decide(fields, { token: who.token ?? team.userToken, teamId: who.teamId ?? team.teamSimplyId });
 
-async function tokensFor(client: oauth.Client, scope: string, resource = `${server.baseUrl}/v1`, who: { token?: string; teamId?: string } = {}) {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const response = await decide(
-    { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope, state, resource, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', decision: 'approve' },
-    who,
-  );
-  expect(response.status, response.text).toBe(302);
-  const params = oauth.validateAuthResponse(as, client, new URL(response.headers.get('location')!), state);
-  const exchange = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, { ...options, additionalParameters: { resource } });
-  return oauth.processAuthorizationCodeResponse(as, client, exchange);
-}
+const tokensFor = (client: oauth.Client, scope: string, resource = `${server.baseUrl}/v1`, who: { token?: string; teamId?: string } = {}) =>
+  bed.tokensFor(client, scope, { token: who.token ?? team.userToken, teamId: who.teamId ?? team.teamSimplyId }, resource);
 
 describe('the authorization server on the platform', () => {
   it('publishes its metadata at /.well-known/oauth-authorization-server, the issuer being the public base URL', () => {

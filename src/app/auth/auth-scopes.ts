@@ -31,7 +31,7 @@ export interface AuthScopes {
   authenticated: boolean;
   /** a signed-in first-party user (JWT); anything else gets IDP_REQUIRED */
   signedInUser: boolean;
-  /** a signed-in first-party user (JWT) for protected history reads; anything else gets PROTECTED_HISTORY_AUTH_REQUIRED */
+  /** a signed-in first-party user (JWT), or an allowlisted first-party native OAuth client, for protected history reads; anything else gets PROTECTED_HISTORY_AUTH_REQUIRED */
   protectedHistoryUser: boolean;
   /** one of these credential kinds */
   credential: readonly CredentialKind[];
@@ -80,6 +80,8 @@ export function authScopes(ctx: RequestContext) {
     },
     protectedHistoryUser: () => {
       authenticated();
+      // an allowlisted first-party native client: a first-party client operators allowed for the team assistant
+      if (p.kind === 'OAUTH' && p.oauth?.firstParty && p.oauth.allowances.includes('team-assistant')) return true;
       if (p.kind !== 'USER') throw new ProtectedHistoryAuthRequiredError();
       return true;
     },

@@ -47,12 +47,14 @@ const standardScopedFeature = (scope: OauthScope, name: string, level: FeatureLe
   ({ $all: { team: true, oauthScope: scope, feature: { name, level } } }) as const;
 
 /**
- * Protected history: a signed-in member of the selected team with the feature permission. API keys,
- * session tokens and OAuth clients get 403 PROTECTED_HISTORY_AUTH_REQUIRED even with the permission
- * (the credential kind is checked before the permission).
+ * Protected history: a signed-in member of the selected team with the feature permission, or an
+ * allowlisted first-party native OAuth client (first-party, allowed for the team assistant) with
+ * records:read. API keys, session tokens and other OAuth clients get 403
+ * PROTECTED_HISTORY_AUTH_REQUIRED even with the permission (the credential kind is checked before
+ * the permission).
  */
 const protectedHistory = (name: string, level: FeatureLevel) =>
-  ({ $all: { team: true, protectedHistoryUser: true, feature: { name, level } } }) as const;
+  ({ $all: { team: true, protectedHistoryUser: true, oauthScope: 'records:read', feature: { name, level } } }) as const;
 
 /** Only API keys of the team (e.g. minting session tokens). */
 const apiKey = { $all: { team: true, credential: ['API_KEY'] } } as const;
