@@ -105,7 +105,11 @@ export class AttemptRecorder {
   private writeNow(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.running ??= this.writeAll();
+    // only with something to write: writeAll with nothing to do would finish (and clear `running`)
+    // before its promise is stored, leaving a settled promise in `running` that drain() would await
+    // for ever, in microtasks, with the event loop starved
+    if (this.running || this.pending.length === 0 || this.failure) return;
+    this.running = this.writeAll();
   }
 
   private async writeAll(): Promise<void> {
