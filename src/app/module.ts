@@ -3,6 +3,7 @@
 // services of an instance, its job queues, the outbox consumers and the route checklist.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
+import type { ApiError } from './errors.ts';
 import type { ConfigSlice } from './config.ts';
 import type { Services } from './context.ts';
 import type { IdKind } from './ids.ts';
@@ -47,9 +48,12 @@ export interface AppModule {
   topics?: readonly string[];
 }
 
-/** What the composition root hands an area's endpoints besides the services: the assembled schema. */
+/** What the composition root hands an area's endpoints besides the services. */
 export interface AppFaces {
+  /** the assembled schema, for an endpoint that runs operations of the API (MCP) */
   schema: GraphQLSchema;
+  /** the per-credential (or, without one, per-address) rate limit of /v1 and /graphql: the refusal, or null */
+  rateLimited(req: IncomingMessage): ApiError | null;
 }
 
 /** A path prefix an area serves itself (AppModule.httpEndpoints). */

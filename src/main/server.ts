@@ -55,7 +55,6 @@ export async function startApp(options: StartOptions): Promise<App> {
   const rest = new RestAdapter(schema, routes, services);
   const metrics = new Metrics(services, { webSockets: () => wsServer.clients.size });
   const readiness = new Readiness();
-  const endpoints = modules.flatMap((m) => m.httpEndpoints?.(services, { schema }) ?? []);
   const callerLimiter = new RateLimiter(config.RATE_LIMIT_PER_MINUTE);
   const anonymousLimiter = new RateLimiter(config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
   let draining = false;
@@ -68,6 +67,8 @@ export async function startApp(options: StartOptions): Promise<App> {
       : anonymousLimiter.take(clientAddress(req, config.TRUST_PROXY));
     return wait > 0 ? new RateLimitError(wait) : null;
   };
+  // an area's endpoints that answer API calls (MCP) share the callers' budget with /v1 and /graphql
+  const endpoints = modules.flatMap((m) => m.httpEndpoints?.(services, { schema, rateLimited }) ?? []);
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();

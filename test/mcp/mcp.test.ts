@@ -133,6 +133,24 @@ describe('the MCP endpoint', () => {
   });
 });
 
+describe('the rate limit at /mcp', () => {
+  it('is the caller\'s one budget with /v1 and /graphql (RATE_LIMIT_PER_MINUTE)', async () => {
+    const limited = await startTestServer({ dataDir: server.dataDir, env: { RATE_LIMIT_PER_MINUTE: 3 } });
+    try {
+      const list = () => limited.request('POST', '/mcp', { token: team.apiKey, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+      expect((await limited.request('GET', '/v1/data-collections', { token: team.apiKey })).status).toBe(200);
+      await list();
+      await list();
+      const refused = await list();
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('OAuth access tokens at /mcp', () => {
   const tokenFor = (scope: string, resource: string) => oauthToken(server, team, scope, resource);
 

@@ -28,7 +28,7 @@ export function setMcpBaseUrl(services: Services, baseUrl: string): void {
   baseUrls.set(services, baseUrl.replace(/\/+$/, ''));
 }
 
-export function mcpEndpoints(services: Services, { schema }: AppFaces): HttpEndpoint[] {
+export function mcpEndpoints(services: Services, { schema, rateLimited }: AppFaces): HttpEndpoint[] {
   const run = operationRunner(schema);
   const handler = createMcpHandler(
     (request) => {
@@ -44,6 +44,8 @@ export function mcpEndpoints(services: Services, { schema }: AppFaces): HttpEndp
 
   const serveMcp = async (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> => {
     if (url.pathname !== MCP_PATH) return sendError(res, requestId, { status: 404, code: 'NOT_FOUND', message: `No route for ${req.method} ${url.pathname}` });
+    const limited = rateLimited(req);
+    if (limited) return sendError(res, requestId, toPublicError(limited));
     let context: RequestContext;
     try {
       if (!req.headers.authorization) throw new UnauthenticatedError('The MCP endpoint needs an API key or an OAuth access token issued for /mcp');
