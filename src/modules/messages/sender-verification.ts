@@ -3,14 +3,14 @@
 // stored (HMAC under a key derived from the instance's secrets key, so a copy of the database
 // neither yields working links nor lets anyone mint one). A link works once, for 24 hours; mailing
 // a new one replaces the old. docs/api/messages.md "Senders and mail domains".
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { MessageSender } from '../../generated/prisma/client.ts';
 import { constantTimeEqual } from '../../app/auth/tokens.ts';
 import type { Config } from '../../app/config.ts';
 import type { Services } from '../../app/context.ts';
 import { randomSecret } from '../../app/ids.ts';
-import { loadOrCreateSecretsKey } from '../../app/secrets-key.ts';
+import { derivedSecretsKey } from '../../app/secrets-key.ts';
 import { inTransaction } from '../../app/transaction.ts';
 import { domainOfAddress } from './message-senders.input.ts';
 import { preverifiedDomains } from './messages.config.ts';
@@ -31,20 +31,9 @@ declare module '../../app/context.ts' {
   }
 }
 
-const keys = new Map<string, Buffer>();
-
-function keyFor(secretsKeyFile: string): Buffer {
-  let key = keys.get(secretsKeyFile);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', loadOrCreateSecretsKey(secretsKeyFile), Buffer.alloc(0), 'svc sender verification v1', 32));
-    keys.set(secretsKeyFile, key);
-  }
-  return key;
-}
-
 /** The stored form of a token. */
 export function senderTokenHash(config: Pick<Config, 'secretsKeyFile'>, token: string): string {
-  return createHmac('sha256', keyFor(config.secretsKeyFile)).update(`sender-verification\0${token}`).digest('hex');
+  return createHmac('sha256', derivedSecretsKey(config.secretsKeyFile, 'svc sender verification v1')).update(`sender-verification\0${token}`).digest('hex');
 }
 
 /** Constant time over the whole stored hash, whatever the given token. */

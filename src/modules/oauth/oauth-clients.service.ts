@@ -4,13 +4,12 @@
 // finds, its secret sealed like any other. `first_party` and `allowances` are the two metadata
 // properties the authorization server declares (extraClientMetadata) when it is mounted.
 import { randomBytes } from 'node:crypto';
-import { type ForgetDeps, forgetAccounts } from './oauth-credentials.ts';
+import type { ForgetDeps } from './oauth-credentials.ts';
 import { hashToken } from '../../app/auth/tokens.ts';
 import type { Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
-import { secretBoxFor } from '../../app/secret-box.ts';
 import { live } from './oauth-db.ts';
-import { type OAuthStorageDeps, oauthStorage } from './oauth-storage.ts';
+import { type OAuthStorageDeps, oauthStorage, oauthStorageDeps } from './oauth-storage.ts';
 
 export const OAUTH_CLIENT_ALLOWANCES = ['team-assistant', 'svc-spaces'] as const;
 export type OAuthClientAllowance = (typeof OAUTH_CLIENT_ALLOWANCES)[number];
@@ -135,7 +134,7 @@ function clientView({ payload, createdAt }: { payload: unknown; createdAt: Date 
 
 /** The clients of one instance: its database, sealed under its secrets key. */
 export function oauthClientsFor(services: Pick<Services, 'prisma' | 'config'> & ForgetDeps) {
-  return oauthClients({ prisma: services.prisma, secretBox: secretBoxFor(services.config.secretsKeyFile), accessRevoked: (accounts) => forgetAccounts(services, accounts) });
+  return oauthClients(oauthStorageDeps(services));
 }
 
 function checkedInput(input: RegisterClientInput) {

@@ -105,11 +105,16 @@ export function oauthStorage({ prisma, secretBox, accessRevoked }: OAuthStorageD
   };
 }
 
-/** The adapter class of one instance: its database, the secret box under its secrets key, and its credential cache. */
-export function oauthStorageFor(services: Pick<Services, 'prisma' | 'config'> & ForgetDeps): AdapterConstructor {
-  return oauthStorage({
+/** An instance's storage dependencies: its database, the secret box under its secrets key, and its credential cache. */
+export function oauthStorageDeps(services: Pick<Services, 'prisma' | 'config'> & ForgetDeps): OAuthStorageDeps {
+  return {
     prisma: services.prisma,
     secretBox: secretBoxFor(services.config.secretsKeyFile),
     accessRevoked: (accountIds) => forgetAccounts(services, accountIds),
-  });
+  };
+}
+
+/** The adapter class of one instance. */
+export function oauthStorageFor(services: Pick<Services, 'prisma' | 'config'> & ForgetDeps): AdapterConstructor {
+  return oauthStorage(oauthStorageDeps(services));
 }
