@@ -75,6 +75,17 @@ export const coreSettings = z.object({
     .default('parentbased_always_on'),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).default(5000),
+  // the one AI model (any OpenAI-compatible Chat Completions endpoint, src/app/ai/, docs/ai.md): configured only
+  // when AI_BASE_URL and AI_MODEL are both set. An operator's own endpoint, so loopback and plain http are allowed
+  AI_BASE_URL: z.string().url().optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).optional(),
+  // one model step (one call, its retries and their waits) may take this long
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  // further attempts after a 429, a 5xx or a network error; other failures are never retried
+  AI_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  // tokens (input and output) one run of a feature (e.g. one assistant turn with its tool steps) may use
+  AI_RUN_TOKEN_BUDGET: z.coerce.number().int().min(1).default(50_000),
 });
 
 /** The validated environment; each area's slice adds its settings by merging into this interface. */

@@ -13,6 +13,7 @@ import { dataRecordRoutes } from '../../rest-adapter/routes/records.ts';
 import { teamRoleRoutes } from '../../rest-adapter/routes/team-roles.ts';
 import { teamSchemaRoutes } from '../../rest-adapter/routes/team-schema.ts';
 import { userRoutes } from '../../rest-adapter/routes/users.ts';
+import { teamAssistantRoutes } from '../../rest-adapter/routes/team-assistant.ts';
 import { dataViewRoutes } from '../../rest-adapter/routes/views.ts';
 import { fileRoutes } from '../../rest-adapter/routes/files.ts';
 import { webhookRoutes } from '../../rest-adapter/routes/webhooks.ts';
@@ -55,6 +56,7 @@ import { backgroundTasksModule } from '../modules/background-tasks/module.ts';
 import { backgroundTaskRoutes } from '../../rest-adapter/routes/background-tasks.ts';
 import { oauthModule } from '../modules/oauth/module.ts';
 import { mcpModule } from '../modules/mcp/module.ts';
+import { teamAssistantModule } from '../modules/team-assistant/module.ts';
 import type { AppModule } from '../app/module.ts';
 import type { RegisteredModule, RestRoute } from '../../rest-adapter/route.ts';
 
@@ -89,6 +91,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(backgroundTasksModule, backgroundTaskRoutes),
   entry(oauthModule),
   entry(mcpModule),
+  entry(teamAssistantModule, teamAssistantRoutes),
 ];
 
 /** Every REST route, in module order. */

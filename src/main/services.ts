@@ -2,6 +2,7 @@
 // realtime, jobs and the outbox, and what every module of the list adds. Shared by the server,
 // `svc worker` and the CLI; closed by one deadline.
 import type { Logger } from 'pino';
+import { AiProvider, aiSettingsOf } from '../app/ai/index.ts';
 import { Authenticator } from '../app/auth/authenticator.ts';
 import { listenForCredentialInvalidation } from '../app/auth/credential-invalidation.ts';
 import { JwtService } from '../app/auth/jwt-service.ts';
@@ -17,6 +18,7 @@ import { PgNotifier } from '../app/pubsub/pg-notifier.ts';
 import { startTracing, stopTracing } from '../app/telemetry/tracing.ts';
 import { endPool, settlesBy } from '../db/pool-shutdown.ts';
 import { createPool, createPrisma } from '../db/prisma.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
 import { applyPendingMigrations } from '../db/schema-engine/migrations.ts';
 import { modules } from './modules.ts';
 
@@ -57,7 +59,8 @@ export async function createServices(options: StartOptions): Promise<Services> {
     ),
   );
   // the core services; each module then adds its own (declared on Services by merging)
-  const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox } as Services;
+  const ai = aiProviderOf(config, prisma, logger);
+  const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox, ai } as Services;
   await startTracing(services);
   for (const module of modules) Object.assign(services, await module.services?.(services));
   for (const definition of outboxJobs) jobs.define(definition);
@@ -94,4 +97,15 @@ export async function closeServices(services: Services, deadline = Date.now() + 
     endPool(services.pool, deadline, hardDeadline),
   ]);
   await stopTracing(services, hardDeadline);
+}
+
+/** The configured model, its usage stored per team (docs/ai.md "What is stored"); null without one. */
+function aiProviderOf(config: Config, prisma: PrismaClient, logger: Logger): AiProvider | null {
+  const settings = aiSettingsOf(config);
+  if (!settings) return null;
+  return new AiProvider(settings, {
+    onUsage: async ({ teamId, feature, model, inputTokens, outputTokens, totalTokens }) => {
+      await prisma.aiUsage.create({ data: { teamId, feature, model, inputTokens, outputTokens, totalTokens } }).catch((err: unknown) => logger.warn({ err }, 'AI usage not recorded'));
+    },
+  });
 }

@@ -42,7 +42,10 @@ export interface WorldContext {
 }
 
 export interface WorldPart {
-  /** path parameter name → an id of this team's resource (for `notTeamIds`: a value every team has) */
+  /**
+   * path parameter name → an id of this team's resource (for `notTeamIds`: a value every team has);
+   * `${method} ${path} {param}` for a parameter whose name another area's routes use for something else
+   */
   ids: WorldIds;
   /** the `what`s given to `name` for this area's resources (a response to another team must contain none of them) */
   names?: readonly string[];

@@ -6,7 +6,7 @@
 // a body or a required query its area's kit (test/<area>/<area>.kit.ts) does not give fails naming it.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NOT_TEAM_IDS, buildRouteWorld, fillPath, pathParams, routeWorldServer, servedRoutes, teamlessRoutes, type RouteWorld } from '../support/route-world.ts';
+import { NOT_TEAM_IDS, buildRouteWorld, fillPath, paramKey, pathParams, routeWorldServer, servedRoutes, teamlessRoutes, type RouteWorld } from '../support/route-world.ts';
 import type { RestRoute } from '../../rest-adapter/route.ts';
 import { untilBackgroundIdle } from '../support/background-idle.ts';
 import { useServer } from '../support/use-server.ts';
@@ -133,11 +133,11 @@ describe('tenant isolation over every served route', () => {
           for (const foreignParams of foreignChoices(params)) {
             for (const caller of callersOf(b.team)) {
               const request = (ids: string[]): Sent => {
-                const filled = { ...b.ids, ...Object.fromEntries(foreignParams.map((p, i) => [p, ids[i]!])) };
+                const filled = { ...b.ids, ...Object.fromEntries(foreignParams.map((p, i) => [paramKey(b.ids, route, p), ids[i]!])) };
                 return { method: route.method, path: fillPath(route, filled), body: bodyFor?.(b.ids) };
               };
               const label = `${key} with A's ${foreignParams.join(' and ')}`;
-              failures.push(...(await compareWithLookalike(caller, label, foreignParams.map((p) => a.ids[p]!), request, true)));
+              failures.push(...(await compareWithLookalike(caller, label, foreignParams.map((p) => a.ids[paramKey(a.ids, route, p)]!), request, true)));
             }
           }
         }),

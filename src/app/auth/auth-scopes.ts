@@ -45,6 +45,8 @@ export interface AuthScopes {
   firstPartyApp: boolean;
   /** the caller's own identity: any credential, an OAuth token only from a first-party client with identity:read */
   identity: boolean;
+  /** a signed-in user, or an OAuth token of a first-party client allowed for the team assistant, with identity:read */
+  assistantCaller: boolean;
   feature: { name: string; level: FeatureLevel };
   oauthScope: OauthScope;
   data: { collection: string; level: DataLevel };
@@ -105,6 +107,18 @@ export function authScopes(ctx: RequestContext) {
       if (p.kind !== 'OAUTH') return true;
       if (!p.oauth?.firstParty) throw new OAuthClientForbiddenError('The user\'s identity is for first-party applications only');
       if (!hasScope(p, 'identity:read')) throw new OAuthScopeRequiredError('identity:read');
+      return true;
+    },
+    assistantCaller: () => {
+      authenticated();
+      if (p.kind === 'OAUTH') {
+        if (!p.oauth?.firstParty || !p.oauth.allowances.includes('team-assistant')) {
+          throw new OAuthClientForbiddenError('The team assistant accepts OAuth tokens of first-party clients allowed for it only');
+        }
+        if (!hasScope(p, 'identity:read')) throw new OAuthScopeRequiredError('identity:read');
+        return true;
+      }
+      if (p.kind !== 'USER') throw new IdpRequiredError('The team assistant is for signed-in users; API keys and session tokens cannot use it');
       return true;
     },
     feature: ({ name, level }: { name: string; level: FeatureLevel }) => notConstituent() && hasFeature(p, name, level),

@@ -56,6 +56,21 @@ const standardScopedFeature = (scope: OauthScope, name: string, level: FeatureLe
 const protectedHistory = (name: string, level: FeatureLevel) =>
   ({ $all: { team: true, protectedHistoryUser: true, oauthScope: 'records:read', feature: { name, level } } }) as const;
 
+/**
+ * The team assistant: a signed-in member of the selected team, or an OAuth token of a first-party
+ * client allowed for the assistant that carries identity:read (its team is the one chosen at
+ * consent). API keys and session tokens: IDP_REQUIRED; other OAuth clients: OAUTH_CLIENT_FORBIDDEN;
+ * an allowed client without identity:read: OAUTH_SCOPE_REQUIRED. The assistant's feature
+ * permissions are checked by its service (TEAM_AGENT_PERMISSION_DENIED).
+ */
+const teamAssistant = { $all: { team: true, assistantCaller: true } } as const;
+
+/**
+ * The assistant's settings (privileged): team context and never a scoped token; the service then
+ * requires a Team Admin or edit-level TEAM_ADMIN_AGENT_USE (TEAM_AGENT_SETTINGS_DENIED).
+ */
+const teamAssistantSettings = { $all: { team: true, privileged: true } } as const;
+
 /** Only API keys of the team (e.g. minting session tokens). */
 const apiKey = { $all: { team: true, credential: ['API_KEY'] } } as const;
 
@@ -78,6 +93,8 @@ export const tier = {
   standardFeature,
   standardScopedFeature,
   protectedHistory,
+  teamAssistant,
+  teamAssistantSettings,
   privileged,
   teamSettings,
   signedInUser,

@@ -1,0 +1,258 @@
+// The team assistant end to end: a real server with its job workers, a real local model server
+// speaking Chat Completions, members with and without the assistant permissions.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createApiKey, createRole, createTeam, startServerWithTeam, type TeamFixture } from '../support/fixtures.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+import { createPeople, createRecord } from '../support/record-fixtures.ts';
+import type { CollectionFixture } from '../support/data-fixtures.ts';
+import { serverGraphqlWsClient } from '../support/realtime.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let model: ModelServer;
+let server: TestServer;
+let team: TeamFixture;
+let people: CollectionFixture;
+let viewer: { token: string; userSimplyId: string };
+let outsider: { token: string };
+
+const SECRET = 'sk-live-provider-secret-text';
+
+interface Caller {
+  token: string;
+}
+
+const send = (who: Caller, body: unknown) => server.request('POST', '/v1/team-agent/messages', { token: who.token, teamId: team.teamSimplyId, body });
+const get = (who: Caller, path: string) => server.request('GET', path, { token: who.token, teamId: team.teamSimplyId });
+
+async function settled(who: Caller, runSimplyId: string): Promise<any> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const response = await get(who, `/v1/team-agent/runs/${runSimplyId}`);
+    expect(response.status).toBe(200);
+    if (response.body.data.status !== 'RUNNING') return response.body.data;
+    if (Date.now() > deadline) throw new Error(`run ${runSimplyId} still RUNNING`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const admin = (): Caller => ({ token: team.userToken });
+
+beforeAll(async () => {
+  model = await startModelServer();
+  ({ server, team } = await startServerWithTeam({ runJobs: true, env: { AI_BASE_URL: model.baseUrl, AI_MODEL: 'test-model', AI_MAX_RETRIES: 0, AI_TIMEOUT_MS: 5000 } as never }));
+  people = await createPeople(server, team);
+  for (const first of ['Ada', 'Grace', 'Alan']) await createRecord(server, team.apiKey, people.id, { [people.fields.first_name!]: first, [people.fields.last_name!]: 'Tester' });
+  const viewerRole = await createRole(server, team, {
+    name: 'Assistant viewers',
+    dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'READ' }],
+    featurePermissions: [{ name: 'TEAM_AGENT_USE', level: 'VIEW' }],
+  });
+  viewer = await addMember(server, team, { teamRoleSimplyId: viewerRole });
+  outsider = await addMember(server, team);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await model?.close();
+});
+
+describe('access', () => {
+  it('refuses API keys, members without the permission, and answers FEATURE_UNAVAILABLE without a model', async () => {
+    const byKey = await server.request('GET', '/v1/team-agent/sessions', { token: team.apiKey });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.code).toBe('IDP_REQUIRED');
+    const { key } = await createApiKey(server, team, { name: 'agent key', featurePermissions: ['TEAM_AGENT_USE'] });
+    expect((await server.request('POST', '/v1/team-agent/messages', { token: key, body: { message: 'hi', idempotencyKey: randomUUID() } })).body.error.code).toBe('IDP_REQUIRED');
+    const denied = await get(outsider, '/v1/team-agent/sessions');
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.code).toBe('TEAM_AGENT_PERMISSION_DENIED');
+
+    const bare = await startTestServer();
+    try {
+      const bareTeam = await createTeam(bare);
+      const response = await bare.request('GET', '/v1/team-agent/sessions', { token: bareTeam.userToken, teamId: bareTeam.teamSimplyId });
+      expect(response.status).toBe(403);
+      expect(response.body.error.code).toBe('TEAM_AGENT_FEATURE_UNAVAILABLE');
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('keeps settings for Team Admins and edit-level TEAM_ADMIN_AGENT_USE', async () => {
+    const denied = await server.request('GET', '/v1/team-agent/settings/knowledge-sources', { token: viewer.token, teamId: team.teamSimplyId });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.code).toBe('TEAM_AGENT_SETTINGS_DENIED');
+    const read = await get(admin(), '/v1/team-agent/settings/knowledge-sources');
+    expect(read.body.data).toEqual({ mode: 'ALL_READABLE', collections: [], views: [] });
+    const unknown = await server.request('PUT', '/v1/team-agent/settings/knowledge-sources', { token: team.userToken, teamId: team.teamSimplyId, body: { mode: 'SELECTED', collections: ['dcl-AAAA-BBBB-CCCC'] } });
+    expect(unknown.status).toBe(400);
+    const scope = await server.request('PUT', '/v1/team-agent/settings/support-scope', { token: team.userToken, teamId: team.teamSimplyId, body: { enabled: true, topics: ['Billing'] } });
+    expect(scope.status).toBe(200);
+    expect(scope.body.data).toEqual({ enabled: true, topics: ['Billing'], instructions: null });
+  });
+});
+
+describe('a run', () => {
+  it('answers 202, works out the reply with a tool, and replays 201 by key', async () => {
+    model.reset();
+    model.reply({ toolCalls: [{ name: 'count_data_records', arguments: { dataCollectionSimplyId: people.id } }] }, { text: 'There are 3 people.' });
+    const key = randomUUID();
+    const first = await send(viewer, { message: 'How many people are there?', idempotencyKey: key });
+    expect(first.status).toBe(202);
+    expect(first.body.data.status).toBe('RUNNING');
+    expect(first.body.data.assistantMessage).toBeNull();
+    expect(first.body.data.availableTools).toEqual(expect.arrayContaining(['count_data_records', 'search_team_records', 'get_data_record', 'list_collections']));
+    expect(first.body.data.runtime).toEqual({ assistant: '1', tools: '1', events: '1' });
+
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.assistantMessage.content).toBe('There are 3 people.');
+    expect(run.assistantMessage.toolCalls).toEqual([{ tool: 'count_data_records', status: 'OK', summary: 'Counted 3 records' }]);
+    expect(run.runtimeEvents.map((e: { sequence: number }) => e.sequence)).toEqual(run.runtimeEvents.map((_: unknown, i: number) => i + 1));
+    expect(run.runtimeEvents.map((e: { eventType: string }) => e.eventType)).toEqual([
+      'RUN_STARTED', 'STEP_STARTED', 'TOOL_CALL_STARTED', 'TOOL_CALL_FINISHED', 'STEP_STARTED', 'RUN_COMPLETED',
+    ]);
+    // the tool's result reached the model, with the declared tools
+    const second = model.requests[1]!.body;
+    expect(second.messages.at(-1)).toMatchObject({ role: 'tool' });
+    expect(JSON.parse(second.messages.at(-1)!.content as string)).toEqual({ dataCollectionSimplyId: people.id, count: 3, exact: true });
+    expect((second as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name)).toContain('count_data_records');
+
+    const replay = await send(viewer, { message: 'How many people are there?', idempotencyKey: key });
+    expect(replay.status).toBe(201);
+    expect(replay.body.data.assistantMessage.content).toBe('There are 3 people.');
+    expect(replay.body.data.runSimplyId).toBe(first.body.data.runSimplyId);
+
+    const discovered = await get(viewer, `/v1/team-agent/runs?idempotencyKey=${key}`);
+    expect(discovered.body.data.runSimplyId).toBe(first.body.data.runSimplyId);
+    // another member, even an admin of the team, does not see it
+    expect((await get(admin(), `/v1/team-agent/runs/${run.runSimplyId}`)).body.error.code).toBe('TEAM_AGENT_RUN_NOT_FOUND');
+    expect((await get(admin(), `/v1/team-agent/runs?idempotencyKey=${key}`)).body.error.code).toBe('TEAM_AGENT_RUN_NOT_FOUND');
+    expect((await get(viewer, `/v1/team-agent/runs?idempotencyKey=${randomUUID()}`)).status).toBe(404);
+
+    const usage = await server.app.services.prisma.aiUsage.count({ where: { teamId: team.teamId, feature: 'team-assistant' } });
+    expect(usage).toBeGreaterThanOrEqual(2);
+  });
+
+  it('fails safely: the provider\'s words stay out of the run, and the key answers 409 after', async () => {
+    model.reset();
+    model.reply({ error: { status: 400, message: `bad request: ${SECRET}` } });
+    const key = randomUUID();
+    const first = await send(viewer, { message: 'Tell me something', idempotencyKey: key });
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    expect(run.status).toBe('FAILED');
+    expect(run.error.userVisibleSummary).toBeTruthy();
+    expect(JSON.stringify(run)).not.toContain(SECRET);
+    expect(run.runtimeEvents.at(-1).eventType).toBe('RUN_FAILED');
+    const again = await send(viewer, { message: 'Tell me something', idempotencyKey: key });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('TEAM_AGENT_RUN_FAILED');
+    expect(again.text).not.toContain(SECRET);
+  });
+
+  it('answers an unknown tool and invalid arguments with tool errors, never a write or a 500', async () => {
+    model.reset();
+    model.reply(
+      { toolCalls: [{ name: 'drop_everything', arguments: {} }, { name: 'get_data_record', arguments: '{not json' }] },
+      { text: 'I could not do that.' },
+    );
+    const first = await send(viewer, { message: 'Delete it all', idempotencyKey: randomUUID() });
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.assistantMessage.toolCalls.map((c: { status: string }) => c.status)).toEqual(['ERROR', 'ERROR']);
+    const finished = run.runtimeEvents.filter((e: { eventType: string }) => e.eventType === 'TOOL_CALL_FINISHED');
+    expect(finished[0].payload.tool).toBe('unknown_tool');
+  });
+
+  it('sees only what the member may read and what the knowledge sources allow', async () => {
+    const hidden = await createPeople(server, team, 'Hidden people');
+    model.reset();
+    model.reply({ toolCalls: [{ name: 'count_data_records', arguments: { dataCollectionSimplyId: hidden.id } }] }, { text: 'done' });
+    const first = await send(viewer, { message: 'Count hidden', idempotencyKey: randomUUID() });
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    expect(run.assistantMessage.toolCalls[0].status).toBe('ERROR');
+    expect(JSON.stringify(model.requests[1]!.body.messages.at(-1))).toContain('PERMISSION_DENIED');
+  });
+
+  it('validates the body', async () => {
+    const long = await send(viewer, { message: 'hi', idempotencyKey: 'k'.repeat(65) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe('VALIDATION_ERROR');
+    expect((await send(viewer, { message: '   ', idempotencyKey: randomUUID() })).status).toBe(400);
+    expect((await send(viewer, { idempotencyKey: randomUUID() })).status).toBe(400);
+  });
+});
+
+describe('sessions and feedback', () => {
+  it('lists, reads and archives own sessions; rates own replies once, replacing after', async () => {
+    model.reset();
+    model.otherwise({ text: 'Hello!' });
+    const first = await send(viewer, { message: 'Hello there', idempotencyKey: randomUUID() });
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    const sessionId = first.body.data.session.sessionSimplyId;
+    const follow = await send(viewer, { message: 'And again', sessionSimplyId: sessionId, idempotencyKey: randomUUID() });
+    expect(follow.status).toBe(202);
+    await settled(viewer, follow.body.data.runSimplyId);
+    // the second run saw the first exchange
+    expect(model.requests.at(-1)!.body.messages.map((m) => m.content)).toEqual(expect.arrayContaining(['Hello there', 'Hello!', 'And again']));
+
+    const list = await get(viewer, '/v1/team-agent/sessions?limit=100');
+    expect(list.body.data.map((s: { sessionSimplyId: string }) => s.sessionSimplyId)).toContain(sessionId);
+    expect(list.body.meta.pagination.limit).toBe(100);
+    expect((await get(viewer, '/v1/team-agent/sessions?limit=101')).status).toBe(400);
+    const detail = await get(viewer, `/v1/team-agent/sessions/${sessionId}`);
+    expect(detail.body.data.messages.map((m: { role: string }) => m.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
+    expect((await get(admin(), `/v1/team-agent/sessions/${sessionId}`)).status).toBe(404);
+
+    const replyId = run.assistantMessage.messageSimplyId;
+    const rate = (who: Caller, id: string, body: unknown) => server.request('POST', `/v1/team-agent/messages/${id}/feedback`, { token: who.token, teamId: team.teamSimplyId, body });
+    const created = await rate(viewer, replyId, { rating: 'UP', comment: 'great' });
+    expect(created.status).toBe(201);
+    expect(created.body.data.created).toBe(true);
+    const replaced = await rate(viewer, replyId, { rating: 'DOWN', comment: '  ' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data.feedback).toMatchObject({ feedbackSimplyId: created.body.data.feedback.feedbackSimplyId, rating: 'DOWN', comment: null });
+    expect((await rate(viewer, replyId, { rating: 'UP', comment: 'x'.repeat(1001) })).status).toBe(400);
+    expect((await rate(viewer, run.userMessage.messageSimplyId, { rating: 'UP' })).body.error.code).toBe('TEAM_AGENT_MESSAGE_NOT_FOUND');
+    expect((await rate(admin(), replyId, { rating: 'UP' })).body.error.code).toBe('TEAM_AGENT_MESSAGE_NOT_FOUND');
+    expect((await rate(viewer, 'tam-AAAA-BBBB-CCCC', { rating: 'UP' })).body.error.code).toBe('TEAM_AGENT_MESSAGE_NOT_FOUND');
+    const reread = await get(viewer, `/v1/team-agent/sessions/${sessionId}`);
+    expect(reread.body.data.messages[1].feedback.rating).toBe('DOWN');
+
+    const archived = await server.request('PUT', `/v1/team-agent/sessions/${sessionId}/archive`, { token: viewer.token, teamId: team.teamSimplyId });
+    expect(archived.body.data.status).toBe('ARCHIVED');
+    const closed = await send(viewer, { message: 'still there?', sessionSimplyId: sessionId, idempotencyKey: randomUUID() });
+    expect(closed.status).toBe(409);
+  });
+});
+
+describe('runtime events over graphql-ws', () => {
+  it('delivers every event in order, and a reconnect from a sequence number misses nothing', async () => {
+    model.reset();
+    model.reply({ toolCalls: [{ name: 'list_collections', arguments: {} }], delayMs: 300 }, { text: 'Two collections.', delayMs: 300 });
+    const first = await send(viewer, { message: 'What collections are there?', idempotencyKey: randomUUID() });
+    const runSimplyId = first.body.data.runSimplyId;
+    const collect = (after: number) =>
+      new Promise<{ sequence: number; eventType: string }[]>((resolve, reject) => {
+        const events: { sequence: number; eventType: string }[] = [];
+        const client = serverGraphqlWsClient(server, { connectionParams: { authorization: `Bearer ${viewer.token}`, 'X-Team-Id': team.teamSimplyId } });
+        client.subscribe<{ teamAgentRunEvents: { sequence: number; eventType: string } }>(
+          { query: 'subscription($id: String!, $after: Int) { teamAgentRunEvents(runSimplyId: $id, afterSequence: $after) { sequence eventType payload createdAt } }', variables: { id: runSimplyId, after } },
+          {
+            next: (result) => (result.errors ? reject(new Error(JSON.stringify(result.errors))) : events.push(result.data!.teamAgentRunEvents)),
+            error: (error) => reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
+            complete: () => {
+              void client.dispose();
+              resolve(events);
+            },
+          },
+        );
+      });
+    const all = await collect(0);
+    expect(all.map((e) => e.sequence)).toEqual(all.map((_, i) => i + 1));
+    expect(all.at(-1)!.eventType).toBe('RUN_COMPLETED');
+    const rest = await collect(2);
+    expect(rest.map((e) => e.sequence)).toEqual(all.slice(2).map((e) => e.sequence));
+  });
+});
