@@ -140,8 +140,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
     doc: 2,
     section: '4.9',
     routes: [
-      'POST /v1/team-agent/proposals/{proposalSimplyId}/approve',
-      'POST /v1/team-agent/proposals/{proposalSimplyId}/reject',
       'GET /v1/team-agent/support/availability',
       'POST /v1/team-agent/support/handoffs',
       'GET /v1/team-agent/sessions/{sessionSimplyId}/support-handoffs',

@@ -6,6 +6,7 @@ import {
   TEAM_AGENT_FEEDBACK,
   TEAM_AGENT_KNOWLEDGE_SOURCES,
   TEAM_AGENT_MESSAGE,
+  TEAM_AGENT_PROPOSAL,
   TEAM_AGENT_RUN,
   TEAM_AGENT_SEND_RESULT,
   TEAM_AGENT_SESSION,
@@ -17,6 +18,7 @@ import { pageQuery } from '../schemas.ts';
 
 const SESSION = '/v1/team-agent/sessions/{sessionSimplyId}';
 const RUN = '/v1/team-agent/runs/{runSimplyId}';
+const PROPOSAL = '/v1/team-agent/proposals/{proposalSimplyId}';
 
 /** 202 while the run works, 201 for a persisted reply: the status the field reports */
 const sendAnswer = respond.custom(
@@ -110,6 +112,31 @@ export const teamAssistantRoutes = defineRoutes(
     }),
     route({
       method: 'GET',
+      path: PROPOSAL,
+      summary: 'Get an assistant proposal',
+      description: 'A change the assistant drafted: its diff, affected resources, risk level, summaries, expiry and status',
+      operation: operation`query TeamAgentProposal($id: String!) { teamAgentProposal(proposalSimplyId: $id) { ${TEAM_AGENT_PROPOSAL} } }`,
+      variables: ({ params }) => ({ id: params.proposalSimplyId }),
+    }),
+    route({
+      method: 'POST',
+      path: `${PROPOSAL}/approve`,
+      summary: 'Approve an assistant proposal',
+      description:
+        'Executes exactly what was drafted, once (edit-level assistant permission). Approving again answers the proposal as it is. 409 TEAM_AGENT_PROPOSAL_STALE when the records changed since (nothing written), TEAM_AGENT_PROPOSAL_EXPIRED, TEAM_AGENT_PROPOSAL_NOT_PENDING.',
+      operation: operation`mutation ApproveTeamAgentProposal($id: String!) { approveTeamAgentProposal(proposalSimplyId: $id) { ${TEAM_AGENT_PROPOSAL} } }`,
+      variables: ({ params }) => ({ id: params.proposalSimplyId }),
+    }),
+    route({
+      method: 'POST',
+      path: `${PROPOSAL}/reject`,
+      summary: 'Reject an assistant proposal',
+      description: 'A DRAFT becomes REJECTED (rejecting again answers it as it is); nothing is written',
+      operation: operation`mutation RejectTeamAgentProposal($id: String!) { rejectTeamAgentProposal(proposalSimplyId: $id) { ${TEAM_AGENT_PROPOSAL} } }`,
+      variables: ({ params }) => ({ id: params.proposalSimplyId }),
+    }),
+    route({
+      method: 'GET',
       path: '/v1/team-agent/settings/knowledge-sources',
       summary: 'Get assistant knowledge sources',
       description: 'Which collections and views the assistant may read for the team (never more than each member may read)',
@@ -145,5 +172,6 @@ export const teamAssistantRoutes = defineRoutes(
   ],
   {
     'POST /v1/team-agent/runs/{runSimplyId}/cancel': { reason: 'Stops a run the member no longer needs (Document 2 lists CANCELLED among run statuses but no route that leads there).' },
+    'GET /v1/team-agent/proposals/{proposalSimplyId}': { reason: 'Shows a proposal\'s diff, risk and expiry before the member approves or rejects it (Document 2 names those fields but no route that reads them).' },
   },
 );

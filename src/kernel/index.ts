@@ -39,7 +39,7 @@ export { type ContactHolder, type ContactLookup, findOldestContactHolder } from 
 export { type CollectionField, valuesHeldInFields } from './records/held-values.sql.ts';
 
 // --- The record write path: memberships, keys, counters, audit entries, domain events and the outbox kept right
-export { createRecords, deleteRecordsById, type ItemFailure, updateRecordsById, type WriteOutcome } from './records/records.service.ts';
+export { createRecords, deleteRecordsById, type ItemFailure, RecordChangedError, updateRecordsById, type WriteOutcome } from './records/records.service.ts';
 export { checkReferences, type FileReferenceLookup, type PreparedFields, prepareFields } from './records/record-input.ts';
 // the update step inside a transaction the caller holds (a run recorded in the same commit)
 export { lockRecords } from './records/records.sql.ts';

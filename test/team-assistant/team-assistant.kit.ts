@@ -10,7 +10,7 @@ import { PERSON_ONLY } from '../concurrency/race-person.ts';
 import type { AreaTestKit } from '../support/area-kit.ts';
 import type { TeamFixture } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
-import { assistantMessageId, assistantRunId, assistantSessionId } from '../../src/modules/team-assistant/team-assistant.ids.ts';
+import { assistantMessageId, assistantProposalId, assistantRunId, assistantSessionId } from '../../src/modules/team-assistant/team-assistant.ids.ts';
 
 /** A session of the team admin with one question, its reply and their COMPLETED run. */
 async function finishedRun(server: TestServer, team: TeamFixture, title: string) {
@@ -24,7 +24,37 @@ async function finishedRun(server: TestServer, team: TeamFixture, title: string)
     data: { simplyId: assistantRunId.create(), teamId: team.teamId, userId: user.id, sessionId: session.id, idempotencyKey, userMessageId: question.id, assistantMessageId: reply.id, status: 'COMPLETED', completedAt: new Date(), nextEventSequence: 2 },
   });
   await prisma.assistantRunEvent.create({ data: { teamId: team.teamId, runId: run.id, sequence: 1, eventType: 'RUN_COMPLETED' } });
-  return { sessionSimplyId: session.simplyId, runSimplyId: run.simplyId, messageSimplyId: reply.simplyId, idempotencyKey };
+  return { sessionSimplyId: session.simplyId, runSimplyId: run.simplyId, runId: run.id, userId: user.id, messageSimplyId: reply.simplyId, idempotencyKey };
+}
+
+/** A DRAFT proposal of the team admin's: set the record's name field to `value` (as draft_update_data_record drafts it). */
+async function draftedProposal(server: TestServer, team: TeamFixture, record: { dataRecordSimplyId: string; updatedAt: string }, fieldId: string, value: string) {
+  const run = await finishedRun(server, team, 'proposal');
+  const proposal = await server.app.services.prisma.assistantProposal.create({
+    data: {
+      simplyId: assistantProposalId.create(),
+      teamId: team.teamId,
+      userId: run.userId,
+      runId: run.runId,
+      toolCallId: 'call_1',
+      tool: 'draft_update_data_record',
+      arguments: { dataRecordSimplyId: record.dataRecordSimplyId, fields: { [fieldId]: value } },
+      riskLevel: 'MEDIUM',
+      permissionSummary: 'You may edit this record and these fields.',
+      validationSummary: 'The values are valid for their fields.',
+      fingerprint: JSON.stringify({ [record.dataRecordSimplyId]: record.updatedAt }),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+  return proposal.simplyId;
+}
+
+/** A collection with one text field and a record in it, through the API. */
+async function recordToChange(kit: RaceKit) {
+  const collection = await kit.admin('POST', '/v1/data-collections', { name: `Assistant race ${randomUUID().slice(0, 6)}`, fields: [{ title: 'name', columnName: 'name', dataType: 'PLAIN_TEXT' }] });
+  const fieldId = collection.fields[0].id as string;
+  const record = await kit.admin('POST', '/v1/data-records', { dataCollectionSimplyId: collection.id, fields: { [fieldId]: 'before' } });
+  return { record, fieldId };
 }
 
 const teamAssistantRaces: RaceTable = {
@@ -81,6 +111,40 @@ const teamAssistantRaces: RaceTable = {
       },
     },
   ],
+  'POST /v1/team-agent/proposals/{proposalSimplyId}/approve': [
+    {
+      what: 'N approvals of one proposal',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { record, fieldId } = await recordToChange(kit);
+        const id = await draftedProposal(kit.server, kit.team, record, fieldId, 'after');
+        const xs = await kit.race({ method: 'POST', path: `/v1/team-agent/proposals/${id}/approve` });
+        kit.expectAnswers(xs, ['200']);
+        const writes = await kit.server.app.services.prisma.auditLogEntry.count({ where: { teamId: kit.team.teamId, entitySimplyId: record.dataRecordSimplyId, source: 'TEAM_AGENT' } });
+        expectSame(kit, 'writes of the approved change', writes, 1, xs);
+        const now = await kit.server.app.services.prisma.assistantProposal.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: kit.team.teamId, simplyId: id } } });
+        expectSame(kit, 'the proposal after the approvals', now.status, 'EXECUTED', xs);
+      },
+    },
+  ],
+  'POST /v1/team-agent/proposals/{proposalSimplyId}/reject': [
+    {
+      what: 'N rejections racing N approvals',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { record, fieldId } = await recordToChange(kit);
+        const id = await draftedProposal(kit.server, kit.team, record, fieldId, 'after');
+        const xs = await kit.race([
+          ...Array.from({ length: 4 }, () => ({ method: 'POST', path: `/v1/team-agent/proposals/${id}/reject` })),
+          ...Array.from({ length: 4 }, () => ({ method: 'POST', path: `/v1/team-agent/proposals/${id}/approve` })),
+        ]);
+        kit.expectAnswers(xs, ['200', '409 TEAM_AGENT_PROPOSAL_NOT_PENDING']);
+        const now = await kit.server.app.services.prisma.assistantProposal.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: kit.team.teamId, simplyId: id } } });
+        const writes = await kit.server.app.services.prisma.auditLogEntry.count({ where: { teamId: kit.team.teamId, entitySimplyId: record.dataRecordSimplyId, source: 'TEAM_AGENT' } });
+        expectSame(kit, 'one decision: written once if approved, never if rejected', writes, now.status === 'EXECUTED' ? 1 : 0, xs);
+      },
+    },
+  ],
   'PUT /v1/team-agent/settings/knowledge-sources': [
     {
       what: 'N settings writes',
@@ -110,6 +174,7 @@ export const kit: AreaTestKit = {
   races: teamAssistantRaces,
   async world({ server, team, name }) {
     const run = await finishedRun(server, team, name('Assistant question'));
+    const proposalSimplyId = await draftedProposal(server, team, { dataRecordSimplyId: 'AAAA-BBBB-CCCC', updatedAt: new Date(0).toISOString() }, 'fld-AAAA-BBBB-CCCC', name('Assistant proposal'));
     // {sessionSimplyId} and {messageSimplyId} name sign-in sessions and outgoing messages elsewhere
     const session = '/v1/team-agent/sessions/{sessionSimplyId}';
     return {
@@ -118,9 +183,10 @@ export const kit: AreaTestKit = {
         [`PUT ${session}/archive {sessionSimplyId}`]: run.sessionSimplyId,
         'POST /v1/team-agent/messages/{messageSimplyId}/feedback {messageSimplyId}': run.messageSimplyId,
         runSimplyId: run.runSimplyId,
+        proposalSimplyId,
         teamAgentIdempotencyKey: run.idempotencyKey,
       },
-      names: ['Assistant question'],
+      names: ['Assistant question', 'Assistant proposal'],
     };
   },
   idRouteBodies: { 'POST /v1/team-agent/messages/{messageSimplyId}/feedback': () => ({ rating: 'UP' }) },

@@ -184,6 +184,107 @@ describe('a run', () => {
   });
 });
 
+describe('proposals', () => {
+  let editor: { token: string; userSimplyId: string };
+  let editorRole: string;
+  let ada: string;
+
+  beforeAll(async () => {
+    const editorBody = {
+      name: 'Assistant editors',
+      dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'EDIT' }],
+      featurePermissions: [{ name: 'TEAM_AGENT_USE', level: 'EDIT' }],
+    };
+    editorRole = await createRole(server, team, editorBody);
+    editor = await addMember(server, team, { teamRoleSimplyId: editorRole });
+    ada = (await createRecord(server, team.apiKey, people.id, { [people.fields.first_name!]: 'Ada', [people.fields.last_name!]: 'Draft' })).dataRecordSimplyId;
+  });
+
+  const editorCaller = (): Caller => ({ token: editor.token });
+  const decide = (who: Caller, id: string, decision: 'approve' | 'reject') =>
+    server.request('POST', `/v1/team-agent/proposals/${id}/${decision}`, { token: who.token, teamId: team.teamSimplyId });
+  const firstName = async () => (await server.request('GET', `/v1/data-records/${ada}`, { token: team.apiKey })).body.data.fields[people.fields.first_name!];
+
+  /** a run in which the model drafts `fields` for Ada; the proposal's id */
+  async function drafted(fields: Record<string, unknown>): Promise<string> {
+    model.reset();
+    model.reply({ toolCalls: [{ name: 'draft_update_data_record', arguments: { dataRecordSimplyId: ada, fields } }] }, { text: 'I drafted the change; approve it to apply it.' });
+    const first = await send(editorCaller(), { message: 'Rename Ada', idempotencyKey: randomUUID() });
+    expect(first.body.data.availableTools).toContain('draft_update_data_record');
+    const run = await settled(editorCaller(), first.body.data.runSimplyId);
+    expect(run.status).toBe('WAITING');
+    expect(run.controlState.stateType).toBe('AWAITING_PROPOSAL_APPROVAL');
+    expect(run.runtimeEvents.at(-1).eventType).toBe('RUN_WAITING');
+    const [id] = run.controlState.pendingProposalSimplyIds;
+    expect(run.assistantMessage.proposalSimplyIds).toEqual([id]);
+    return id;
+  }
+
+  it('offers no draft tool at view level, and refuses its approval', async () => {
+    model.reset();
+    model.otherwise({ text: 'ok' });
+    const first = await send(viewer, { message: 'hello', idempotencyKey: randomUUID() });
+    expect(first.body.data.availableTools.filter((t: string) => t.startsWith('draft_'))).toEqual([]);
+    await settled(viewer, first.body.data.runSimplyId);
+  });
+
+  it('writes nothing until approved, then executes exactly once however often it is approved', async () => {
+    const id = await drafted({ [people.fields.first_name!]: 'Augusta' });
+    expect(await firstName()).toBe('Ada');
+    const proposal = (await get(editorCaller(), `/v1/team-agent/proposals/${id}`)).body.data;
+    expect(proposal).toMatchObject({ status: 'DRAFT', riskLevel: 'MEDIUM', tool: 'draft_update_data_record' });
+    expect(proposal.diff).toEqual([expect.objectContaining({ dataRecordSimplyId: ada, before: 'Ada', after: 'Augusta' })]);
+    expect((await decide(viewer, id, 'approve')).body.error.code).toBe('TEAM_AGENT_PERMISSION_DENIED');
+    expect((await decide(admin(), id, 'approve')).body.error.code).toBe('TEAM_AGENT_PROPOSAL_NOT_FOUND');
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => decide(editorCaller(), id, 'approve')));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await firstName()).toBe('Augusta');
+    const after = (await get(editorCaller(), `/v1/team-agent/proposals/${id}`)).body.data;
+    expect(after.status).toBe('EXECUTED');
+    expect(after.result).toMatchObject({ succeeded: 1, failed: 0, dataRecordSimplyIds: [ada] });
+    // one write, by the member, from the assistant
+    const writes = await server.app.services.prisma.auditLogEntry.findMany({ where: { teamId: team.teamId, entitySimplyId: ada, source: 'TEAM_AGENT' } });
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.actorUserSimplyId).toBe(editor.userSimplyId);
+  });
+
+  it('refuses a stale proposal and writes nothing', async () => {
+    const id = await drafted({ [people.fields.first_name!]: 'Stale' });
+    await server.request('PATCH', `/v1/data-records/${ada}`, { token: team.apiKey, body: { fields: { [people.fields.last_name!]: 'Changed meanwhile' } } });
+    const answer = await decide(editorCaller(), id, 'approve');
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('TEAM_AGENT_PROPOSAL_STALE');
+    expect(await firstName()).not.toBe('Stale');
+    expect((await get(editorCaller(), `/v1/team-agent/proposals/${id}`)).body.data.status).toBe('FAILED');
+  });
+
+  it('rejects, expires, and refuses deciding twice', async () => {
+    const rejected = await drafted({ [people.fields.first_name!]: 'Rejected' });
+    expect((await decide(editorCaller(), rejected, 'reject')).body.data.status).toBe('REJECTED');
+    expect((await decide(editorCaller(), rejected, 'reject')).body.data.status).toBe('REJECTED');
+    expect((await decide(editorCaller(), rejected, 'approve')).body.error.code).toBe('TEAM_AGENT_PROPOSAL_NOT_PENDING');
+
+    const expired = await drafted({ [people.fields.first_name!]: 'Expired' });
+    await server.app.services.prisma.assistantProposal.update({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: expired } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await decide(editorCaller(), expired, 'approve')).body.error.code).toBe('TEAM_AGENT_PROPOSAL_EXPIRED');
+    expect(await firstName()).not.toBe('Expired');
+  });
+
+  it('checks the member\'s permissions again when approving', async () => {
+    const id = await drafted({ [people.fields.first_name!]: 'Demoted' });
+    const demoted = await server.request('PUT', `/v1/team-roles/${editorRole}`, {
+      token: team.apiKey,
+      body: { name: 'Assistant editors', dataPermissions: [{ dataCollectionSimplyId: people.id, level: 'READ' }], featurePermissions: [{ name: 'TEAM_AGENT_USE', level: 'EDIT' }] },
+    });
+    expect(demoted.status).toBe(200);
+    const answer = await decide(editorCaller(), id, 'approve');
+    expect(answer.status).toBe(403);
+    expect(await firstName()).not.toBe('Demoted');
+    expect((await get(editorCaller(), `/v1/team-agent/proposals/${id}`)).body.data.status).toBe('FAILED');
+  });
+});
+
 describe('sessions and feedback', () => {
   it('lists, reads and archives own sessions; rates own replies once, replacing after', async () => {
     model.reset();

@@ -5,7 +5,7 @@ import { hasDataAccess } from '../../app/auth/principal.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { parsePaging } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { ApiError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
+import { ApiError, ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../app/errors.ts';
 import { assertDataSimplyId, isSimplyId, newSimplyId } from '../../app/ids.ts';
 import { accessTo, type CollectionAccess, collectionFor, requireRecordCredential } from '../schema/access.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../schema/team-schema.ts';
@@ -188,6 +188,20 @@ export interface CreateOptions {
    * stores its checkpoint and row errors with the records, so a crash never applies a chunk twice.
    */
   alsoInTransaction?: (db: pg.PoolClient, failures: readonly ItemFailure[]) => Promise<void>;
+  /**
+   * Updates only: each record's updatedAt (ISO) as the caller last saw it. When a locked record
+   * differs (someone wrote it since), nothing is written and RecordChangedError is thrown.
+   */
+  expectUpdatedAt?: ReadonlyMap<string, string>;
+}
+
+/** A record changed after the caller read the version it means to change (CreateOptions.expectUpdatedAt). */
+export class RecordChangedError extends ConflictError {
+  readonly simplyIds: string[];
+  constructor(simplyIds: string[]) {
+    super(`Record${simplyIds.length > 1 ? 's' : ''} ${simplyIds.join(', ')} changed since they were read`);
+    this.simplyIds = simplyIds;
+  }
 }
 
 export interface CreateRecordsOptions extends CreateOptions {
@@ -296,6 +310,10 @@ export async function updateRecordsById(ctx: RequestContext, items: readonly Upd
   const outcome = await inTransaction(ctx.services.pool, async (db) => {
     const ids = items.map((item) => item.dataRecordSimplyId).filter((id) => typeof id === 'string' && isSimplyId(id));
     const locked = new Map((await lockRecords(db, team.id, [...new Set(ids)])).map((r) => [r.simplyId, r]));
+    if (options.expectUpdatedAt) {
+      const changed = [...options.expectUpdatedAt].filter(([id, at]) => locked.get(id)?.updatedAt.toISOString() !== at).map(([id]) => id);
+      if (changed.length > 0) throw new RecordChangedError(changed);
+    }
     const prepared: { index: number; access: CollectionAccess; before: RecordRow; p: PreparedFields }[] = [];
     items.forEach((item, index) => {
       const id = typeof item?.dataRecordSimplyId === 'string' ? item.dataRecordSimplyId : '';

@@ -1,141 +1,18 @@
-// The assistant's read tools. Each runs through the data kernel with the member's context as it is
-// when the tool runs (their role's data and field permissions, their token's scopes), narrowed by
-// the team's knowledge sources: the assistant never sees what the member could not read through
-// the API. Results for the model carry simplyIds and readable values only; what a member sees of a
-// call (events, the reply's tool calls) is the tool's name and a fixed summary.
-import { z } from 'zod';
+// The assistant's tools, and which of them a member may use now: read tools at view level, draft
+// tools (proposals a member approves) at edit level with a token that may write records.
 import type { RequestContext } from '../../app/context.ts';
-import { ApiError } from '../../app/errors.ts';
 import { hasScope } from '../../app/auth/principal.ts';
 import type { FeatureLevel } from '../../app/auth/feature-permissions.ts';
-import { accessTo, canReadCollection, getRecord, searchRecords, type CollectionDefinition, type RecordView } from '../../kernel/index.ts';
-import type { KnowledgeSources } from './settings.service.ts';
+import { DRAFT_TOOLS } from './draft-tools.ts';
+import { READ_TOOLS } from './read-tools.ts';
+import type { AssistantTool } from './tool-types.ts';
 
-export interface SourceReference {
-  kind: 'DATA_RECORD' | 'DATA_COLLECTION';
-  simplyId: string;
-  label: string;
-}
-
-export interface ToolOutcome {
-  /** what the model reads */
-  result: unknown;
-  /** what the member reads about the call: no values, no filters, no ids beyond simplyIds */
-  summary: string;
-  sources: SourceReference[];
-}
-
-export interface AssistantTool {
-  name: string;
-  description: string;
-  input: z.ZodType;
-  level: FeatureLevel;
-  run(ctx: RequestContext, input: never, sources: KnowledgeSources): Promise<ToolOutcome>;
-}
-
-const text = (value: unknown): string =>
-  typeof value === 'string' ? value : value && typeof value === 'object' ? String(Object.values(value)[0] ?? '') : '';
-
-const SEARCH_LIMIT = 10;
-/** collections one search across the team looks in: search_team_records is relevance-oriented, not exhaustive */
-const SEARCH_COLLECTIONS = 10;
-
-function visibleCollections(ctx: RequestContext, all: Iterable<CollectionDefinition>, sources: KnowledgeSources): CollectionDefinition[] {
-  const selected = sources.mode === 'SELECTED' ? new Set(sources.collections) : null;
-  return [...all].filter((c) => !c.isArchived && canReadCollection(ctx.principal, c) && (!selected || selected.has(c.simplyId)));
-}
-
-/** A collection the tool may read, or the same refusal as an unknown one. */
-function allowedCollection(sources: KnowledgeSources, simplyId: string): void {
-  if (sources.mode === 'SELECTED' && !sources.collections.includes(simplyId)) throw new ApiError(404, 'NOT_FOUND', `Data collection ${simplyId} was not found`);
-}
-
-const recordOf = (r: RecordView) => ({ dataRecordSimplyId: r.dataRecordSimplyId, dataCollectionSimplyId: r.dataCollectionSimplyId, name: r.name, fields: r.fields, updatedAt: r.updatedAt });
-const recordSource = (r: RecordView): SourceReference => ({ kind: 'DATA_RECORD', simplyId: r.dataRecordSimplyId, label: r.name });
-
-const filters = z
-  .array(z.object({ field: z.string(), operator: z.string(), value: z.unknown().optional() }))
-  .max(25)
-  .optional()
-  .describe('conditions every record must meet: { field: a field id, operator: eq, ne, contains, gt, gte, lt, lte, in, … }');
-
-const listCollections: AssistantTool = {
-  name: 'list_collections',
-  description: "The team's collections the member may read, with their fields (ids, column names, titles, data types).",
-  input: z.object({}),
-  level: 'VIEW',
-  async run(ctx, _input, sources) {
-    const schema = await ctx.services.schemas.get(ctx.principal.team!.id);
-    const collections = visibleCollections(ctx, schema.collectionsById.values(), sources);
-    return {
-      result: collections.map((c) => ({
-        dataCollectionSimplyId: c.simplyId,
-        name: text(c.name),
-        fields: accessTo(ctx.principal, schema, c).readable.map((f) => ({ dataFieldSimplyId: f.dataFieldSimplyId, columnName: f.columnName, title: text(f.title), dataType: f.dataType })),
-      })),
-      summary: `Listed ${collections.length} collections`,
-      sources: collections.map((c) => ({ kind: 'DATA_COLLECTION' as const, simplyId: c.simplyId, label: text(c.name) })),
-    };
-  },
-};
-
-const countRecords: AssistantTool = {
-  name: 'count_data_records',
-  description: 'The exact number of records in one collection, optionally only those whose name contains the query and that meet every filter.',
-  input: z.object({ dataCollectionSimplyId: z.string(), query: z.string().max(128).optional(), filters }),
-  level: 'VIEW',
-  async run(ctx, input: { dataCollectionSimplyId: string; query?: string; filters?: unknown }, sources) {
-    allowedCollection(sources, input.dataCollectionSimplyId);
-    const page = await searchRecords(ctx, { dataCollectionSimplyId: input.dataCollectionSimplyId, query: input.query, filters: input.filters, limit: 1 });
-    return {
-      result: { dataCollectionSimplyId: input.dataCollectionSimplyId, count: page.pagination.total, exact: true },
-      summary: `Counted ${page.pagination.total} records`,
-      sources: [{ kind: 'DATA_COLLECTION', simplyId: input.dataCollectionSimplyId, label: input.dataCollectionSimplyId }],
-    };
-  },
-};
-
-const searchTeamRecords: AssistantTool = {
-  name: 'search_team_records',
-  description:
-    'Records whose name contains the query, in one collection or across the collections the member may read (at most 10 per call). Relevance-oriented and NOT exhaustive: use count_data_records for totals.',
-  input: z.object({ query: z.string().min(1).max(128), dataCollectionSimplyId: z.string().optional(), filters }),
-  level: 'VIEW',
-  async run(ctx, input: { query: string; dataCollectionSimplyId?: string; filters?: unknown }, sources) {
-    const schema = await ctx.services.schemas.get(ctx.principal.team!.id);
-    let targets: string[];
-    if (input.dataCollectionSimplyId) {
-      allowedCollection(sources, input.dataCollectionSimplyId);
-      targets = [input.dataCollectionSimplyId];
-    } else {
-      targets = visibleCollections(ctx, schema.collectionsById.values(), sources).filter((c) => c.type !== 'SMART').slice(0, SEARCH_COLLECTIONS).map((c) => c.simplyId);
-    }
-    const found: RecordView[] = [];
-    for (const collection of targets) {
-      if (found.length >= SEARCH_LIMIT) break;
-      const page = await searchRecords(ctx, { dataCollectionSimplyId: collection, query: input.query, filters: collection === input.dataCollectionSimplyId ? input.filters : undefined, limit: SEARCH_LIMIT - found.length, sort: '-updatedAt' });
-      found.push(...page.nodes);
-    }
-    return { result: { records: found.map(recordOf), exhaustive: false }, summary: `Found ${found.length} records`, sources: found.map(recordSource) };
-  },
-};
-
-const getDataRecord: AssistantTool = {
-  name: 'get_data_record',
-  description: 'One record by its id, with the fields the member may read.',
-  input: z.object({ dataRecordSimplyId: z.string() }),
-  level: 'VIEW',
-  async run(ctx, input: { dataRecordSimplyId: string }, sources) {
-    const record = await getRecord(ctx, input.dataRecordSimplyId);
-    allowedCollection(sources, record.dataCollectionSimplyId);
-    return { result: recordOf(record), summary: 'Read 1 record', sources: [recordSource(record)] };
-  },
-};
-
-export const ASSISTANT_TOOLS: readonly AssistantTool[] = [listCollections, countRecords, searchTeamRecords, getDataRecord];
+export const ASSISTANT_TOOLS: readonly AssistantTool[] = [...READ_TOOLS, ...DRAFT_TOOLS];
 
 /** The tools the caller may use now: their assistant level, and the OAuth scopes of a token. */
 export function toolsFor(ctx: RequestContext, level: FeatureLevel): AssistantTool[] {
-  if (!hasScope(ctx.principal, 'records:read') && ctx.principal.scopes !== null) return [];
-  return ASSISTANT_TOOLS.filter((t) => t.level === 'VIEW' || level === 'EDIT');
+  if (!hasScope(ctx.principal, 'records:read')) return [];
+  // a token that may not write records may not draft writes either
+  const drafts = level === 'EDIT' && hasScope(ctx.principal, 'records:write');
+  return ASSISTANT_TOOLS.filter((t) => t.level === 'VIEW' || drafts);
 }

@@ -15,7 +15,8 @@ import type { Principal } from '../../app/auth/principal.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import type { AssistantRun } from '../../generated/prisma/client.ts';
 import { assistantLevel } from './team-assistant.access.ts';
-import { toolsFor, type AssistantTool, type SourceReference } from './assistant-tools.ts';
+import { toolsFor } from './assistant-tools.ts';
+import type { AssistantTool, SourceReference, ToolUse } from './tool-types.ts';
 import { appendRunEvent } from './run-events.ts';
 import type { RunAssistantJob } from './run-job.ts';
 import { teamAssistantSettings, type KnowledgeSources } from './settings.service.ts';
@@ -33,6 +34,7 @@ interface StoredToolResult {
   isError: boolean;
   summary: string;
   sources: SourceReference[];
+  proposalSimplyId?: string;
 }
 
 interface RunState {
@@ -125,7 +127,7 @@ async function work(services: Services, state: RunState, teamName: string): Prom
     if (current.steps >= MAX_STEPS) throw ended.stepLimit();
     await runTransaction(services.prisma, (tx) => appendRunEvent(services, tx, run, state.teamSimplyId, 'STEP_STARTED', { step: current.steps + 1 }));
     const step = await services.ai!.complete({
-      system: systemPrompt({ teamName, level, contextSnapshot: run.contextSnapshot, searchable: tools.length > 0 }),
+      system: systemPrompt({ teamName, contextSnapshot: run.contextSnapshot, searchable: tools.length > 0, canDraft: tools.some((t) => t.level === 'EDIT') }),
       messages: state.transcript,
       tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input) as Record<string, unknown> })),
       budget: state.budget,
@@ -155,7 +157,7 @@ async function runToolCalls(services: Services, state: RunState, ctx: RequestCon
   const { run } = state;
   for (const call of calls) {
     await runTransaction(services.prisma, (tx) => appendRunEvent(services, tx, run, state.teamSimplyId, 'TOOL_CALL_STARTED', { tool: safeName(call.name, tools) }));
-    const result = await runTool(ctx, tools, sources, call);
+    const result = await runTool(ctx, tools, { sources, runId: run.id, userId: run.userId, toolCallId: call.id }, call);
     state.toolResults[call.id] = result;
     state.transcript.push({ role: 'tool', toolCallId: call.id, name: call.name, output: result.output, isError: result.isError });
     await runTransaction(services.prisma, async (tx) => {
@@ -168,15 +170,15 @@ async function runToolCalls(services: Services, state: RunState, ctx: RequestCon
 /** a name the model made up is not echoed to the member */
 const safeName = (name: string, tools: AssistantTool[]) => (tools.some((t) => t.name === name) ? name : 'unknown_tool');
 
-async function runTool(ctx: RequestContext, tools: AssistantTool[], sources: KnowledgeSources, call: ChatToolCall): Promise<StoredToolResult> {
+async function runTool(ctx: RequestContext, tools: AssistantTool[], use: ToolUse, call: ChatToolCall): Promise<StoredToolResult> {
   const refuse = (code: string, message: string, summary: string): StoredToolResult => ({ output: { error: code, message }, isError: true, summary, sources: [] });
   const tool = tools.find((t) => t.name === call.name);
   if (!tool || call.invalid === 'unknown_tool') return refuse('UNKNOWN_TOOL', `There is no tool named ${call.name}; use one of: ${tools.map((t) => t.name).join(', ')}`, 'The model asked for a tool that does not exist');
   const input = tool.input.safeParse(call.invalid ? undefined : call.input);
   if (!input.success) return refuse('INVALID_ARGUMENTS', input.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '), 'The model passed invalid arguments');
   try {
-    const outcome = await tool.run(ctx, input.data as never, sources);
-    return { output: outcome.result as JsonValue, isError: false, summary: outcome.summary, sources: outcome.sources };
+    const outcome = await tool.run(ctx, input.data as never, use);
+    return { output: outcome.result as JsonValue, isError: false, summary: outcome.summary, sources: outcome.sources, ...(outcome.proposalSimplyId ? { proposalSimplyId: outcome.proposalSimplyId } : {}) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return refuse(error.code, error.message, `The tool was refused (${error.code})`);
@@ -194,6 +196,7 @@ async function openingTranscript(services: Services, run: AssistantRun): Promise
 }
 
 interface Outcome {
+  /** COMPLETED with proposals still to decide ends WAITING */
   status: 'COMPLETED' | 'FAILED' | 'CANCELLED';
   reply?: string;
   error?: { code: string; userVisibleSummary: string };
@@ -204,13 +207,20 @@ async function finish(services: Services, state: RunState, outcome: Outcome): Pr
   const { run } = state;
   const sources = dedupe(Object.values(state.toolResults).flatMap((r) => r.sources));
   const toolCalls = state.transcript.flatMap((m) => (m.role === 'tool' ? [{ tool: m.name, status: m.isError ? 'ERROR' : 'OK', summary: state.toolResults[m.toolCallId]?.summary ?? '' }] : []));
-  const controlState = outcome.status === 'COMPLETED' ? { stateType: 'READY' } : { stateType: 'FAILED' };
+  const proposals = Object.values(state.toolResults).flatMap((r) => (r.proposalSimplyId ? [r.proposalSimplyId] : []));
+  const pending = outcome.status === 'COMPLETED' && proposals.length > 0
+    ? (await services.prisma.assistantProposal.findMany({ where: { teamId: run.teamId, runId: run.id, status: 'DRAFT' }, select: { simplyId: true } })).map((p) => p.simplyId)
+    : [];
+  const status = pending.length > 0 ? 'WAITING' : outcome.status;
+  const controlState = status === 'WAITING'
+    ? { stateType: 'AWAITING_PROPOSAL_APPROVAL', pendingProposalSimplyIds: pending }
+    : status === 'COMPLETED' ? { stateType: 'READY' } : { stateType: 'FAILED' };
   await runTransaction(services.prisma, async (tx) => {
-    const open = await tx.assistantRun.updateMany({ where: { teamId: run.teamId, id: run.id, status: 'RUNNING' }, data: { status: outcome.status } });
+    const open = await tx.assistantRun.updateMany({ where: { teamId: run.teamId, id: run.id, status: 'RUNNING' }, data: { status } });
     if (open.count === 0) return;
     const reply = outcome.reply
       ? await tx.assistantMessage.create({
-          data: { simplyId: assistantMessageId.create(), teamId: run.teamId, sessionId: run.sessionId, role: 'ASSISTANT', content: outcome.reply, sourceRefs: sources as never, toolCalls: toolCalls as never, controlState },
+          data: { simplyId: assistantMessageId.create(), teamId: run.teamId, sessionId: run.sessionId, role: 'ASSISTANT', content: outcome.reply, sourceRefs: sources as never, toolCalls: toolCalls as never, proposalIds: proposals, controlState },
         })
       : null;
     await tx.assistantRun.update({
@@ -218,8 +228,9 @@ async function finish(services: Services, state: RunState, outcome: Outcome): Pr
       data: { completedAt: new Date(), assistantMessageId: reply?.id ?? null, error: (outcome.error ?? undefined) as never, controlState, tokensUsed: state.budget?.used ?? run.tokensUsed },
     });
     await tx.assistantSession.update({ where: { teamId_id: { teamId: run.teamId, id: run.sessionId } }, data: { updatedAt: new Date() } });
-    const eventType = outcome.status === 'COMPLETED' ? 'RUN_COMPLETED' : outcome.status === 'CANCELLED' ? 'RUN_CANCELLED' : 'RUN_FAILED';
-    await appendRunEvent(services, tx, run, state.teamSimplyId, eventType, outcome.error ? { code: outcome.error.code, userVisibleSummary: outcome.error.userVisibleSummary } : {});
+    const eventType = ({ WAITING: 'RUN_WAITING', COMPLETED: 'RUN_COMPLETED', CANCELLED: 'RUN_CANCELLED', FAILED: 'RUN_FAILED' } as const)[status];
+    const payload = outcome.error ? { code: outcome.error.code, userVisibleSummary: outcome.error.userVisibleSummary } : pending.length > 0 ? { pendingProposalSimplyIds: pending } : {};
+    await appendRunEvent(services, tx, run, state.teamSimplyId, eventType, payload);
   });
 }
 

@@ -42,3 +42,25 @@ export class AssistantRunEndedError extends ApiError {
     });
   }
 }
+
+export class AssistantProposalNotFoundError extends ApiError {
+  constructor() {
+    super(404, 'TEAM_AGENT_PROPOSAL_NOT_FOUND', 'No proposal of yours has this id');
+  }
+}
+
+/** Approving or rejecting a proposal that was already decided another way, or expired. */
+export class AssistantProposalClosedError extends ApiError {
+  constructor(status: string) {
+    super(409, status === 'EXPIRED' ? 'TEAM_AGENT_PROPOSAL_EXPIRED' : 'TEAM_AGENT_PROPOSAL_NOT_PENDING', status === 'EXPIRED'
+      ? 'The proposal expired before it was approved; ask the assistant again'
+      : `The proposal is ${status} and can no longer be approved or rejected`);
+  }
+}
+
+/** The records changed after the proposal was drafted: nothing was written. */
+export class AssistantProposalStaleError extends ApiError {
+  constructor() {
+    super(409, 'TEAM_AGENT_PROPOSAL_STALE', 'The records changed after the proposal was drafted, so nothing was written; ask the assistant again for a fresh proposal');
+  }
+}

@@ -24,3 +24,8 @@ export const TEAM_AGENT_SEND_RESULT = fragment(
 );
 export const TEAM_AGENT_KNOWLEDGE_SOURCES = fragment('TeamAgentKnowledgeSourcesFields', 'TeamAgentKnowledgeSources', 'mode collections views');
 export const TEAM_AGENT_SUPPORT_SCOPE = fragment('TeamAgentSupportScopeFields', 'TeamAgentSupportScope', 'enabled topics instructions');
+export const TEAM_AGENT_PROPOSAL = fragment(
+  'TeamAgentProposalFields',
+  'TeamAgentProposal',
+  'proposalSimplyId tool arguments diff affectedResources riskLevel permissionSummary validationSummary status result expiresAt decidedAt executedAt createdAt',
+);

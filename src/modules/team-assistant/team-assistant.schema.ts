@@ -6,11 +6,32 @@ import { tier } from '../../app/auth/tiers.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import type { ControlState, FeedbackView, MessageView, RunEventView, RunView, SessionView } from './assistant-views.ts';
 import { rateMessage, type FeedbackResult } from './feedback.service.ts';
+import { approveProposal, getProposal, rejectProposal, type ProposalView } from './proposals.service.ts';
 import type { PublishedRunEvent } from './run-events.ts';
 import { cancelRun, discoverRun, getRun, subscribeRunEvents } from './runs.service.ts';
 import { sendMessage, type SendResult } from './send-message.service.ts';
 import { archiveSession, getSession, listSessions, type SessionPage, type SessionWithMessages } from './sessions.service.ts';
 import { getKnowledgeSources, getSupportScope, putKnowledgeSources, putSupportScope, type KnowledgeSources, type SupportScope } from './settings.service.ts';
+
+const ProposalRef = builder.objectRef<ProposalView>('TeamAgentProposal').implement({
+  description: 'A change the assistant drafted; nothing is written until its member approves it',
+  fields: (t) => ({
+    proposalSimplyId: t.exposeString('proposalSimplyId'),
+    tool: t.exposeString('tool'),
+    arguments: t.field({ type: 'JSON', resolve: (p) => p.arguments }),
+    diff: t.field({ type: 'JSON', description: '[{ dataRecordSimplyId (null for a new record), dataFieldSimplyId, field, before, after }]', resolve: (p) => p.diff }),
+    affectedResources: t.field({ type: 'JSON', description: '[{ kind, simplyId, label }]', resolve: (p) => p.affectedResources }),
+    riskLevel: t.exposeString('riskLevel', { description: 'LOW, MEDIUM or HIGH' }),
+    permissionSummary: t.exposeString('permissionSummary'),
+    validationSummary: t.exposeString('validationSummary'),
+    status: t.exposeString('status', { description: 'DRAFT, APPROVED, EXECUTING, EXECUTED, REJECTED, EXPIRED or FAILED' }),
+    result: t.field({ type: 'JSON', nullable: true, description: 'EXECUTED: { succeeded, failed, dataRecordSimplyIds }; FAILED: { code }', resolve: (p) => p.result }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (p) => p.expiresAt }),
+    decidedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.decidedAt }),
+    executedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.executedAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (p) => p.createdAt }),
+  }),
+});
 
 const ControlStateRef = builder.objectRef<ControlState>('TeamAgentControlState').implement({
   description: 'What the client should offer next: READY, AWAITING_PROPOSAL_APPROVAL (with pendingProposalSimplyIds), AWAITING_CLARIFICATION, BACKGROUND_TASK_PENDING, SUPPORT_HANDOFF_AVAILABLE or FAILED',
@@ -168,6 +189,12 @@ builder.queryFields((t) => ({
     args: { idempotencyKey: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => discoverRun(ctx, args.idempotencyKey),
   }),
+  teamAgentProposal: t.field({
+    type: ProposalRef,
+    authScopes: tier.teamAssistant,
+    args: { proposalSimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => getProposal(ctx, args.proposalSimplyId),
+  }),
   teamAgentKnowledgeSources: t.field({ type: KnowledgeSourcesRef, authScopes: tier.teamAssistantSettings, resolve: (_root, _args, ctx) => getKnowledgeSources(ctx) }),
   teamAgentSupportScope: t.field({ type: SupportScopeRef, authScopes: tier.teamAssistantSettings, resolve: (_root, _args, ctx) => getSupportScope(ctx) }),
 }));
@@ -191,6 +218,19 @@ builder.mutationFields((t) => ({
     authScopes: tier.teamAssistant,
     args: { runSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => cancelRun(ctx, args.runSimplyId),
+  }),
+  approveTeamAgentProposal: t.field({
+    type: ProposalRef,
+    description: 'Executes exactly what was drafted, once (edit-level assistant permission)',
+    authScopes: tier.teamAssistant,
+    args: { proposalSimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => approveProposal(ctx, args.proposalSimplyId),
+  }),
+  rejectTeamAgentProposal: t.field({
+    type: ProposalRef,
+    authScopes: tier.teamAssistant,
+    args: { proposalSimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => rejectProposal(ctx, args.proposalSimplyId),
   }),
   rateTeamAgentMessage: t.field({
     type: FeedbackResultRef,
