@@ -136,16 +136,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
     ],
   },
   {
-    area: 'team-agent',
-    doc: 2,
-    section: '4.9',
-    routes: [
-      'GET /v1/team-agent/support/availability',
-      'POST /v1/team-agent/support/handoffs',
-      'GET /v1/team-agent/sessions/{sessionSimplyId}/support-handoffs',
-    ],
-  },
-  {
     area: 'websites',
     doc: 3,
     section: '4.1',

@@ -10,9 +10,10 @@ import {
   TEAM_AGENT_RUN,
   TEAM_AGENT_SEND_RESULT,
   TEAM_AGENT_SESSION,
+  TEAM_AGENT_SUPPORT_HANDOFF,
   TEAM_AGENT_SUPPORT_SCOPE,
 } from '../../src/modules/team-assistant/team-assistant.fragments.ts';
-import { feedbackInput, knowledgeSourcesInput, sendMessageInput, supportScopeInput } from '../../src/modules/team-assistant/team-assistant.input.ts';
+import { feedbackInput, handoffInput, knowledgeSourcesInput, sendMessageInput, supportScopeInput } from '../../src/modules/team-assistant/team-assistant.input.ts';
 import { defineRoutes, respond, route } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
@@ -29,7 +30,8 @@ const sendAnswer = respond.custom(
   },
 );
 
-const feedbackAnswer = respond.custom(
+/** 201 when the call created it, 200 when it found it: `data.created` says which */
+const createdOrFound = respond.custom(
   (result: { created: boolean }) => ({ data: result, status: result.created ? 201 : 200 }),
   (field) => ({ data: field }),
 );
@@ -108,7 +110,7 @@ export const teamAssistantRoutes = defineRoutes(
       body: feedbackInput,
       example: { rating: 'UP', comment: 'Exactly what I needed' },
       variables: ({ params, body }) => ({ id: params.messageSimplyId, input: body }),
-      respond: feedbackAnswer,
+      respond: createdOrFound,
     }),
     route({
       method: 'GET',
@@ -134,6 +136,33 @@ export const teamAssistantRoutes = defineRoutes(
       description: 'A DRAFT becomes REJECTED (rejecting again answers it as it is); nothing is written',
       operation: operation`mutation RejectTeamAgentProposal($id: String!) { rejectTeamAgentProposal(proposalSimplyId: $id) { ${TEAM_AGENT_PROPOSAL} } }`,
       variables: ({ params }) => ({ id: params.proposalSimplyId }),
+    }),
+    route({
+      method: 'GET',
+      path: '/v1/team-agent/support/availability',
+      summary: 'Get support availability',
+      description: "Whether a member may hand a session over to the team's responders now (the team admins), on which topics, and why not",
+      operation: operation`query TeamAgentSupportAvailability { teamAgentSupportAvailability { available reason topics responders } }`,
+    }),
+    route({
+      method: 'POST',
+      path: '/v1/team-agent/support/handoffs',
+      summary: 'Hand a session over to support',
+      description:
+        'Asks a person of the team to take over one of your sessions: 201 and the team admins are notified; 200 with the OPEN handoff when the session has one already; 409 TEAM_AGENT_SUPPORT_UNAVAILABLE when the team offers none',
+      operation: operation`mutation RequestTeamAgentSupportHandoff($input: JSON!) { requestTeamAgentSupportHandoff(input: $input) { created handoff { ${TEAM_AGENT_SUPPORT_HANDOFF} } } }`,
+      body: handoffInput,
+      example: { sessionSimplyId: 'tas-7Q2M-KD4X-9PLA', topic: 'Billing', note: 'The invoice totals look wrong' },
+      variables: ({ body }) => ({ input: body }),
+      respond: createdOrFound,
+    }),
+    route({
+      method: 'GET',
+      path: `${SESSION}/support-handoffs`,
+      summary: 'List support handoffs of a session',
+      description: 'The handoffs asked for in one of your sessions, newest first',
+      operation: operation`query TeamAgentSupportHandoffs($id: String!) { teamAgentSupportHandoffs(sessionSimplyId: $id) { ${TEAM_AGENT_SUPPORT_HANDOFF} } }`,
+      variables: ({ params }) => ({ id: params.sessionSimplyId }),
     }),
     route({
       method: 'GET',

@@ -145,6 +145,24 @@ const teamAssistantRaces: RaceTable = {
       },
     },
   ],
+  'POST /v1/team-agent/support/handoffs': [
+    {
+      what: 'N handoff requests for one session',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { prisma } = kit.server.app.services;
+        await prisma.assistantSettings.upsert({ where: { teamId: kit.team.teamId }, create: { teamId: kit.team.teamId, supportScope: { enabled: true, topics: [], instructions: null } }, update: { supportScope: { enabled: true, topics: [], instructions: null } } });
+        const { sessionSimplyId } = await finishedRun(kit.server, kit.team, 'handoff race');
+        const xs = await kit.race({ method: 'POST', path: '/v1/team-agent/support/handoffs', body: { sessionSimplyId } });
+        kit.expectAnswers(xs, ['201', '200']);
+        expectSame(kit, 'handoffs created', xs.filter((x) => x.response.status === 201).length, 1, xs);
+        const handoffs = await prisma.assistantHandoff.findMany({ where: { teamId: kit.team.teamId } });
+        expectSame(kit, 'handoff rows', handoffs.length, 1, xs);
+        const notified = await prisma.userNotification.count({ where: { teamId: kit.team.teamId, source: 'TEAM_AGENT_HANDOFF', sourceId: handoffs[0]?.simplyId } });
+        expectSame(kit, 'notifications of the one responder', notified, 1, xs);
+      },
+    },
+  ],
   'PUT /v1/team-agent/settings/knowledge-sources': [
     {
       what: 'N settings writes',
@@ -181,6 +199,7 @@ export const kit: AreaTestKit = {
       ids: {
         [`GET ${session} {sessionSimplyId}`]: run.sessionSimplyId,
         [`PUT ${session}/archive {sessionSimplyId}`]: run.sessionSimplyId,
+        [`GET ${session}/support-handoffs {sessionSimplyId}`]: run.sessionSimplyId,
         'POST /v1/team-agent/messages/{messageSimplyId}/feedback {messageSimplyId}': run.messageSimplyId,
         runSimplyId: run.runSimplyId,
         proposalSimplyId,

@@ -328,6 +328,37 @@ describe('sessions and feedback', () => {
   });
 });
 
+describe('support handoffs', () => {
+  it('is offered by the support scope, notifies the team admins once, and lists per session', async () => {
+    const scope = (enabled: boolean) =>
+      server.request('PUT', '/v1/team-agent/settings/support-scope', { token: team.userToken, teamId: team.teamSimplyId, body: { enabled, topics: ['Billing'] } });
+    await scope(false);
+    expect((await get(viewer, '/v1/team-agent/support/availability')).body.data).toMatchObject({ available: false, reason: 'SUPPORT_DISABLED' });
+    model.reset();
+    model.otherwise({ text: 'Let me get someone.' });
+    const first = await send(viewer, { message: 'I need a human', idempotencyKey: randomUUID() });
+    await settled(viewer, first.body.data.runSimplyId);
+    const sessionSimplyId = first.body.data.session.sessionSimplyId;
+    const handoff = (body: unknown) => server.request('POST', '/v1/team-agent/support/handoffs', { token: viewer.token, teamId: team.teamSimplyId, body });
+    expect((await handoff({ sessionSimplyId })).body.error.code).toBe('TEAM_AGENT_SUPPORT_UNAVAILABLE');
+
+    await scope(true);
+    expect((await get(viewer, '/v1/team-agent/support/availability')).body.data).toEqual({ available: true, reason: null, topics: ['Billing'], responders: 1 });
+    expect((await handoff({ sessionSimplyId, topic: 'Gardening' })).status).toBe(400);
+    const created = await handoff({ sessionSimplyId, topic: 'Billing', note: 'Invoice totals look wrong' });
+    expect(created.status).toBe(201);
+    expect(created.body.data.handoff).toMatchObject({ status: 'OPEN', topic: 'Billing', sessionSimplyId });
+    const again = await handoff({ sessionSimplyId });
+    expect(again.status).toBe(200);
+    expect(again.body.data.handoff.handoffSimplyId).toBe(created.body.data.handoff.handoffSimplyId);
+    const notes = await server.request('GET', '/v1/notifications', { token: team.userToken, teamId: team.teamSimplyId });
+    expect(notes.body.data.notifications.filter((n: { referenceEntityId: string }) => n.referenceEntityId === created.body.data.handoff.handoffSimplyId)).toHaveLength(1);
+    const list = await get(viewer, `/v1/team-agent/sessions/${sessionSimplyId}/support-handoffs`);
+    expect(list.body.data.map((h: { handoffSimplyId: string }) => h.handoffSimplyId)).toEqual([created.body.data.handoff.handoffSimplyId]);
+    expect((await get(admin(), `/v1/team-agent/sessions/${sessionSimplyId}/support-handoffs`)).status).toBe(404);
+  });
+});
+
 describe('runtime events over graphql-ws', () => {
   it('delivers every event in order, and a reconnect from a sequence number misses nothing', async () => {
     model.reset();

@@ -7,6 +7,8 @@
 //   assistant-100-runs             100 concurrent runs of three tool steps (0 errors, 0 duplicated
 //                                  tool executions)
 import { defineBenchSection } from '../bench-section.ts';
+import { startCpuSplit, type EventCpuSplit } from '../events/process-meter.ts';
+import { cpuLine } from '../events/results.ts';
 import { runSection } from '../section-bed.ts';
 import { openAssistantWorld } from './assistant-world.ts';
 import { measureEventLatency } from './event-latency.ts';
@@ -21,7 +23,22 @@ export const runTeamAssistantSection = (scenarios: readonly TeamAssistantScenari
     const world = await openAssistantWorld(bed);
     // a scenario that fails says what the server printed last (a failed run's reason is only logged there)
     const serverOutput = () => `  server output (last part):\n${world.platform.outputTail().slice(-3000)}`;
-    const measure = (id: TeamAssistantScenario, run: () => Promise<void>) => (bed.wants(id) ? bed.guard(id, run, serverOutput) : Promise.resolve());
+    // who used the cores: latencies on two cores mean little without it (other work on the machine shows as `other`)
+    const cpu: Partial<Record<TeamAssistantScenario, EventCpuSplit>> = {};
+    bed.summary.cpu = cpu;
+    const measure = (id: TeamAssistantScenario, run: () => Promise<void>) =>
+      bed.wants(id)
+        ? bed.guard(
+            id,
+            async () => {
+              const split = startCpuSplit({ server: world.platform.pid, postmaster: () => bed.databases.postmasterPid() });
+              await run();
+              cpu[id] = split.stop();
+              bed.lines.push(`  ${cpuLine(cpu[id])}`);
+            },
+            serverOutput,
+          )
+        : Promise.resolve();
     await measure('assistant-first-model-request', () => measureFirstModelRequest(world, bed));
     await measure('assistant-event-latency', () => measureEventLatency(world, bed));
     await measure('assistant-100-runs', () => measureHundredRuns(world, bed));

@@ -3,13 +3,13 @@
 import { defineModule } from '../../app/module.ts';
 import * as schema from './team-assistant.schema.ts';
 import { teamAssistantJobs } from './team-assistant.jobs.ts';
-import { assistantFeedbackId, assistantMessageId, assistantProposalId, assistantRunId, assistantSessionId } from './team-assistant.ids.ts';
+import { assistantFeedbackId, assistantHandoffId, assistantMessageId, assistantProposalId, assistantRunId, assistantSessionId } from './team-assistant.ids.ts';
 
 export const teamAssistantModule = defineModule({
   name: 'team-assistant',
   description: 'The team assistant: questions about the team\'s data answered by an AI model through permission-checked tools, with durable runs and ordered events.',
   schema: { schema },
-  ids: [assistantSessionId, assistantMessageId, assistantRunId, assistantProposalId, assistantFeedbackId],
+  ids: [assistantSessionId, assistantMessageId, assistantRunId, assistantProposalId, assistantFeedbackId, assistantHandoffId],
   jobs: (services) => teamAssistantJobs(services),
   topics: ['assistantRunEvents'],
 });

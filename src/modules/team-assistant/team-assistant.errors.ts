@@ -64,3 +64,10 @@ export class AssistantProposalStaleError extends ApiError {
     super(409, 'TEAM_AGENT_PROPOSAL_STALE', 'The records changed after the proposal was drafted, so nothing was written; ask the assistant again for a fresh proposal');
   }
 }
+
+/** A handoff asked for while the team offers none (support scope off, or nobody to respond). */
+export class AssistantSupportUnavailableError extends ApiError {
+  constructor() {
+    super(409, 'TEAM_AGENT_SUPPORT_UNAVAILABLE', 'The team does not offer support handoffs from the assistant right now (see GET /v1/team-agent/support/availability)');
+  }
+}

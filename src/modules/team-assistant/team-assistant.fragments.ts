@@ -29,3 +29,4 @@ export const TEAM_AGENT_PROPOSAL = fragment(
   'TeamAgentProposal',
   'proposalSimplyId tool arguments diff affectedResources riskLevel permissionSummary validationSummary status result expiresAt decidedAt executedAt createdAt',
 );
+export const TEAM_AGENT_SUPPORT_HANDOFF = fragment('TeamAgentSupportHandoffFields', 'TeamAgentSupportHandoff', 'handoffSimplyId sessionSimplyId status topic note createdAt closedAt');

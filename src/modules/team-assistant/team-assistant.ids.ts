@@ -6,3 +6,4 @@ export const assistantMessageId = idKind('tam', 'assistant message');
 export const assistantRunId = idKind('tar', 'assistant run');
 export const assistantProposalId = idKind('tap', 'assistant proposal');
 export const assistantFeedbackId = idKind('taf', 'assistant feedback');
+export const assistantHandoffId = idKind('tah', 'assistant support handoff');

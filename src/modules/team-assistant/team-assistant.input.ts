@@ -35,3 +35,9 @@ export const supportScopeInput = z.strictObject({
   instructions: z.string().max(2000).nullable().default(null).describe('a note the assistant follows when it offers support'),
 });
 export type SupportScope = z.output<typeof supportScopeInput>;
+
+export const handoffInput = z.strictObject({
+  sessionSimplyId: z.string().max(40).describe('the session a person of the team should take over'),
+  topic: z.string().trim().min(1).max(100).optional().describe('one of the support scope\'s topics, when it names any'),
+  note: z.string().max(1000, 'at most 1000 characters').optional().describe('what the member needs, for the responder'),
+});

@@ -6,6 +6,7 @@ import { tier } from '../../app/auth/tiers.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import type { ControlState, FeedbackView, MessageView, RunEventView, RunView, SessionView } from './assistant-views.ts';
 import { rateMessage, type FeedbackResult } from './feedback.service.ts';
+import { listHandoffs, requestHandoff, supportAvailability, type Availability, type HandoffResult, type HandoffView } from './handoffs.service.ts';
 import { approveProposal, getProposal, rejectProposal, type ProposalView } from './proposals.service.ts';
 import type { PublishedRunEvent } from './run-events.ts';
 import { cancelRun, discoverRun, getRun, subscribeRunEvents } from './runs.service.ts';
@@ -30,6 +31,34 @@ const ProposalRef = builder.objectRef<ProposalView>('TeamAgentProposal').impleme
     decidedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.decidedAt }),
     executedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.executedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (p) => p.createdAt }),
+  }),
+});
+
+const AvailabilityRef = builder.objectRef<Availability>('TeamAgentSupportAvailability').implement({
+  fields: (t) => ({
+    available: t.exposeBoolean('available'),
+    reason: t.exposeString('reason', { nullable: true, description: 'SUPPORT_DISABLED or NO_RESPONDERS when not available' }),
+    topics: t.exposeStringList('topics'),
+    responders: t.exposeInt('responders', { description: 'active team admins, who are notified of handoffs' }),
+  }),
+});
+
+const HandoffRef = builder.objectRef<HandoffView>('TeamAgentSupportHandoff').implement({
+  fields: (t) => ({
+    handoffSimplyId: t.exposeString('handoffSimplyId'),
+    sessionSimplyId: t.exposeString('sessionSimplyId'),
+    status: t.exposeString('status', { description: 'OPEN or CLOSED' }),
+    topic: t.exposeString('topic', { nullable: true }),
+    note: t.exposeString('note', { nullable: true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (h) => h.createdAt }),
+    closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (h) => h.closedAt }),
+  }),
+});
+
+const HandoffResultRef = builder.objectRef<HandoffResult>('TeamAgentSupportHandoffResult').implement({
+  fields: (t) => ({
+    created: t.exposeBoolean('created', { description: 'false: the session already had an OPEN handoff, answered instead' }),
+    handoff: t.field({ type: HandoffRef, resolve: (r) => r.handoff }),
   }),
 });
 
@@ -195,6 +224,13 @@ builder.queryFields((t) => ({
     args: { proposalSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => getProposal(ctx, args.proposalSimplyId),
   }),
+  teamAgentSupportAvailability: t.field({ type: AvailabilityRef, authScopes: tier.teamAssistant, resolve: (_root, _args, ctx) => supportAvailability(ctx) }),
+  teamAgentSupportHandoffs: t.field({
+    type: [HandoffRef],
+    authScopes: tier.teamAssistant,
+    args: { sessionSimplyId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => listHandoffs(ctx, args.sessionSimplyId),
+  }),
   teamAgentKnowledgeSources: t.field({ type: KnowledgeSourcesRef, authScopes: tier.teamAssistantSettings, resolve: (_root, _args, ctx) => getKnowledgeSources(ctx) }),
   teamAgentSupportScope: t.field({ type: SupportScopeRef, authScopes: tier.teamAssistantSettings, resolve: (_root, _args, ctx) => getSupportScope(ctx) }),
 }));
@@ -231,6 +267,12 @@ builder.mutationFields((t) => ({
     authScopes: tier.teamAssistant,
     args: { proposalSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => rejectProposal(ctx, args.proposalSimplyId),
+  }),
+  requestTeamAgentSupportHandoff: t.field({
+    type: HandoffResultRef,
+    authScopes: tier.teamAssistant,
+    args: { input: t.arg({ type: 'JSON', required: true, description: '{ sessionSimplyId, topic?, note? }' }) },
+    resolve: (_root, args, ctx) => requestHandoff(ctx, args.input),
   }),
   rateTeamAgentMessage: t.field({
     type: FeedbackResultRef,
