@@ -8,6 +8,8 @@ import { createPeople, createRecord } from '../support/record-fixtures.ts';
 import type { CollectionFixture } from '../support/data-fixtures.ts';
 import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { OAUTH_TEST_REDIRECT, oauthBed } from '../support/oauth-fixtures.ts';
+import { oauthClientsFor } from '../../src/modules/oauth/index.ts';
 
 let model: ModelServer;
 let server: TestServer;
@@ -23,7 +25,7 @@ interface Caller {
 }
 
 const send = (who: Caller, body: unknown) => server.request('POST', '/v1/team-agent/messages', { token: who.token, teamId: team.teamSimplyId, body });
-const get = (who: Caller, path: string) => server.request('GET', path, { token: who.token, teamId: team.teamSimplyId });
+const get = (who: Caller, path: string) => server.request('GET', path, { token: who.token, teamId: who.token.startsWith('svc_oat_') ? undefined : team.teamSimplyId });
 
 async function settled(who: Caller, runSimplyId: string): Promise<any> {
   const deadline = Date.now() + 30_000;
@@ -77,6 +79,33 @@ describe('access', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  it('accepts an allowlisted first-party OAuth client with identity:read, and refuses other OAuth clients', async () => {
+    const bed = await oauthBed(server);
+    const who = { token: viewer.token, teamId: team.teamSimplyId };
+    const native = await oauthClientsFor(server.app.services).registerClient({ name: 'Our app', redirectUris: [OAUTH_TEST_REDIRECT], firstParty: true, allowances: ['team-assistant'] });
+    const nativeClient = { client_id: native.clientId, token_endpoint_auth_method: 'none' };
+    const allowed = (await bed.tokensFor(nativeClient, 'identity:read records:read', who)).access_token;
+    const sessions = await server.request('GET', '/v1/team-agent/sessions', { token: allowed });
+    expect(sessions.status).toBe(200);
+    const noIdentity = (await bed.tokensFor(nativeClient, 'records:read', who)).access_token;
+    expect((await server.request('GET', '/v1/team-agent/sessions', { token: noIdentity })).body.error.code).toBe('OAUTH_SCOPE_REQUIRED');
+    const firstPartyOnly = await oauthClientsFor(server.app.services).registerClient({ name: 'Other app', redirectUris: [OAUTH_TEST_REDIRECT], firstParty: true });
+    const other = (await bed.tokensFor({ client_id: firstPartyOnly.clientId, token_endpoint_auth_method: 'none' }, 'identity:read records:read', who)).access_token;
+    expect((await server.request('GET', '/v1/team-agent/sessions', { token: other })).body.error.code).toBe('OAUTH_CLIENT_FORBIDDEN');
+    const integration = (await bed.tokensFor(await bed.registerClient(), 'identity:read records:read', who)).access_token;
+    expect((await server.request('GET', '/v1/team-agent/sessions', { token: integration })).body.error.code).toBe('OAUTH_CLIENT_FORBIDDEN');
+
+    // the token's scopes limit the run's tools: without records:read, no data tool
+    const identityOnly = (await bed.tokensFor(nativeClient, 'identity:read', who)).access_token;
+    model.reset();
+    model.otherwise({ text: 'ok' });
+    const sent = await server.request('POST', '/v1/team-agent/messages', { token: identityOnly, body: { message: 'hi', idempotencyKey: randomUUID() } });
+    expect(sent.status).toBe(202);
+    expect(sent.body.data.availableTools).toEqual([]);
+    await settled({ token: identityOnly }, sent.body.data.runSimplyId);
+    expect(model.requests.at(-1)!.body.tools ?? []).toEqual([]);
   });
 
   it('keeps settings for Team Admins and edit-level TEAM_ADMIN_AGENT_USE', async () => {
