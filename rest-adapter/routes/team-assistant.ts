@@ -138,6 +138,15 @@ export const teamAssistantRoutes = defineRoutes(
       variables: ({ params }) => ({ id: params.proposalSimplyId }),
     }),
     route({
+      method: 'POST',
+      path: '/v1/team-agent/prefills/{prefillNonce}/redeem',
+      summary: 'Redeem a builder prefill',
+      description:
+        "The message fields behind a PREFILL_SUPPORTED_BUILDER intent (details, content, optional schedule; never recipients), once, within five minutes of the reply; afterwards 404 TEAM_AGENT_PREFILL_NOT_FOUND",
+      operation: operation`mutation RedeemTeamAgentPrefill($nonce: String!) { redeemTeamAgentPrefill(nonce: $nonce) }`,
+      variables: ({ params }) => ({ nonce: params.prefillNonce }),
+    }),
+    route({
       method: 'GET',
       path: '/v1/team-agent/support/availability',
       summary: 'Get support availability',
@@ -201,6 +210,7 @@ export const teamAssistantRoutes = defineRoutes(
   ],
   {
     'POST /v1/team-agent/runs/{runSimplyId}/cancel': { reason: 'Stops a run the member no longer needs (Document 2 lists CANCELLED among run statuses but no route that leads there).' },
+    'POST /v1/team-agent/prefills/{prefillNonce}/redeem': { reason: 'Hands the web app the builder prefill a PREFILL_SUPPORTED_BUILDER intent names by its single-use nonce (Document 2 §4.9 rule 6 names the nonce, not the route).' },
     'GET /v1/team-agent/proposals/{proposalSimplyId}': { reason: 'Shows a proposal\'s diff, risk and expiry before the member approves or rejects it (Document 2 names those fields but no route that reads them).' },
   },
 );

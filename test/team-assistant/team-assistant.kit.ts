@@ -2,7 +2,8 @@
 // team admin's in the route world (written as a run writes it: there is no model in these suites),
 // and the races of its write routes. The suites' model is a closed port: a run they start fails
 // at once, so a repeated send answers 202, or 409 TEAM_AGENT_RUN_FAILED once its run failed.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashToken } from '../../src/app/auth/tokens.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { expectSame, expectSuccesses } from '../concurrency/race-checks.ts';
 import type { RaceKit, RaceTable } from '../concurrency/race-kit.ts';
@@ -47,6 +48,16 @@ async function draftedProposal(server: TestServer, team: TeamFixture, record: { 
     },
   });
   return proposal.simplyId;
+}
+
+/** A prefill of the team admin's, as prepare_message_builder_prefill makes it; its nonce. */
+async function preparedPrefill(server: TestServer, team: TeamFixture): Promise<string> {
+  const run = await finishedRun(server, team, 'prefill');
+  const nonce = randomBytes(32).toString('base64url');
+  await server.app.services.prisma.assistantPrefill.create({
+    data: { teamId: team.teamId, userId: run.userId, runId: run.runId, toolCallId: 'call_1', nonceHash: hashToken(nonce), builder: 'OUTGOING_MESSAGE', payload: { details: {}, content: { text: 'Hello' } }, expiresAt: new Date(Date.now() + 300_000) },
+  });
+  return nonce;
 }
 
 /** A collection with one text field and a record in it, through the API. */
@@ -145,6 +156,18 @@ const teamAssistantRaces: RaceTable = {
       },
     },
   ],
+  'POST /v1/team-agent/prefills/{prefillNonce}/redeem': [
+    {
+      what: 'N redemptions of one nonce',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const nonce = await preparedPrefill(kit.server, kit.team);
+        const xs = await kit.race({ method: 'POST', path: `/v1/team-agent/prefills/${nonce}/redeem` });
+        kit.expectAnswers(xs, ['200', '404 TEAM_AGENT_PREFILL_NOT_FOUND']);
+        expectSuccesses(kit, xs, 1, 'a nonce is redeemed once');
+      },
+    },
+  ],
   'POST /v1/team-agent/support/handoffs': [
     {
       what: 'N handoff requests for one session',
@@ -203,6 +226,7 @@ export const kit: AreaTestKit = {
         'POST /v1/team-agent/messages/{messageSimplyId}/feedback {messageSimplyId}': run.messageSimplyId,
         runSimplyId: run.runSimplyId,
         proposalSimplyId,
+        prefillNonce: await preparedPrefill(server, team),
         teamAgentIdempotencyKey: run.idempotencyKey,
       },
       names: ['Assistant question', 'Assistant proposal'],

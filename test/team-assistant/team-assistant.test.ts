@@ -357,6 +357,42 @@ describe('sessions and feedback', () => {
   });
 });
 
+describe('ui intents', () => {
+  it('offers the records a reply drew on, and a web client a single-use builder prefill without recipients', async () => {
+    model.reset();
+    model.reply(
+      { toolCalls: [{ name: 'search_team_records', arguments: { query: 'Grace' } }, { name: 'prepare_message_builder_prefill', arguments: { details: { subjectLine: 'Hello Grace', deliveryMethod: 'EMAIL' }, content: { text: 'Dear Grace' } } }] },
+      { text: 'Found Grace and prepared a message.' },
+    );
+    const first = await send(viewer, { message: 'Write to Grace', idempotencyKey: randomUUID(), contextSnapshot: { platform: 'WEB' } });
+    expect(first.body.data.availableTools).toContain('prepare_message_builder_prefill');
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    const intents = run.assistantMessage.uiIntents as { type: string; prefillNonce?: string; dataRecordSimplyId?: string }[];
+    expect(intents.map((i) => i.type)).toEqual(['OPEN_RECORD', 'PREFILL_SUPPORTED_BUILDER']);
+    // the nonce never reached the model
+    expect(JSON.stringify(model.requests.at(-1)!.body)).not.toContain(intents[1]!.prefillNonce!);
+    const redeem = (who: Caller) => server.request('POST', `/v1/team-agent/prefills/${intents[1]!.prefillNonce}/redeem`, { token: who.token, teamId: team.teamSimplyId });
+    expect((await redeem(admin())).body.error.code).toBe('TEAM_AGENT_PREFILL_NOT_FOUND');
+    const redeemed = await redeem(viewer);
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.body.data).toEqual({ version: 1, builder: 'OUTGOING_MESSAGE', builderPrefill: { details: { subjectLine: 'Hello Grace', deliveryMethod: 'EMAIL' }, content: { text: 'Dear Grace' } } });
+    expect((await redeem(viewer)).body.error.code).toBe('TEAM_AGENT_PREFILL_NOT_FOUND');
+
+    // recipients cannot ride along, and other clients are not offered the prefill
+    model.reset();
+    model.reply({ toolCalls: [{ name: 'prepare_message_builder_prefill', arguments: { details: {}, content: { text: 'x' }, recipients: ['a@example.test'] } }] }, { text: 'no' });
+    const second = await send(viewer, { message: 'Write to everyone', idempotencyKey: randomUUID(), contextSnapshot: { platform: 'WEB' } });
+    const refused = await settled(viewer, second.body.data.runSimplyId);
+    expect(refused.assistantMessage.toolCalls[0].status).toBe('ERROR');
+    expect(refused.assistantMessage.uiIntents).toEqual([]);
+    const mobile = await send(viewer, { message: 'hi', idempotencyKey: randomUUID(), contextSnapshot: { platform: 'IOS' } });
+    expect(mobile.body.data.availableTools).not.toContain('prepare_message_builder_prefill');
+    model.reset();
+    model.otherwise({ text: 'ok' });
+    await settled(viewer, mobile.body.data.runSimplyId);
+  });
+});
+
 describe('support handoffs', () => {
   it('is offered by the support scope, notifies the team admins once, and lists per session', async () => {
     const scope = (enabled: boolean) =>

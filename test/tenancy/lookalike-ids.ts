@@ -14,6 +14,8 @@ const SHAPES: { pattern: RegExp; alphabet: string }[] = [
   { pattern: /^((?:[a-z]+-)?)([2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4})$/, alphabet: SIMPLY_ID_ALPHABET },
   // session tokens
   { pattern: /^(sess_)([A-Za-z0-9]{24})$/, alphabet: BASE62 },
+  // single-use nonces: 32 random bytes, base64url (the assistant's builder prefills)
+  { pattern: /^()([A-Za-z0-9_-]{43})$/, alphabet: `${BASE62}_-` },
 ];
 
 /** An id of the same kind as `id` (same prefix, same groups) that no team holds. */

@@ -15,8 +15,8 @@ import type { Principal } from '../../app/auth/principal.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import type { AssistantRun } from '../../generated/prisma/client.ts';
 import { assistantLevel } from './team-assistant.access.ts';
-import { toolsFor } from './assistant-tools.ts';
-import type { AssistantTool, SourceReference, ToolUse } from './tool-types.ts';
+import { isWebClient, toolsFor } from './assistant-tools.ts';
+import type { AssistantTool, SourceReference, ToolUse, UiIntent } from './tool-types.ts';
 import { appendRunEvent } from './run-events.ts';
 import type { RunAssistantJob } from './run-job.ts';
 import { teamAssistantSettings, type KnowledgeSources } from './settings.service.ts';
@@ -35,7 +35,11 @@ interface StoredToolResult {
   summary: string;
   sources: SourceReference[];
   proposalSimplyId?: string;
+  uiIntent?: UiIntent;
 }
+
+/** records a reply drew on that the member's app offers to open */
+const OPEN_RECORD_INTENTS = 3;
 
 interface RunState {
   run: AssistantRun;
@@ -115,7 +119,7 @@ async function work(services: Services, state: RunState, teamName: string): Prom
   const { knowledgeSources } = await teamAssistantSettings(services, run.teamId);
   for (;;) {
     const { ctx, level } = await memberNow(services, run);
-    const tools = toolsFor(ctx, level);
+    const tools = toolsFor(ctx, level, isWebClient(run.contextSnapshot));
     // tool calls of a step stored before a crash: run the ones without a result first
     const pending = pendingCalls(state);
     if (pending.length > 0) {
@@ -178,7 +182,14 @@ async function runTool(ctx: RequestContext, tools: AssistantTool[], use: ToolUse
   if (!input.success) return refuse('INVALID_ARGUMENTS', input.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '), 'The model passed invalid arguments');
   try {
     const outcome = await tool.run(ctx, input.data as never, use);
-    return { output: outcome.result as JsonValue, isError: false, summary: outcome.summary, sources: outcome.sources, ...(outcome.proposalSimplyId ? { proposalSimplyId: outcome.proposalSimplyId } : {}) };
+    return {
+      output: outcome.result as JsonValue,
+      isError: false,
+      summary: outcome.summary,
+      sources: outcome.sources,
+      ...(outcome.proposalSimplyId ? { proposalSimplyId: outcome.proposalSimplyId } : {}),
+      ...(outcome.uiIntent ? { uiIntent: outcome.uiIntent } : {}),
+    };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return refuse(error.code, error.message, `The tool was refused (${error.code})`);
@@ -206,6 +217,10 @@ interface Outcome {
 async function finish(services: Services, state: RunState, outcome: Outcome): Promise<void> {
   const { run } = state;
   const sources = dedupe(Object.values(state.toolResults).flatMap((r) => r.sources));
+  const uiIntents: UiIntent[] = [
+    ...sources.filter((r) => r.kind === 'DATA_RECORD').slice(0, OPEN_RECORD_INTENTS).map((r) => ({ type: 'OPEN_RECORD', dataRecordSimplyId: r.simplyId, label: r.label })),
+    ...Object.values(state.toolResults).flatMap((r) => (r.uiIntent ? [r.uiIntent] : [])),
+  ];
   const toolCalls = state.transcript.flatMap((m) => (m.role === 'tool' ? [{ tool: m.name, status: m.isError ? 'ERROR' : 'OK', summary: state.toolResults[m.toolCallId]?.summary ?? '' }] : []));
   const proposals = Object.values(state.toolResults).flatMap((r) => (r.proposalSimplyId ? [r.proposalSimplyId] : []));
   const pending = outcome.status === 'COMPLETED' && proposals.length > 0
@@ -220,7 +235,7 @@ async function finish(services: Services, state: RunState, outcome: Outcome): Pr
     if (open.count === 0) return;
     const reply = outcome.reply
       ? await tx.assistantMessage.create({
-          data: { simplyId: assistantMessageId.create(), teamId: run.teamId, sessionId: run.sessionId, role: 'ASSISTANT', content: outcome.reply, sourceRefs: sources as never, toolCalls: toolCalls as never, proposalIds: proposals, controlState },
+          data: { simplyId: assistantMessageId.create(), teamId: run.teamId, sessionId: run.sessionId, role: 'ASSISTANT', content: outcome.reply, sourceRefs: sources as never, toolCalls: toolCalls as never, uiIntents: uiIntents as never, proposalIds: proposals, controlState },
         })
       : null;
     await tx.assistantRun.update({

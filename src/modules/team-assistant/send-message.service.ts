@@ -12,7 +12,7 @@ import type { AssistantRun } from '../../generated/prisma/client.ts';
 import { requireAssistant } from './team-assistant.access.ts';
 import { AssistantRunEndedError } from './team-assistant.errors.ts';
 import { assistantMessageId, assistantRunId, assistantSessionId } from './team-assistant.ids.ts';
-import { toolsFor } from './assistant-tools.ts';
+import { isWebClient, toolsFor } from './assistant-tools.ts';
 import { loadRunView } from './runs.service.ts';
 import { sendMessageInput } from './team-assistant.input.ts';
 import { sessionView, type ControlState, type MessageView, type SessionView } from './assistant-views.ts';
@@ -101,7 +101,7 @@ async function answer(ctx: RequestContext, run: AssistantRun, level: 'VIEW' | 'E
     assistantMessage: running ? null : view.assistantMessage,
     runSimplyId: run.simplyId,
     status: run.status,
-    availableTools: toolsFor(ctx, level).map((t) => t.name),
+    availableTools: toolsFor(ctx, level, isWebClient(run.contextSnapshot)).map((t) => t.name),
     controlState: view.controlState,
     runtime: RUNTIME_VERSIONS,
   };

@@ -6,6 +6,7 @@ import { tier } from '../../app/auth/tiers.ts';
 import { PaginationRef } from '../../app/graphql/page.ts';
 import type { ControlState, FeedbackView, MessageView, RunEventView, RunView, SessionView } from './assistant-views.ts';
 import { rateMessage, type FeedbackResult } from './feedback.service.ts';
+import { redeemPrefill } from './builder-prefill.ts';
 import { listHandoffs, requestHandoff, supportAvailability, type Availability, type HandoffResult, type HandoffView } from './handoffs.service.ts';
 import { approveProposal, getProposal, rejectProposal, type ProposalView } from './proposals.service.ts';
 import type { PublishedRunEvent } from './run-events.ts';
@@ -267,6 +268,13 @@ builder.mutationFields((t) => ({
     authScopes: tier.teamAssistant,
     args: { proposalSimplyId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => rejectProposal(ctx, args.proposalSimplyId),
+  }),
+  redeemTeamAgentPrefill: t.field({
+    type: 'JSON',
+    description: 'The builder prefill behind a PREFILL_SUPPORTED_BUILDER intent\'s nonce: { version: 1, builder, builderPrefill }, once, within five minutes',
+    authScopes: tier.teamAssistant,
+    args: { nonce: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => redeemPrefill(ctx, args.nonce),
   }),
   requestTeamAgentSupportHandoff: t.field({
     type: HandoffResultRef,

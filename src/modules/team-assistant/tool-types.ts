@@ -20,7 +20,12 @@ export interface ToolOutcome {
   sources: SourceReference[];
   /** a draft tool's proposal, awaiting the member's decision */
   proposalSimplyId?: string;
+  /** something the member's app may open from the reply (never a write) */
+  uiIntent?: UiIntent;
 }
+
+/** OPEN_RECORD, OPEN_DATA_VIEW, OPEN_DATA_CARD, OPEN_TEAM_WORKSPACE, OPEN_ADMIN_BUILDER or PREFILL_SUPPORTED_BUILDER, with what it opens */
+export type UiIntent = { type: string } & Record<string, unknown>;
 
 /** What a tool call knows besides its input: the team's knowledge sources and the call itself. */
 export interface ToolUse {
