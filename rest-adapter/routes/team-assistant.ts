@@ -72,7 +72,7 @@ export const teamAssistantRoutes = defineRoutes(
         'A new idempotencyKey: 202 with status RUNNING and assistantMessage null; poll the run. The same key again: 202 while it runs, 201 with the persisted reply once COMPLETED or WAITING, 409 with the safe failure once FAILED or CANCELLED.',
       operation: operation`mutation SendTeamAgentMessage($input: JSON!) { sendTeamAgentMessage(input: $input) { ${TEAM_AGENT_SEND_RESULT} } }`,
       body: sendMessageInput,
-      example: { message: 'How many members joined this month?', idempotencyKey: '0f8c6a52-3c1e-4d6b-9a57-2f1e8b7d4c90', contextSnapshot: { dataCollectionSimplyId: 'dcl-7Q2M-KD4X-9PLA' } },
+      example: { message: 'How many members joined this month?', idempotencyKey: '0f8c6a52-3c1e-4d6b-9a57-2f1e8b7d4c90', contextSnapshot: { platform: 'WEB', dataCollectionSimplyId: '7Q2M-KD4X-9PHA' } },
       variables: ({ body }) => ({ input: body }),
       respond: sendAnswer,
     }),
@@ -161,7 +161,7 @@ export const teamAssistantRoutes = defineRoutes(
         'Asks a person of the team to take over one of your sessions: 201 and the team admins are notified; 200 with the OPEN handoff when the session has one already; 409 TEAM_AGENT_SUPPORT_UNAVAILABLE when the team offers none',
       operation: operation`mutation RequestTeamAgentSupportHandoff($input: JSON!) { requestTeamAgentSupportHandoff(input: $input) { created handoff { ${TEAM_AGENT_SUPPORT_HANDOFF} } } }`,
       body: handoffInput,
-      example: { sessionSimplyId: 'tas-7Q2M-KD4X-9PLA', topic: 'Billing', note: 'The invoice totals look wrong' },
+      example: { sessionSimplyId: 'tas-7Q2M-KD4X-9PHA', topic: 'Billing', note: 'The invoice totals look wrong' },
       variables: ({ body }) => ({ input: body }),
       respond: createdOrFound,
     }),
@@ -187,7 +187,7 @@ export const teamAssistantRoutes = defineRoutes(
       description: 'mode ALL_READABLE or SELECTED, collections, views; Team Admins or edit-level TEAM_ADMIN_AGENT_USE',
       operation: operation`mutation SetTeamAgentKnowledgeSources($input: JSON!) { setTeamAgentKnowledgeSources(input: $input) { ${TEAM_AGENT_KNOWLEDGE_SOURCES} } }`,
       body: knowledgeSourcesInput,
-      example: { mode: 'SELECTED', collections: ['dcl-7Q2M-KD4X-9PLA'], views: [] },
+      example: { mode: 'SELECTED', collections: ['7Q2M-KD4X-9PHA'], views: [] },
       variables: ({ body }) => ({ input: body }),
     }),
     route({
@@ -209,8 +209,8 @@ export const teamAssistantRoutes = defineRoutes(
     }),
   ],
   {
-    'POST /v1/team-agent/runs/{runSimplyId}/cancel': { reason: 'Stops a run the member no longer needs (Document 2 lists CANCELLED among run statuses but no route that leads there).' },
-    'POST /v1/team-agent/prefills/{prefillNonce}/redeem': { reason: 'Hands the web app the builder prefill a PREFILL_SUPPORTED_BUILDER intent names by its single-use nonce (Document 2 §4.9 rule 6 names the nonce, not the route).' },
-    'GET /v1/team-agent/proposals/{proposalSimplyId}': { reason: 'Shows a proposal\'s diff, risk and expiry before the member approves or rejects it (Document 2 names those fields but no route that reads them).' },
+    'POST /v1/team-agent/runs/{runSimplyId}/cancel': { reason: 'Stops a run the member no longer needs (CANCELLED is a documented run status, but no documented route leads there).' },
+    'POST /v1/team-agent/prefills/{prefillNonce}/redeem': { reason: 'Hands the web app the builder prefill a PREFILL_SUPPORTED_BUILDER intent names by its single-use nonce (the documented intent names the single-use nonce, not the route that redeems it).' },
+    'GET /v1/team-agent/proposals/{proposalSimplyId}': { reason: 'Shows a proposal\'s diff, risk and expiry before the member approves or rejects it (the documented proposal fields have no documented route that reads them).' },
   },
 );

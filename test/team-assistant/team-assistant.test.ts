@@ -8,6 +8,10 @@ import { createPeople, createRecord } from '../support/record-fixtures.ts';
 import type { CollectionFixture } from '../support/data-fixtures.ts';
 import { serverGraphqlWsClient } from '../support/realtime.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { failAbandonedRuns } from '../../src/modules/team-assistant/run-worker.ts';
+import { untilWith } from '../support/until.ts';
+
+const until = untilWith({ timeoutMs: 10_000, everyMs: 20 });
 import { OAUTH_TEST_REDIRECT, oauthBed } from '../support/oauth-fixtures.ts';
 import { oauthClientsFor } from '../../src/modules/oauth/index.ts';
 
@@ -116,6 +120,8 @@ describe('access', () => {
     expect(read.body.data).toEqual({ mode: 'ALL_READABLE', collections: [], views: [] });
     const unknown = await server.request('PUT', '/v1/team-agent/settings/knowledge-sources', { token: team.userToken, teamId: team.teamSimplyId, body: { mode: 'SELECTED', collections: ['dcl-AAAA-BBBB-CCCC'] } });
     expect(unknown.status).toBe(400);
+    const unknownView = await server.request('PUT', '/v1/team-agent/settings/knowledge-sources', { token: team.userToken, teamId: team.teamSimplyId, body: { mode: 'ALL_READABLE', views: ['view-AAAA-BBBB-CCCC'] } });
+    expect(unknownView.body.error.details).toEqual([{ field: 'views', message: 'view-AAAA-BBBB-CCCC is not a data view of this team' }]);
     const scope = await server.request('PUT', '/v1/team-agent/settings/support-scope', { token: team.userToken, teamId: team.teamSimplyId, body: { enabled: true, topics: ['Billing'] } });
     expect(scope.status).toBe(200);
     expect(scope.body.data).toEqual({ enabled: true, topics: ['Billing'], instructions: null });
@@ -202,6 +208,22 @@ describe('a run', () => {
     const run = await settled(viewer, first.body.data.runSimplyId);
     expect(run.assistantMessage.toolCalls[0].status).toBe('ERROR');
     expect(JSON.stringify(model.requests[1]!.body.messages.at(-1))).toContain('PERMISSION_DENIED');
+  });
+
+  it('ends a run no job will finish any more as FAILED (WORKER_LOST)', async () => {
+    model.reset();
+    model.reply({ hang: true });
+    const first = await send(viewer, { message: 'Are you there?', idempotencyKey: randomUUID() });
+    const runSimplyId = first.body.data.runSimplyId;
+    await until('the model to be asked', () => model.requests.length >= 1);
+    const { prisma } = server.app.services;
+    // as if its job had given up long ago
+    await prisma.$executeRaw`UPDATE "AssistantRun" SET "updatedAt" = now() - interval '1 hour' WHERE "teamId" = ${team.teamId} AND "simplyId" = ${runSimplyId}`;
+    expect(await failAbandonedRuns(server.app.services)).toBe(1);
+    const run = (await get(viewer, `/v1/team-agent/runs/${runSimplyId}`)).body.data;
+    expect(run).toMatchObject({ status: 'FAILED', error: { code: 'WORKER_LOST' } });
+    expect(run.runtimeEvents.at(-1).eventType).toBe('RUN_FAILED');
+    model.reset();
   });
 
   it('validates the body', async () => {

@@ -15,7 +15,7 @@ import type { Principal } from '../../app/auth/principal.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import type { AssistantRun } from '../../generated/prisma/client.ts';
 import { assistantLevel } from './team-assistant.access.ts';
-import { isWebClient, toolsFor } from './assistant-tools.ts';
+import { ASSISTANT_TOOLS, isWebClient, toolsFor } from './assistant-tools.ts';
 import type { AssistantTool, SourceReference, ToolUse, UiIntent } from './tool-types.ts';
 import { appendRunEvent } from './run-events.ts';
 import type { RunAssistantJob } from './run-job.ts';
@@ -221,7 +221,11 @@ async function finish(services: Services, state: RunState, outcome: Outcome): Pr
     ...sources.filter((r) => r.kind === 'DATA_RECORD').slice(0, OPEN_RECORD_INTENTS).map((r) => ({ type: 'OPEN_RECORD', dataRecordSimplyId: r.simplyId, label: r.label })),
     ...Object.values(state.toolResults).flatMap((r) => (r.uiIntent ? [r.uiIntent] : [])),
   ];
-  const toolCalls = state.transcript.flatMap((m) => (m.role === 'tool' ? [{ tool: m.name, status: m.isError ? 'ERROR' : 'OK', summary: state.toolResults[m.toolCallId]?.summary ?? '' }] : []));
+  const known = new Set(ASSISTANT_TOOLS.map((t) => t.name));
+  // a name the model made up is not echoed to the member
+  const toolCalls = state.transcript.flatMap((m) =>
+    m.role === 'tool' ? [{ tool: known.has(m.name) ? m.name : 'unknown_tool', status: m.isError ? 'ERROR' : 'OK', summary: state.toolResults[m.toolCallId]?.summary ?? '' }] : [],
+  );
   const proposals = Object.values(state.toolResults).flatMap((r) => (r.proposalSimplyId ? [r.proposalSimplyId] : []));
   const pending = outcome.status === 'COMPLETED' && proposals.length > 0
     ? (await services.prisma.assistantProposal.findMany({ where: { teamId: run.teamId, runId: run.id, status: 'DRAFT' }, select: { simplyId: true } })).map((p) => p.simplyId)
@@ -247,6 +251,23 @@ async function finish(services: Services, state: RunState, outcome: Outcome): Pr
     const payload = outcome.error ? { code: outcome.error.code, userVisibleSummary: outcome.error.userVisibleSummary } : pending.length > 0 ? { pendingProposalSimplyIds: pending } : {};
     await appendRunEvent(services, tx, run, state.teamSimplyId, eventType, payload);
   });
+}
+
+/** a RUNNING run untouched this long has no job left to run it (a job expires after 15 minutes) */
+const ABANDONED_AFTER_MS = 20 * 60_000;
+
+/**
+ * Ends runs no worker will finish (their job gave up after its retries, or was lost): FAILED with
+ * WORKER_LOST, so no client polls them for ever. Run every minute; exported for tests.
+ */
+export async function failAbandonedRuns(services: Services): Promise<number> {
+  const abandoned = await services.prisma.assistantRun.findMany({ where: { status: 'RUNNING', updatedAt: { lt: new Date(Date.now() - ABANDONED_AFTER_MS) } }, take: 100 });
+  for (const run of abandoned) {
+    const team = await services.prisma.team.findUniqueOrThrow({ where: { id: run.teamId }, select: { simplyId: true } });
+    const state: RunState = { run, teamSimplyId: team.simplyId, transcript: [], toolResults: {}, budget: null as never };
+    await finish(services, state, { status: 'FAILED', error: { code: 'WORKER_LOST', userVisibleSummary: 'The assistant stopped working on this question. Ask again.' } });
+  }
+  return abandoned.length;
 }
 
 function dedupe(sources: SourceReference[]): SourceReference[] {

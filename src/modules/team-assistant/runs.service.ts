@@ -3,6 +3,7 @@
 // not yet committed, and an unknown one are all TEAM_AGENT_RUN_NOT_FOUND. Cancelling asks the run
 // to stop; it stops before its next step (a model call or tool call under way finishes first).
 import type { RequestContext, Services } from '../../app/context.ts';
+import { ValidationError } from '../../app/errors.ts';
 import type { AssistantRun } from '../../generated/prisma/client.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { assistantLevel, requireAssistant } from './team-assistant.access.ts';
@@ -42,7 +43,7 @@ export async function getRun(ctx: RequestContext, runSimplyId: string): Promise<
 export async function discoverRun(ctx: RequestContext, idempotencyKey: string): Promise<RunView> {
   const { teamId, userId } = requireAssistant(ctx);
   const key = idempotencyKey.trim();
-  if (!key || key.length > MAX_IDEMPOTENCY_KEY) throw new AssistantRunNotFoundError();
+  if (!key || key.length > MAX_IDEMPOTENCY_KEY) throw new ValidationError(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`, [{ field: 'idempotencyKey', message: `1 to ${MAX_IDEMPOTENCY_KEY} characters` }]);
   const run = await ctx.services.prisma.assistantRun.findUnique({ where: { teamId_userId_idempotencyKey: { teamId, userId, idempotencyKey: key } } });
   if (!run) throw new AssistantRunNotFoundError();
   return loadRunView(ctx.services, run);

@@ -34,7 +34,12 @@ export async function putKnowledgeSources(ctx: RequestContext, input: unknown): 
   const schema = await ctx.services.schemas.get(teamId);
   const known = new Set([...schema.collectionsById.values()].map((c) => c.simplyId));
   const unknown = sources.collections.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new ValidationError('Unknown collections', unknown.map((id) => ({ field: 'collections', message: `${id} is not a collection of this team` })));
+  const views = new Set((await ctx.services.prisma.dataView.findMany({ where: { teamId, simplyId: { in: sources.views } }, select: { simplyId: true } })).map((v) => v.simplyId));
+  const details = [
+    ...unknown.map((id) => ({ field: 'collections', message: `${id} is not a collection of this team` })),
+    ...sources.views.filter((id) => !views.has(id)).map((id) => ({ field: 'views', message: `${id} is not a data view of this team` })),
+  ];
+  if (details.length > 0) throw new ValidationError('Unknown knowledge sources', details);
   const value = { ...sources, collections: [...new Set(sources.collections)], views: [...new Set(sources.views)] };
   await ctx.services.prisma.assistantSettings.upsert({ where: { teamId }, create: { teamId, knowledgeSources: value }, update: { knowledgeSources: value } });
   return value;

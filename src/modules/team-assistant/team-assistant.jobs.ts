@@ -1,14 +1,15 @@
 // The assistant's queue: runs, each a pg-boss job. A worker that stops heartbeating for 10 s has
 // its job handed to another (well within half a minute); the run resumes from what it stored
 // (run-worker.ts). An unexpected error is retried a few times, then the run ends FAILED. Every
-// minute, drafts nobody decided in time become EXPIRED.
+// minute, drafts nobody decided in time become EXPIRED, and runs no job will finish any more end
+// FAILED (WORKER_LOST).
 import type { Services } from '../../app/context.ts';
 import type { JobDefinition } from '../../app/jobs.ts';
 import { RUN_ASSISTANT, type RunAssistantJob } from './run-job.ts';
-import { RUN_RETRY_LIMIT, runAssistant } from './run-worker.ts';
+import { failAbandonedRuns, RUN_RETRY_LIMIT, runAssistant } from './run-worker.ts';
 import { expireProposals } from './proposals.service.ts';
 
-const EXPIRE_PROPOSALS = 'team-assistant.expire-proposals';
+const SWEEP = 'team-assistant.sweep';
 
 export function teamAssistantJobs(services: Services): JobDefinition<never>[] {
   const runs: JobDefinition<RunAssistantJob> = {
@@ -22,6 +23,13 @@ export function teamAssistantJobs(services: Services): JobDefinition<never>[] {
       for (const job of jobs) await runAssistant(services, job);
     },
   };
-  const expiry: JobDefinition = { name: EXPIRE_PROPOSALS, schedule: '* * * * *', handler: async () => void (await expireProposals(services)) };
-  return [runs as unknown as JobDefinition<never>, expiry as JobDefinition<never>];
+  const sweep: JobDefinition = {
+    name: SWEEP,
+    schedule: '* * * * *',
+    handler: async () => {
+      await expireProposals(services);
+      await failAbandonedRuns(services);
+    },
+  };
+  return [runs as unknown as JobDefinition<never>, sweep as JobDefinition<never>];
 }
