@@ -73,15 +73,13 @@ const ended = {
 export async function runAssistant(services: Services, job: Pick<Job<RunAssistantJob>, 'data' | 'retryCount'>): Promise<void> {
   const teamId = BigInt(job.data.teamId);
   const runId = BigInt(job.data.runId);
-  const { prisma } = services;
-  const claimed = await prisma.assistantRun.updateMany({ where: { teamId, id: runId, status: 'RUNNING' }, data: { attempts: { increment: 1 } } });
-  if (claimed.count === 0) return;
-  const run = await prisma.assistantRun.findUniqueOrThrow({ where: { teamId_id: { teamId, id: runId } } });
-  const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { simplyId: true, name: true } });
+  // claimed and read in one statement: a run that already ended is not worked again
+  const [run] = await services.prisma.assistantRun.updateManyAndReturn({ where: { teamId, id: runId, status: 'RUNNING' }, data: { attempts: { increment: 1 } } });
+  if (!run) return;
   const logger = services.logger.child({ run: run.simplyId, attempt: run.attempts });
   const state: RunState = {
     run,
-    teamSimplyId: team.simplyId,
+    teamSimplyId: '',
     transcript: run.transcript as unknown as ChatMessage[],
     toolResults: run.toolResults as unknown as Record<string, StoredToolResult>,
     budget: services.ai ? services.ai.runBudget() : (null as never),
@@ -89,9 +87,7 @@ export async function runAssistant(services: Services, job: Pick<Job<RunAssistan
   try {
     if (!services.ai) throw ended.unavailable();
     state.budget.charge({ totalTokens: run.tokensUsed });
-    if (run.nextEventSequence === 1) await runTransaction(prisma, (tx) => appendRunEvent(services, tx, run, team.simplyId, 'RUN_STARTED'));
-    if (state.transcript.length === 0) state.transcript = await openingTranscript(services, run);
-    await work(services, state, team.name);
+    await work(services, state);
   } catch (error) {
     if (error instanceof RunEnded) return finish(services, state, { status: error.status, error: { code: error.code, userVisibleSummary: error.summary } });
     if (error instanceof AiError) {
@@ -105,48 +101,75 @@ export async function runAssistant(services: Services, job: Pick<Job<RunAssistan
   }
 }
 
-/** The member as they are now, with the token's scopes the run was started with. */
-async function memberNow(services: Services, run: AssistantRun): Promise<{ ctx: RequestContext; level: 'VIEW' | 'EDIT' }> {
-  const member = await services.authenticator.memberPrincipal(run.userId, run.teamId);
-  const level = member && assistantLevel(member);
-  if (!member || !level) throw ended.accessLost();
-  const principal: Principal = { ...member, scopes: run.scopes ? new Set(run.scopes as OauthScope[]) : null };
-  return { ctx: systemContext(services, principal, `assistant-run:${run.simplyId}`), level };
+interface Member {
+  ctx: RequestContext;
+  level: 'VIEW' | 'EDIT';
+  team: { simplyId: string; name: string };
 }
 
-async function work(services: Services, state: RunState, teamName: string): Promise<void> {
+/** The member as they are now, with the token's scopes the run was started with. */
+async function memberNow(services: Services, run: AssistantRun): Promise<Member> {
+  const member = await services.authenticator.memberPrincipal(run.userId, run.teamId);
+  const level = member && assistantLevel(member);
+  if (!member || !level || !member.team) throw ended.accessLost();
+  const principal: Principal = { ...member, scopes: run.scopes ? new Set(run.scopes as OauthScope[]) : null };
+  return { ctx: systemContext(services, principal, `assistant-run:${run.simplyId}`), level, team: member.team };
+}
+
+// The first step reads what it needs side by side and stores its first events together, so the
+// model is asked within a few round trips of the job's start; each later step re-reads the member.
+async function work(services: Services, state: RunState): Promise<void> {
   const { run } = state;
-  const { knowledgeSources } = await teamAssistantSettings(services, run.teamId);
+  const [first, { knowledgeSources }, opening] = await Promise.all([
+    memberNow(services, run),
+    teamAssistantSettings(services, run.teamId),
+    state.transcript.length === 0 ? openingTranscript(services, run) : Promise.resolve(state.transcript),
+  ]);
+  state.teamSimplyId = first.team.simplyId;
+  state.transcript = opening;
+  let member: Member | null = first;
+  // the claimed row is current: the first step needs no second read of it
+  let current: { cancelRequestedAt: Date | null; steps: number } | null = run;
   for (;;) {
-    const { ctx, level } = await memberNow(services, run);
+    member ??= await memberNow(services, run);
+    const { ctx, level } = member;
     const tools = toolsFor(ctx, level, isWebClient(run.contextSnapshot));
     // tool calls of a step stored before a crash: run the ones without a result first
     const pending = pendingCalls(state);
     if (pending.length > 0) {
       await runToolCalls(services, state, ctx, tools, knowledgeSources, pending);
+      member = null;
+      current = null;
       continue;
     }
-    const current = await services.prisma.assistantRun.findUniqueOrThrow({ where: { teamId_id: { teamId: run.teamId, id: run.id } }, select: { cancelRequestedAt: true, steps: true } });
+    current ??= await services.prisma.assistantRun.findUniqueOrThrow({ where: { teamId_id: { teamId: run.teamId, id: run.id } }, select: { cancelRequestedAt: true, steps: true } });
     if (current.cancelRequestedAt) throw ended.cancelled();
     if (current.steps >= MAX_STEPS) throw ended.stepLimit();
-    await runTransaction(services.prisma, (tx) => appendRunEvent(services, tx, run, state.teamSimplyId, 'STEP_STARTED', { step: current.steps + 1 }));
-    const step = await services.ai!.complete({
-      system: systemPrompt({ teamName, contextSnapshot: run.contextSnapshot, searchable: tools.length > 0, canDraft: tools.some((t) => t.level === 'EDIT') }),
+    const step = current.steps + 1;
+    const starting = run.nextEventSequence === 1 && step === 1;
+    await runTransaction(services.prisma, async (tx) => {
+      if (starting) await appendRunEvent(services, tx, run, state.teamSimplyId, 'RUN_STARTED');
+      await appendRunEvent(services, tx, run, state.teamSimplyId, 'STEP_STARTED', { step });
+    });
+    const answer = await services.ai!.complete({
+      system: systemPrompt({ teamName: member.team.name, contextSnapshot: run.contextSnapshot, searchable: tools.length > 0, canDraft: tools.some((t) => t.level === 'EDIT') }),
       messages: state.transcript,
       tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input) as Record<string, unknown> })),
       budget: state.budget,
       teamId: run.teamId,
       feature: 'team-assistant',
     });
-    if (step.toolCalls.length === 0) {
-      await finish(services, state, { status: 'COMPLETED', reply: step.text.trim() || 'I have no answer to that.' });
+    if (answer.toolCalls.length === 0) {
+      await finish(services, state, { status: 'COMPLETED', reply: answer.text.trim() || 'I have no answer to that.' });
       return;
     }
-    state.transcript.push({ role: 'assistant', content: step.text, toolCalls: step.toolCalls });
+    state.transcript.push({ role: 'assistant', content: answer.text, toolCalls: answer.toolCalls });
     await services.prisma.assistantRun.update({
       where: { teamId_id: { teamId: run.teamId, id: run.id } },
       data: { transcript: state.transcript as never, steps: { increment: 1 }, tokensUsed: state.budget.used },
     });
+    member = null;
+    current = null;
   }
 }
 
@@ -216,6 +239,8 @@ interface Outcome {
 /** Ends the run once: its reply message, status and terminal event in one transaction. */
 async function finish(services: Services, state: RunState, outcome: Outcome): Promise<void> {
   const { run } = state;
+  // a run that ended before it knew its team (the member had lost access)
+  state.teamSimplyId ||= (await services.prisma.team.findUniqueOrThrow({ where: { id: run.teamId }, select: { simplyId: true } })).simplyId;
   const sources = dedupe(Object.values(state.toolResults).flatMap((r) => r.sources));
   const uiIntents: UiIntent[] = [
     ...sources.filter((r) => r.kind === 'DATA_RECORD').slice(0, OPEN_RECORD_INTENTS).map((r) => ({ type: 'OPEN_RECORD', dataRecordSimplyId: r.simplyId, label: r.label })),
@@ -263,8 +288,7 @@ const ABANDONED_AFTER_MS = 20 * 60_000;
 export async function failAbandonedRuns(services: Services): Promise<number> {
   const abandoned = await services.prisma.assistantRun.findMany({ where: { status: 'RUNNING', updatedAt: { lt: new Date(Date.now() - ABANDONED_AFTER_MS) } }, take: 100 });
   for (const run of abandoned) {
-    const team = await services.prisma.team.findUniqueOrThrow({ where: { id: run.teamId }, select: { simplyId: true } });
-    const state: RunState = { run, teamSimplyId: team.simplyId, transcript: [], toolResults: {}, budget: null as never };
+    const state: RunState = { run, teamSimplyId: '', transcript: [], toolResults: {}, budget: null as never };
     await finish(services, state, { status: 'FAILED', error: { code: 'WORKER_LOST', userVisibleSummary: 'The assistant stopped working on this question. Ask again.' } });
   }
   return abandoned.length;

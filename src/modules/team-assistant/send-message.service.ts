@@ -8,14 +8,14 @@ import type { RequestContext } from '../../app/context.ts';
 import { ConflictError, NotFoundError } from '../../app/errors.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import { parseInput } from '../../app/validate.ts';
-import type { AssistantRun } from '../../generated/prisma/client.ts';
+import type { AssistantMessage, AssistantRun, AssistantSession } from '../../generated/prisma/client.ts';
 import { requireAssistant } from './team-assistant.access.ts';
 import { AssistantRunEndedError } from './team-assistant.errors.ts';
 import { assistantMessageId, assistantRunId, assistantSessionId } from './team-assistant.ids.ts';
 import { isWebClient, toolsFor } from './assistant-tools.ts';
 import { loadRunView } from './runs.service.ts';
 import { sendMessageInput } from './team-assistant.input.ts';
-import { sessionView, type ControlState, type MessageView, type SessionView } from './assistant-views.ts';
+import { messageView, sessionView, type ControlState, type MessageView, type SessionView } from './assistant-views.ts';
 import { RUN_ASSISTANT, type RunAssistantJob } from './run-job.ts';
 
 const TITLE_CHARACTERS = 80;
@@ -46,9 +46,9 @@ export async function sendMessage(ctx: RequestContext, input: unknown): Promise<
   if (known) return answer(ctx, known, caller.level);
 
   if (body.sessionSimplyId !== undefined) assistantSessionId.assert(body.sessionSimplyId, 'sessionSimplyId');
-  let run: AssistantRun;
+  let created: { run: AssistantRun; session: AssistantSession; userMessage: AssistantMessage };
   try {
-    run = await runTransaction(prisma, async (tx) => {
+    created = await runTransaction(prisma, async (tx) => {
       const session = body.sessionSimplyId
         ? await tx.assistantSession.findUnique({ where: { teamId_simplyId: { teamId: caller.teamId, simplyId: body.sessionSimplyId } } })
         : await tx.assistantSession.create({
@@ -59,7 +59,7 @@ export async function sendMessage(ctx: RequestContext, input: unknown): Promise<
       const userMessage = await tx.assistantMessage.create({
         data: { simplyId: assistantMessageId.create(), teamId: caller.teamId, sessionId: session.id, role: 'USER', content: body.message },
       });
-      const created = await tx.assistantRun.create({
+      const run = await tx.assistantRun.create({
         data: {
           simplyId: assistantRunId.create(),
           teamId: caller.teamId,
@@ -71,10 +71,10 @@ export async function sendMessage(ctx: RequestContext, input: unknown): Promise<
           scopes: ctx.principal.scopes ? [...ctx.principal.scopes] : undefined,
         },
       });
-      await tx.assistantSession.update({ where: { teamId_id: { teamId: caller.teamId, id: session.id } }, data: { updatedAt: new Date() } });
-      const job: RunAssistantJob = { teamId: String(caller.teamId), runId: String(created.id) };
-      await ctx.services.jobs.sendInTransaction(tx, RUN_ASSISTANT, job, { singletonKey: created.simplyId });
-      return created;
+      const touched = await tx.assistantSession.update({ where: { teamId_id: { teamId: caller.teamId, id: session.id } }, data: { updatedAt: new Date() } });
+      const job: RunAssistantJob = { teamId: String(caller.teamId), runId: String(run.id) };
+      await ctx.services.jobs.sendInTransaction(tx, RUN_ASSISTANT, job, { singletonKey: run.simplyId });
+      return { run, session: touched, userMessage };
     });
   } catch (error) {
     // the same key sent twice at once: the other send's run won the unique key, answer it
@@ -83,7 +83,9 @@ export async function sendMessage(ctx: RequestContext, input: unknown): Promise<
     if (!winner) throw error;
     return answer(ctx, winner, caller.level);
   }
-  return answer(ctx, run, caller.level);
+  // a new run is answered from the rows just written
+  const { run, session, userMessage } = created;
+  return accepted(ctx, run, sessionView(session), messageView(userMessage, session.simplyId, null), null, caller.level);
 }
 
 async function answer(ctx: RequestContext, run: AssistantRun, level: 'VIEW' | 'EDIT'): Promise<SendResult> {
@@ -93,16 +95,20 @@ async function answer(ctx: RequestContext, run: AssistantRun, level: 'VIEW' | 'E
   }
   const view = await loadRunView(ctx.services, run);
   const session = await ctx.services.prisma.assistantSession.findUniqueOrThrow({ where: { teamId_id: { teamId: run.teamId, id: run.sessionId } } });
+  return accepted(ctx, run, sessionView(session), view.userMessage, view.assistantMessage, level);
+}
+
+function accepted(ctx: RequestContext, run: AssistantRun, session: SessionView, userMessage: MessageView, assistantMessage: MessageView | null, level: 'VIEW' | 'EDIT'): SendResult {
   const running = run.status === 'RUNNING';
   return {
     httpStatus: running ? 202 : 201,
-    session: sessionView(session),
-    userMessage: view.userMessage,
-    assistantMessage: running ? null : view.assistantMessage,
+    session,
+    userMessage,
+    assistantMessage: running ? null : assistantMessage,
     runSimplyId: run.simplyId,
     status: run.status,
     availableTools: toolsFor(ctx, level, isWebClient(run.contextSnapshot)).map((t) => t.name),
-    controlState: view.controlState,
+    controlState: run.controlState as unknown as ControlState,
     runtime: RUNTIME_VERSIONS,
   };
 }
