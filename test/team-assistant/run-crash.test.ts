@@ -13,6 +13,7 @@ import { createPeople, createRecord } from '../support/record-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilWith } from '../support/until.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
+import { serverGraphqlWsClient } from '../support/realtime.ts';
 
 const until = untilWith({ timeoutMs: 60_000, everyMs: 50 });
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -56,6 +57,14 @@ it('a worker killed mid-run is replaced within half a minute, and the run resume
   const sent = await server.request('POST', '/v1/team-agent/messages', { token: team.userToken, teamId: team.teamSimplyId, body: { message: 'How many people?', idempotencyKey: randomUUID() } });
   expect(sent.status).toBe(202);
   const runSimplyId = sent.body.data.runSimplyId as string;
+  // a subscriber on the API instance: the events come from the worker processes, through PostgreSQL
+  const events: { sequence: number; eventType: string }[] = [];
+  const client = serverGraphqlWsClient(server, { connectionParams: { authorization: `Bearer ${team.userToken}`, 'X-Team-Id': team.teamSimplyId } });
+  cleanups.push(async () => client.dispose());
+  client.subscribe<{ teamAgentRunEvents: { sequence: number; eventType: string } }>(
+    { query: 'subscription($id: String!) { teamAgentRunEvents(runSimplyId: $id) { sequence eventType } }', variables: { id: runSimplyId } },
+    { next: (result) => void (result.data && events.push(result.data.teamAgentRunEvents)), error: () => {}, complete: () => {} },
+  );
   await until('the doomed worker to ask the model its second step', () => model.requests.length >= 2);
   doomed.child.kill('SIGKILL');
   expect(await doomed.exited).toBe('SIGKILL');
@@ -70,10 +79,13 @@ it('a worker killed mid-run is replaced within half a minute, and the run resume
   expect(Date.now() - killedAt).toBeLessThan(30_000);
   expect(run.status).toBe('COMPLETED');
   expect(run.assistantMessage.content).toBe('There is 1 person.');
-  const events: { sequence: number; eventType: string }[] = run.runtimeEvents;
-  expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
-  expect(events.filter((e) => e.eventType === 'TOOL_CALL_STARTED')).toHaveLength(1);
-  expect(events.filter((e) => e.eventType === 'RUN_STARTED')).toHaveLength(1);
+  const storedEvents: { sequence: number; eventType: string }[] = run.runtimeEvents;
+  expect(storedEvents.map((e) => e.sequence)).toEqual(storedEvents.map((_, i) => i + 1));
+  expect(storedEvents.filter((e) => e.eventType === 'TOOL_CALL_STARTED')).toHaveLength(1);
+  expect(storedEvents.filter((e) => e.eventType === 'RUN_STARTED')).toHaveLength(1);
+  // the subscriber saw each of them once, in order, across the worker's death
+  await until('the subscriber to see the run end', () => events.at(-1)?.eventType === 'RUN_COMPLETED');
+  expect(events).toEqual(storedEvents.map(({ sequence, eventType }) => ({ sequence, eventType })));
   // the second step asked again, with the stored tool result: three model requests in all
   expect(model.requests).toHaveLength(3);
   expect(JSON.stringify(model.requests[2]!.body.messages.at(-1))).toContain('count');

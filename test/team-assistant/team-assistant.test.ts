@@ -186,6 +186,17 @@ describe('a run', () => {
     expect(again.text).not.toContain(SECRET);
   });
 
+  it('fails safely on a model answer that is not Chat Completions at all', async () => {
+    model.reset();
+    model.reply({ raw: { status: 200, body: '<html>gateway says hello</html>' } });
+    const discovered = await get(viewer, `/v1/team-agent/runs?idempotencyKey=not-sent-yet-${randomUUID()}`);
+    expect(discovered.body.error.code).toBe('TEAM_AGENT_RUN_NOT_FOUND');
+    const first = await send(viewer, { message: 'Hello?', idempotencyKey: randomUUID() });
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    expect(run).toMatchObject({ status: 'FAILED', error: { code: 'MODEL_BAD_RESPONSE' } });
+    expect(JSON.stringify(run)).not.toContain('gateway');
+  });
+
   it('answers an unknown tool and invalid arguments with tool errors, never a write or a 500', async () => {
     model.reset();
     model.reply(

@@ -1,6 +1,8 @@
 // The assistant's tools, and which of them a member may use now: read tools at view level, draft
 // tools (proposals a member approves) at edit level with a token that may write records, and the
 // builder prefill for web clients.
+import { z } from 'zod';
+import type { ToolDeclaration } from '../../app/ai/index.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { hasScope } from '../../app/auth/principal.ts';
 import type { FeatureLevel } from '../../app/auth/feature-permissions.ts';
@@ -24,3 +26,12 @@ export function toolsFor(ctx: RequestContext, level: FeatureLevel, web = false):
 
 /** what the member's app said it is (contextSnapshot.platform) */
 export const isWebClient = (contextSnapshot: unknown): boolean => (contextSnapshot as { platform?: unknown } | null)?.platform === 'WEB';
+
+const declarations = new Map<AssistantTool, ToolDeclaration>();
+
+/** A tool as the model is told of it; its JSON Schema is derived once, not at every step. */
+export function declarationOf(tool: AssistantTool): ToolDeclaration {
+  let declaration = declarations.get(tool);
+  if (!declaration) declarations.set(tool, (declaration = { name: tool.name, description: tool.description, inputSchema: z.toJSONSchema(tool.input) as Record<string, unknown> }));
+  return declaration;
+}

@@ -5,7 +5,6 @@
 // and a model step is asked again only when its answer was not stored. Each step re-reads the
 // member's role and permissions; a member who lost access ends the run. Everything a member sees of
 // a failure is a fixed sentence (error.userVisibleSummary); provider answers go to the server log.
-import { z } from 'zod';
 import type { Job } from 'pg-boss';
 import { AiError, type ChatMessage, type ChatToolCall, type JsonValue, type TokenBudget } from '../../app/ai/index.ts';
 import { systemContext, type RequestContext, type Services } from '../../app/context.ts';
@@ -15,7 +14,7 @@ import type { Principal } from '../../app/auth/principal.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import type { AssistantRun } from '../../generated/prisma/client.ts';
 import { assistantLevel } from './team-assistant.access.ts';
-import { ASSISTANT_TOOLS, isWebClient, toolsFor } from './assistant-tools.ts';
+import { ASSISTANT_TOOLS, declarationOf, isWebClient, toolsFor } from './assistant-tools.ts';
 import type { AssistantTool, SourceReference, ToolUse, UiIntent } from './tool-types.ts';
 import { appendRunEvent } from './run-events.ts';
 import type { RunAssistantJob } from './run-job.ts';
@@ -154,7 +153,7 @@ async function work(services: Services, state: RunState): Promise<void> {
     const answer = await services.ai!.complete({
       system: systemPrompt({ teamName: member.team.name, contextSnapshot: run.contextSnapshot, searchable: tools.length > 0, canDraft: tools.some((t) => t.level === 'EDIT') }),
       messages: state.transcript,
-      tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input) as Record<string, unknown> })),
+      tools: tools.map(declarationOf),
       budget: state.budget,
       teamId: run.teamId,
       feature: 'team-assistant',
