@@ -89,7 +89,16 @@ export class EventBus {
    * (`SELECT pg_notify(channel, payload)`) so the event is sent only if the change commits.
    */
   notification<K extends keyof Topics>(topic: K, id: Topics[K][0], payload: Topics[K][1]): { channel: string; payload: string } {
-    return { channel: EVENTS_CHANNEL, payload: JSON.stringify({ type: `${topic}:${id}`, detail: payload }) };
+    const { channel, type } = this.address(topic, id);
+    return { channel, payload: JSON.stringify({ type, detail: payload }) };
+  }
+
+  /**
+   * Where a topic's events go: the NOTIFY channel, and the `type` of the payload `{ type, detail }`.
+   * For a writer that builds the payload in SQL, from values only the statement knows.
+   */
+  address<K extends keyof Topics>(topic: K, id: Topics[K][0]): { channel: string; type: string } {
+    return { channel: EVENTS_CHANNEL, type: `${String(topic)}:${id}` };
   }
 
   /** Publishes outside any transaction (every instance, this one included, receives it by NOTIFY). */

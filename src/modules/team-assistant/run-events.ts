@@ -31,19 +31,36 @@ declare module '../../app/pubsub/event-bus.ts' {
 export const runTopicId = (teamSimplyId: string, runSimplyId: string) => `${teamSimplyId}:${runSimplyId}`;
 
 /**
- * Stores the next event of `run` inside `tx` and publishes it when `tx` commits. Payloads carry
- * only what a member may see: tool names, counts, simplyIds, fixed summaries.
+ * Stores the next event of `run` and publishes it once it commits: one statement numbers it (from
+ * the run row), stores it and notifies, in `db`'s transaction or as a transaction of its own.
+ * Payloads carry only what a member may see: tool names, counts, simplyIds, fixed summaries.
  */
-export async function appendRunEvent(services: Services, tx: Tx, run: Pick<AssistantRun, 'id' | 'teamId' | 'simplyId'>, teamSimplyId: string, eventType: RunEventType, payload: Record<string, unknown> = {}): Promise<void> {
-  const [next] = await tx.$queryRaw<{ sequence: number }[]>`
-    UPDATE "AssistantRun" SET "nextEventSequence" = "nextEventSequence" + 1
-     WHERE "teamId" = ${run.teamId} AND id = ${run.id}
-    RETURNING "nextEventSequence" - 1 AS sequence`;
-  const sequence = Number(next!.sequence);
-  const event = await tx.assistantRunEvent.create({ data: { teamId: run.teamId, runId: run.id, sequence, eventType, payload: payload as never } });
-  const published: PublishedRunEvent = { runSimplyId: run.simplyId, sequence, eventType, payload: event.payload, createdAt: event.createdAt.toISOString() };
-  const { channel, payload: raw } = services.events.notification('assistantRunEvents', runTopicId(teamSimplyId, run.simplyId), published);
-  await tx.$executeRaw`SELECT pg_notify(${channel}, ${raw})`;
+export async function appendRunEvent(
+  services: Services,
+  db: Tx | Services['prisma'],
+  run: Pick<AssistantRun, 'id' | 'teamId' | 'simplyId'>,
+  teamSimplyId: string,
+  eventType: RunEventType,
+  payload: Record<string, unknown> = {},
+): Promise<void> {
+  const { channel, type } = services.events.address('assistantRunEvents', runTopicId(teamSimplyId, run.simplyId));
+  const body = JSON.stringify(payload);
+  // the published event is the read's PublishedRunEvent: createdAt as JavaScript's ISO text
+  // executed, not queried: the statement's only column is pg_notify's void, which no client reads
+  await db.$executeRaw`
+    WITH next AS (
+      UPDATE "AssistantRun" SET "nextEventSequence" = "nextEventSequence" + 1
+       WHERE "teamId" = ${run.teamId} AND id = ${run.id}
+      RETURNING "nextEventSequence" - 1 AS sequence
+    ), stored AS (
+      INSERT INTO "AssistantRunEvent" ("teamId", "runId", sequence, "eventType", payload, "createdAt")
+      SELECT ${run.teamId}, ${run.id}, sequence, ${eventType}, ${body}::jsonb, now() FROM next
+      RETURNING sequence, "createdAt"
+    )
+    SELECT pg_notify(${channel}, json_build_object('type', ${type}::text, 'detail', json_build_object(
+      'runSimplyId', ${run.simplyId}::text, 'sequence', sequence, 'eventType', ${eventType}::text, 'payload', ${body}::jsonb,
+      'createdAt', to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text)
+      FROM stored`;
 }
 
 /** Stored events of a run after `afterSequence`, in order. */

@@ -146,10 +146,8 @@ async function work(services: Services, state: RunState): Promise<void> {
     if (current.steps >= MAX_STEPS) throw ended.stepLimit();
     const step = current.steps + 1;
     const starting = run.nextEventSequence === 1 && step === 1;
-    await runTransaction(services.prisma, async (tx) => {
-      if (starting) await appendRunEvent(services, tx, run, state.teamSimplyId, 'RUN_STARTED');
-      await appendRunEvent(services, tx, run, state.teamSimplyId, 'STEP_STARTED', { step });
-    });
+    if (starting) await appendRunEvent(services, services.prisma, run, state.teamSimplyId, 'RUN_STARTED');
+    await appendRunEvent(services, services.prisma, run, state.teamSimplyId, 'STEP_STARTED', { step });
     const answer = await services.ai!.complete({
       system: systemPrompt({ teamName: member.team.name, contextSnapshot: run.contextSnapshot, searchable: tools.length > 0, canDraft: tools.some((t) => t.level === 'EDIT') }),
       messages: state.transcript,
@@ -182,7 +180,7 @@ function pendingCalls(state: RunState): ChatToolCall[] {
 async function runToolCalls(services: Services, state: RunState, ctx: RequestContext, tools: AssistantTool[], sources: KnowledgeSources, calls: ChatToolCall[]): Promise<void> {
   const { run } = state;
   for (const call of calls) {
-    await runTransaction(services.prisma, (tx) => appendRunEvent(services, tx, run, state.teamSimplyId, 'TOOL_CALL_STARTED', { tool: safeName(call.name, tools) }));
+    await appendRunEvent(services, services.prisma, run, state.teamSimplyId, 'TOOL_CALL_STARTED', { tool: safeName(call.name, tools) });
     const result = await runTool(ctx, tools, { sources, runId: run.id, userId: run.userId, toolCallId: call.id }, call);
     state.toolResults[call.id] = result;
     state.transcript.push({ role: 'tool', toolCallId: call.id, name: call.name, output: result.output, isError: result.isError });
