@@ -1,6 +1,6 @@
 // A member's rating of an assistant reply (Document 2 §4.9 rule 5): one per reply and member; a
 // second rating replaces the first and keeps its simplyId. Only the caller's own assistant replies
-// in live sessions can be rated; anything else is TEAM_AGENT_MESSAGE_NOT_FOUND.
+// in their own sessions (archived ones too) can be rated; anything else is TEAM_AGENT_MESSAGE_NOT_FOUND.
 import type { RequestContext } from '../../app/context.ts';
 import type { AssistantFeedback } from '../../generated/prisma/client.ts';
 import { parseInput } from '../../app/validate.ts';

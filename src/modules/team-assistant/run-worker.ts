@@ -136,7 +136,7 @@ async function work(services: Services, state: RunState): Promise<void> {
     // tool calls of a step stored before a crash: run the ones without a result first
     const pending = pendingCalls(state);
     if (pending.length > 0) {
-      await runToolCalls(services, state, ctx, tools, knowledgeSources, pending);
+      await runToolCalls(services, state, member, knowledgeSources, pending);
       member = null;
       current = null;
       continue;
@@ -177,9 +177,12 @@ function pendingCalls(state: RunState): ChatToolCall[] {
   return [];
 }
 
-async function runToolCalls(services: Services, state: RunState, ctx: RequestContext, tools: AssistantTool[], sources: KnowledgeSources, calls: ChatToolCall[]): Promise<void> {
+/** Runs the calls in order, each with the member as they are when it runs (their role read again for every call after the first). */
+async function runToolCalls(services: Services, state: RunState, first: Member, sources: KnowledgeSources, calls: ChatToolCall[]): Promise<void> {
   const { run } = state;
-  for (const call of calls) {
+  for (const [index, call] of calls.entries()) {
+    const { ctx, level } = index === 0 ? first : await memberNow(services, run);
+    const tools = toolsFor(ctx, level, isWebClient(run.contextSnapshot));
     await appendRunEvent(services, services.prisma, run, state.teamSimplyId, 'TOOL_CALL_STARTED', { tool: safeName(call.name, tools) });
     const result = await runTool(ctx, tools, { sources, runId: run.id, userId: run.userId, toolCallId: call.id }, call);
     state.toolResults[call.id] = result;
