@@ -402,6 +402,7 @@ describe('ui intents', () => {
     const run = await settled(viewer, first.body.data.runSimplyId);
     const intents = run.assistantMessage.uiIntents as { type: string; prefillNonce?: string; dataRecordSimplyId?: string }[];
     expect(intents.map((i) => i.type)).toEqual(['OPEN_RECORD', 'PREFILL_SUPPORTED_BUILDER']);
+    expect(intents[0]!.dataRecordSimplyId).toBe(run.assistantMessage.sourceReferences[0].simplyId);
     // the nonce never reached the model
     expect(JSON.stringify(model.requests.at(-1)!.body)).not.toContain(intents[1]!.prefillNonce!);
     const redeem = (who: Caller) => server.request('POST', `/v1/team-agent/prefills/${intents[1]!.prefillNonce}/redeem`, { token: who.token, teamId: team.teamSimplyId });
@@ -423,6 +424,20 @@ describe('ui intents', () => {
     model.reset();
     model.otherwise({ text: 'ok' });
     await settled(viewer, mobile.body.data.runSimplyId);
+  });
+});
+
+describe('data views', () => {
+  it('lists the views the member may read, and offers to open them', async () => {
+    const created = await server.request('POST', '/v1/data-views', { token: team.apiKey, body: { dataCollectionSimplyId: people.id, name: 'Testers', enumDataViewTypeId: 'TABLE' } });
+    expect(created.status).toBe(201);
+    model.reset();
+    model.reply({ toolCalls: [{ name: 'list_data_views', arguments: {} }] }, { text: 'Open the Testers view.' });
+    const first = await send(viewer, { message: 'Where do I see the testers?', idempotencyKey: randomUUID() });
+    const run = await settled(viewer, first.body.data.runSimplyId);
+    const listed = JSON.parse(model.requests[1]!.body.messages.at(-1)!.content as string);
+    expect(listed).toContainEqual({ dataViewSimplyId: created.body.data.id, name: 'Testers', viewType: 'TABLE', dataCollectionSimplyId: people.id });
+    expect(run.assistantMessage.uiIntents).toContainEqual({ type: 'OPEN_DATA_VIEW', dataViewSimplyId: created.body.data.id, label: 'Testers' });
   });
 });
 

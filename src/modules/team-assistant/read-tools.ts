@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { RequestContext } from '../../app/context.ts';
 import { accessTo, canReadCollection, getRecord, searchRecords, type CollectionDefinition, type RecordView } from '../../kernel/index.ts';
 import type { KnowledgeSources } from './settings.service.ts';
+import { requireSchemaRead } from '../team-schema/index.ts';
+import { listViews } from '../views/index.ts';
 import { allowedCollection, text, type AssistantTool, type SourceReference } from './tool-types.ts';
 
 const SEARCH_LIMIT = 10;
@@ -34,6 +36,8 @@ const listCollections: AssistantTool = {
   input: z.object({}),
   level: 'VIEW',
   async run(ctx, _input, { sources }) {
+    // the collections and their fields are schema: a token must carry schema:read, as for the API's reads
+    requireSchemaRead(ctx.principal);
     const schema = await ctx.services.schemas.get(ctx.principal.team!.id);
     const collections = visibleCollections(ctx, schema.collectionsById.values(), sources);
     return {
@@ -101,4 +105,24 @@ const getDataRecord: AssistantTool = {
   },
 };
 
-export const READ_TOOLS: readonly AssistantTool[] = [listCollections, countRecords, searchTeamRecords, getDataRecord];
+const VIEW_LIMIT = 50;
+
+const listDataViews: AssistantTool = {
+  name: 'list_data_views',
+  description: 'The saved data views the member may read (name, type, collection), optionally of one collection: point the member to one instead of listing records yourself.',
+  input: z.object({ dataCollectionSimplyId: z.string().optional() }),
+  level: 'VIEW',
+  async run(ctx, input: { dataCollectionSimplyId?: string }, { sources }) {
+    if (input.dataCollectionSimplyId) allowedCollection(sources, input.dataCollectionSimplyId);
+    const page = await listViews(ctx, { dataCollectionSimplyId: input.dataCollectionSimplyId ?? null, limit: VIEW_LIMIT });
+    const chosen = sources.views.length > 0 ? new Set(sources.views) : null;
+    const views = page.nodes.filter(({ row, dataCollectionSimplyId }) => (!chosen || chosen.has(row.simplyId)) && (sources.mode !== 'SELECTED' || sources.collections.includes(dataCollectionSimplyId)));
+    return {
+      result: views.map(({ row, dataCollectionSimplyId }) => ({ dataViewSimplyId: row.simplyId, name: text(row.name), viewType: row.viewType, dataCollectionSimplyId })),
+      summary: `Listed ${views.length} data views`,
+      sources: views.map(({ row }) => ({ kind: 'DATA_VIEW' as const, simplyId: row.simplyId, label: text(row.name) })),
+    };
+  },
+};
+
+export const READ_TOOLS: readonly AssistantTool[] = [listCollections, listDataViews, countRecords, searchTeamRecords, getDataRecord];

@@ -37,8 +37,8 @@ interface StoredToolResult {
   uiIntent?: UiIntent;
 }
 
-/** records a reply drew on that the member's app offers to open */
-const OPEN_RECORD_INTENTS = 3;
+/** records (and views) a reply drew on that the member's app offers to open, of each kind */
+const OPEN_INTENTS = 3;
 
 interface RunState {
   run: AssistantRun;
@@ -243,7 +243,8 @@ async function finish(services: Services, state: RunState, outcome: Outcome): Pr
   state.teamSimplyId ||= (await services.prisma.team.findUniqueOrThrow({ where: { id: run.teamId }, select: { simplyId: true } })).simplyId;
   const sources = dedupe(Object.values(state.toolResults).flatMap((r) => r.sources));
   const uiIntents: UiIntent[] = [
-    ...sources.filter((r) => r.kind === 'DATA_RECORD').slice(0, OPEN_RECORD_INTENTS).map((r) => ({ type: 'OPEN_RECORD', dataRecordSimplyId: r.simplyId, label: r.label })),
+    ...sources.filter((r) => r.kind === 'DATA_RECORD').slice(0, OPEN_INTENTS).map((r) => ({ type: 'OPEN_RECORD', dataRecordSimplyId: r.simplyId, label: r.label })),
+    ...sources.filter((r) => r.kind === 'DATA_VIEW').slice(0, OPEN_INTENTS).map((r) => ({ type: 'OPEN_DATA_VIEW', dataViewSimplyId: r.simplyId, label: r.label })),
     ...Object.values(state.toolResults).flatMap((r) => (r.uiIntent ? [r.uiIntent] : [])),
   ];
   const known = new Set(ASSISTANT_TOOLS.map((t) => t.name));

@@ -7,7 +7,7 @@ import type { FeatureLevel } from '../../app/auth/feature-permissions.ts';
 import type { KnowledgeSources } from './settings.service.ts';
 
 export interface SourceReference {
-  kind: 'DATA_RECORD' | 'DATA_COLLECTION';
+  kind: 'DATA_RECORD' | 'DATA_COLLECTION' | 'DATA_VIEW';
   simplyId: string;
   label: string;
 }

@@ -2,4 +2,4 @@
 // Its manifest is module.ts; every other file of the folder is private to the area.
 export { dataViewId } from './views.ids.ts';
 export { readViewConfig } from './views.input.ts';
-export { labelOf } from './views.service.ts';
+export { labelOf, listViews } from './views.service.ts';
