@@ -472,6 +472,42 @@ describe('support handoffs', () => {
   });
 });
 
+describe('the GraphQL face', () => {
+  it('sends, reads the run and its session, and refuses as REST does', async () => {
+    model.reset();
+    model.otherwise({ text: 'Hello from GraphQL.' });
+    const as = { token: viewer.token, teamId: team.teamSimplyId };
+    const sent = await server.graphql<{ sendTeamAgentMessage: { httpStatus: number; runSimplyId: string; status: string; assistantMessage: null } }>(
+      'mutation($input: JSON!) { sendTeamAgentMessage(input: $input) { httpStatus runSimplyId status assistantMessage { content } } }',
+      { input: { message: 'hi', idempotencyKey: randomUUID() } },
+      as,
+    );
+    expect(sent.data!.sendTeamAgentMessage).toMatchObject({ httpStatus: 202, status: 'RUNNING', assistantMessage: null });
+    const runSimplyId = sent.data!.sendTeamAgentMessage.runSimplyId;
+    const run = await settled(viewer, runSimplyId);
+    const read = await server.graphql<{ teamAgentRun: { status: string; assistantMessage: { content: string; messageSimplyId: string } }; teamAgentSession: { messages: { role: string }[] } }>(
+      'query($id: String!, $session: String!) { teamAgentRun(runSimplyId: $id) { status assistantMessage { content messageSimplyId } } teamAgentSession(sessionSimplyId: $session) { messages { role } } }',
+      { id: runSimplyId, session: run.sessionSimplyId },
+      as,
+    );
+    expect(read.data!.teamAgentRun).toMatchObject({ status: 'COMPLETED', assistantMessage: { content: 'Hello from GraphQL.' } });
+    expect(read.data!.teamAgentSession.messages.map((m) => m.role)).toEqual(['USER', 'ASSISTANT']);
+    const rated = await server.graphql<{ rateTeamAgentMessage: { created: boolean } }>(
+      'mutation($id: String!) { rateTeamAgentMessage(messageSimplyId: $id, input: { rating: "UP" }) { created } }',
+      { id: read.data!.teamAgentRun.assistantMessage.messageSimplyId },
+      as,
+    );
+    expect(rated.data!.rateTeamAgentMessage.created).toBe(true);
+
+    const codeOf = (r: { errors?: { extensions?: { code?: string } }[] }) => r.errors?.[0]?.extensions?.code;
+    expect(codeOf(await server.graphql('{ teamAgentSessions { nodes { sessionSimplyId } } }', {}, { token: team.apiKey }))).toBe('IDP_REQUIRED');
+    expect(codeOf(await server.graphql('{ teamAgentSessions { nodes { sessionSimplyId } } }', {}, { token: outsider.token, teamId: team.teamSimplyId }))).toBe('TEAM_AGENT_PERMISSION_DENIED');
+    expect(codeOf(await server.graphql('query($id: String!) { teamAgentRun(runSimplyId: $id) { status } }', { id: runSimplyId }, { token: team.userToken, teamId: team.teamSimplyId }))).toBe('TEAM_AGENT_RUN_NOT_FOUND');
+    expect(codeOf(await server.graphql('query($id: String!) { teamAgentProposal(proposalSimplyId: $id) { status } }', { id: 'tap-AAAA-BBBB-CCCC' }, as))).toBe('TEAM_AGENT_PROPOSAL_NOT_FOUND');
+    expect(codeOf(await server.graphql('{ teamAgentKnowledgeSources { mode } }', {}, as))).toBe('TEAM_AGENT_SETTINGS_DENIED');
+  });
+});
+
 describe('runtime events over graphql-ws', () => {
   it('delivers every event in order, and a reconnect from a sequence number misses nothing', async () => {
     model.reset();

@@ -24,6 +24,11 @@ export function toolsFor(ctx: RequestContext, level: FeatureLevel, web = false):
   return ASSISTANT_TOOLS.filter((t) => (t === prepareMessagePrefill ? web : t.level === 'VIEW' || drafts));
 }
 
+const TOOL_NAMES = new Set(ASSISTANT_TOOLS.map((t) => t.name));
+
+/** A tool's name as a member may see it: one the model made up is not echoed. */
+export const shownToolName = (name: string): string => (TOOL_NAMES.has(name) ? name : 'unknown_tool');
+
 /** what the member's app said it is (contextSnapshot.platform) */
 export const isWebClient = (contextSnapshot: unknown): boolean => (contextSnapshot as { platform?: unknown } | null)?.platform === 'WEB';
 

@@ -48,12 +48,15 @@ async function respondersOf(services: Services, teamId: bigint) {
   return services.prisma.teamMembership.findMany({ where: { teamId, isActive: true, isTeamAdmin: true, user: { isActive: true } }, select: { userId: true } });
 }
 
+/** The availability, and the responders it counted (the ones a handoff notifies). */
+async function availabilityOf(services: Services, teamId: bigint): Promise<{ availability: Availability; responders: { userId: bigint }[] }> {
+  const [{ supportScope }, responders] = await Promise.all([teamAssistantSettings(services, teamId), respondersOf(services, teamId)]);
+  const reason = !supportScope.enabled ? 'SUPPORT_DISABLED' : responders.length === 0 ? 'NO_RESPONDERS' : null;
+  return { availability: { available: reason === null, reason, topics: supportScope.topics, responders: responders.length }, responders };
+}
+
 export async function supportAvailability(ctx: RequestContext): Promise<Availability> {
-  const { teamId } = requireAssistant(ctx);
-  const { supportScope } = await teamAssistantSettings(ctx.services, teamId);
-  const responders = (await respondersOf(ctx.services, teamId)).length;
-  const reason = !supportScope.enabled ? 'SUPPORT_DISABLED' : responders === 0 ? 'NO_RESPONDERS' : null;
-  return { available: reason === null, reason, topics: supportScope.topics, responders };
+  return (await availabilityOf(ctx.services, requireAssistant(ctx).teamId)).availability;
 }
 
 export interface HandoffResult {
@@ -65,7 +68,7 @@ export async function requestHandoff(ctx: RequestContext, input: unknown): Promi
   const { teamId, teamSimplyId } = requireAssistant(ctx);
   const body = parseInput(handoffInput, input, 'Invalid handoff');
   const session = await ownSession(ctx, body.sessionSimplyId);
-  const availability = await supportAvailability(ctx);
+  const { availability, responders } = await availabilityOf(ctx.services, teamId);
   if (!availability.available) throw new AssistantSupportUnavailableError();
   if (body.topic && availability.topics.length > 0 && !availability.topics.includes(body.topic)) {
     throw new ValidationError('Unknown support topic', [{ field: 'topic', message: `one of: ${availability.topics.join(', ')}` }]);
@@ -73,7 +76,6 @@ export async function requestHandoff(ctx: RequestContext, input: unknown): Promi
   const open = () => ctx.services.prisma.assistantHandoff.findFirst({ where: { teamId, sessionId: session.id, status: 'OPEN' } });
   const existing = await open();
   if (existing) return { created: false, handoff: handoffView(existing, session.simplyId) };
-  const responders = await respondersOf(ctx.services, teamId);
   try {
     const handoff = await runTransaction(ctx.services.prisma, async (tx) => {
       const row = await tx.assistantHandoff.create({

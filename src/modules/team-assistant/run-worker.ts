@@ -14,7 +14,7 @@ import type { Principal } from '../../app/auth/principal.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import type { AssistantRun } from '../../generated/prisma/client.ts';
 import { assistantLevel } from './team-assistant.access.ts';
-import { ASSISTANT_TOOLS, declarationOf, isWebClient, toolsFor } from './assistant-tools.ts';
+import { declarationOf, isWebClient, shownToolName, toolsFor } from './assistant-tools.ts';
 import type { AssistantTool, SourceReference, ToolUse, UiIntent } from './tool-types.ts';
 import { appendRunEvent } from './run-events.ts';
 import type { RunAssistantJob } from './run-job.ts';
@@ -183,19 +183,16 @@ async function runToolCalls(services: Services, state: RunState, first: Member, 
   for (const [index, call] of calls.entries()) {
     const { ctx, level } = index === 0 ? first : await memberNow(services, run);
     const tools = toolsFor(ctx, level, isWebClient(run.contextSnapshot));
-    await appendRunEvent(services, services.prisma, run, state.teamSimplyId, 'TOOL_CALL_STARTED', { tool: safeName(call.name, tools) });
+    await appendRunEvent(services, services.prisma, run, state.teamSimplyId, 'TOOL_CALL_STARTED', { tool: shownToolName(call.name) });
     const result = await runTool(ctx, tools, { sources, runId: run.id, userId: run.userId, toolCallId: call.id }, call);
     state.toolResults[call.id] = result;
     state.transcript.push({ role: 'tool', toolCallId: call.id, name: call.name, output: result.output, isError: result.isError });
     await runTransaction(services.prisma, async (tx) => {
       await tx.assistantRun.update({ where: { teamId_id: { teamId: run.teamId, id: run.id } }, data: { transcript: state.transcript as never, toolResults: state.toolResults as never } });
-      await appendRunEvent(services, tx, run, state.teamSimplyId, 'TOOL_CALL_FINISHED', { tool: safeName(call.name, tools), status: result.isError ? 'ERROR' : 'OK', summary: result.summary });
+      await appendRunEvent(services, tx, run, state.teamSimplyId, 'TOOL_CALL_FINISHED', { tool: shownToolName(call.name), status: result.isError ? 'ERROR' : 'OK', summary: result.summary });
     });
   }
 }
-
-/** a name the model made up is not echoed to the member */
-const safeName = (name: string, tools: AssistantTool[]) => (tools.some((t) => t.name === name) ? name : 'unknown_tool');
 
 async function runTool(ctx: RequestContext, tools: AssistantTool[], use: ToolUse, call: ChatToolCall): Promise<StoredToolResult> {
   const refuse = (code: string, message: string, summary: string): StoredToolResult => ({ output: { error: code, message }, isError: true, summary, sources: [] });
@@ -247,10 +244,8 @@ async function finish(services: Services, state: RunState, outcome: Outcome): Pr
     ...sources.filter((r) => r.kind === 'DATA_VIEW').slice(0, OPEN_INTENTS).map((r) => ({ type: 'OPEN_DATA_VIEW', dataViewSimplyId: r.simplyId, label: r.label })),
     ...Object.values(state.toolResults).flatMap((r) => (r.uiIntent ? [r.uiIntent] : [])),
   ];
-  const known = new Set(ASSISTANT_TOOLS.map((t) => t.name));
-  // a name the model made up is not echoed to the member
   const toolCalls = state.transcript.flatMap((m) =>
-    m.role === 'tool' ? [{ tool: known.has(m.name) ? m.name : 'unknown_tool', status: m.isError ? 'ERROR' : 'OK', summary: state.toolResults[m.toolCallId]?.summary ?? '' }] : [],
+    m.role === 'tool' ? [{ tool: shownToolName(m.name), status: m.isError ? 'ERROR' : 'OK', summary: state.toolResults[m.toolCallId]?.summary ?? '' }] : [],
   );
   const proposals = Object.values(state.toolResults).flatMap((r) => (r.proposalSimplyId ? [r.proposalSimplyId] : []));
   const pending = outcome.status === 'COMPLETED' && proposals.length > 0

@@ -4,7 +4,7 @@
 // to stop; it stops before its next step (a model call or tool call under way finishes first).
 import type { RequestContext, Services } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
-import type { AssistantRun } from '../../generated/prisma/client.ts';
+import type { AssistantRun, AssistantSession } from '../../generated/prisma/client.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { assistantLevel, requireAssistant } from './team-assistant.access.ts';
 import { AssistantRunNotFoundError } from './team-assistant.errors.ts';
@@ -13,8 +13,8 @@ import { MAX_IDEMPOTENCY_KEY } from './team-assistant.input.ts';
 import { runView, type RunView } from './assistant-views.ts';
 import { eventsFrom, runTopicId, storedRunEvents, type PublishedRunEvent } from './run-events.ts';
 
-/** A run as the API answers it: its session, messages, events and the caller's feedback on the reply. */
-export async function loadRunView(services: Services, run: AssistantRun): Promise<RunView> {
+/** A run as the API answers it: its session, messages, events and the caller's feedback on the reply; with its session's row. */
+export async function loadRun(services: Services, run: AssistantRun): Promise<{ view: RunView; session: AssistantSession }> {
   const { prisma } = services;
   const [session, events, messages, feedback] = await Promise.all([
     prisma.assistantSession.findUniqueOrThrow({ where: { teamId_id: { teamId: run.teamId, id: run.sessionId } } }),
@@ -24,7 +24,11 @@ export async function loadRunView(services: Services, run: AssistantRun): Promis
   ]);
   const user = messages.find((m) => m.id === run.userMessageId)!;
   const assistant = messages.find((m) => m.id === run.assistantMessageId) ?? null;
-  return runView(run, session, events, user, assistant, feedback);
+  return { view: runView(run, session, events, user, assistant, feedback), session };
+}
+
+export async function loadRunView(services: Services, run: AssistantRun): Promise<RunView> {
+  return (await loadRun(services, run)).view;
 }
 
 async function ownRun(ctx: RequestContext, runSimplyId: string): Promise<AssistantRun> {

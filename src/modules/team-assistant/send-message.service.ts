@@ -13,7 +13,7 @@ import { requireAssistant } from './team-assistant.access.ts';
 import { AssistantRunEndedError } from './team-assistant.errors.ts';
 import { assistantMessageId, assistantRunId, assistantSessionId } from './team-assistant.ids.ts';
 import { isWebClient, toolsFor } from './assistant-tools.ts';
-import { loadRunView } from './runs.service.ts';
+import { loadRun } from './runs.service.ts';
 import { sendMessageInput } from './team-assistant.input.ts';
 import { messageView, sessionView, type ControlState, type MessageView, type SessionView } from './assistant-views.ts';
 import { RUN_ASSISTANT, type RunAssistantJob } from './run-job.ts';
@@ -93,8 +93,7 @@ async function answer(ctx: RequestContext, run: AssistantRun, level: 'VIEW' | 'E
     const summary = (run.error as { userVisibleSummary?: string } | null)?.userVisibleSummary ?? (run.status === 'CANCELLED' ? 'The run was cancelled.' : 'The assistant could not answer.');
     throw new AssistantRunEndedError(run.status, run.simplyId, summary);
   }
-  const view = await loadRunView(ctx.services, run);
-  const session = await ctx.services.prisma.assistantSession.findUniqueOrThrow({ where: { teamId_id: { teamId: run.teamId, id: run.sessionId } } });
+  const { view, session } = await loadRun(ctx.services, run);
   return accepted(ctx, run, sessionView(session), view.userMessage, view.assistantMessage, level);
 }
 
