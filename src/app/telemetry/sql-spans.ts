@@ -18,6 +18,7 @@ import {
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
 import type pg from 'pg';
+import { isDecodedQuery } from '../../db/decoded-query.ts';
 import { errorTypeOf, markFailed, type SpanKit } from './span-kit.ts';
 import { statementFacts } from './sql-text.ts';
 
@@ -45,7 +46,8 @@ export function instrumentPool(pool: pg.Pool, kit: SpanKit): void {
     const parent = recordingParent(config);
     if (!parent) return poolQuery.call(pool, config, values, callback);
     const span = startStatementSpan(kit, parent, textOf(config)!, where);
-    const marked = typeof config === 'string' ? { text: config } : { ...(config as object) };
+    // a decoded statement is a Query object: marked itself (a copy would lose its row handlers)
+    const marked = typeof config === 'string' ? { text: config } : isDecodedQuery(config) ? config : { ...(config as object) };
     (marked as Record<symbol, boolean>)[HAS_SPAN] = true;
     return runTraced(span, (v, cb) => poolQuery.call(pool, marked, v, cb), values, callback);
   };
@@ -77,8 +79,9 @@ function recordingParent(config: unknown): Context | null {
 
 function textOf(config: unknown): string | null {
   if (typeof config === 'string') return config;
-  // a submittable (cursor, stream) runs on its own schedule: left alone
-  if (!config || typeof config !== 'object' || typeof (config as { submit?: unknown }).submit === 'function') return null;
+  // a submittable (cursor, stream) runs on its own schedule: left alone; a decoded statement
+  // answers through its callback like a text statement
+  if (!config || typeof config !== 'object' || (typeof (config as { submit?: unknown }).submit === 'function' && !isDecodedQuery(config))) return null;
   const text = (config as { text?: unknown }).text;
   return typeof text === 'string' ? text : null;
 }

@@ -17,6 +17,8 @@ import { type KeyRow, keyRowsFor, keyRowsOf, prefixOf } from './record-keys.ts';
 import { requestCountFold } from './records.jobs.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { statementName } from '../../db/statement-name.ts';
+import { queryDecoded, readBoolean, type DecodedStatement, type RowValues } from '../../db/decoded-query.ts';
+import { parseTimestampAsUtc } from '../../db/timestamp-parser.ts';
 
 export interface RecordRow {
   id: bigint;
@@ -54,14 +56,46 @@ export function toRecordRow(row: Record<string, any>): RecordRow {
   };
 }
 
+/**
+ * A record read by the statements that select RECORD_COLUMNS (or PAGE_ROW_COLUMNS) and then
+ * "isArchived" first, decoded from PostgreSQL's text by position; the same values toRecordRow
+ * reads from node-postgres's row objects (`timestamp` columns as UTC, `jsonb` parsed).
+ */
+export function decodeRecordRow(v: RowValues): RecordRow {
+  return {
+    id: BigInt(v[0]!),
+    simplyId: v[1]!,
+    collectionId: BigInt(v[2]!),
+    values: v[3] == null ? {} : (JSON.parse(v[3]) as Record<string, unknown>),
+    calculatedName: v[4]!,
+    createdAt: parseTimestampAsUtc(v[5]!) as Date,
+    updatedAt: parseTimestampAsUtc(v[6]!) as Date,
+    isArchived: readBoolean(v[7]!),
+  };
+}
+
 /** Live (not deleted) records by simplyId, with their archive state in their own collection. */
 export async function findRecords(db: pg.Pool | pg.PoolClient, teamId: bigint, simplyIds: readonly string[]): Promise<RecordRow[]> {
   if (simplyIds.length === 0) return [];
-  const { rows } =
+  const statement: DecodedStatement =
     simplyIds.length === 1
-      ? await db.query({ name: 'svc_find_record', text: `${FIND_RECORDS} r."simplyId" = $2`, values: [teamId, simplyIds[0]] })
-      : await db.query(`${FIND_RECORDS} r."simplyId" = ANY($2::text[])`, [teamId, simplyIds]);
-  return rows.map(toRecordRow);
+      ? { name: 'svc_find_record', text: `${FIND_RECORDS} r."simplyId" = $2`, values: [teamId, simplyIds[0]] }
+      : { text: `${FIND_RECORDS} r."simplyId" = ANY($2::text[])`, values: [teamId, simplyIds] };
+  return queryDecoded(db, statement, decodeRecordRow);
+}
+
+/**
+ * A page statement's records and the values of its first row (the columns after the record's:
+ * its total, and the counter's pending rows). A page whose records come from a LEFT JOIN has one
+ * row of nulls when it is empty.
+ */
+async function readPage(db: pg.Pool, statement: DecodedStatement): Promise<{ rows: RecordRow[]; first: RowValues | null }> {
+  let first: RowValues | null = null;
+  const rows = await queryDecoded(db, statement, (v, index) => {
+    if (index === 0) first = v;
+    return v[0] === null ? null : decodeRecordRow(v);
+  });
+  return { rows: (first as RowValues | null)?.[0] === null ? [] : (rows as RecordRow[]), first };
 }
 
 /** The collection simplyId each live record was created in, by record simplyId (reference checks). */
@@ -173,9 +207,9 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
                       ${recordJoin}) m ON true
         ORDER BY ${order}`;
     const values = countParams;
-    const { rows: found } = await db.query(q.offset === 0 ? { name: statementName(text), text, values } : { text, values });
-    requestCountFold(db, q.teamId, q.collectionId, found[0].deltaRows);
-    return { rows: found[0].id === null ? [] : found.map(toRecordRow), total: Number(found[0].total) };
+    const { rows, first } = await readPage(db, q.offset === 0 ? { name: statementName(text), text, values } : { text, values });
+    requestCountFold(db, q.teamId, q.collectionId, Number(first![9]));
+    return { rows, total: Number(first![8]) };
   }
   const matchScope: MatchScope = { team, collection, collectionId: q.collectionId, state: compiled.archived ? 'ARCHIVED' : 'ACTIVE' };
   // Pages among at most this many matches are read from the matches themselves (one membership
@@ -187,8 +221,8 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
     // Matches first, from their keys (ownActiveMatches): counted, and when there are few, their
     // page too, in the same statement. The page's subquery runs only then (a one-time filter on
     // the count), so a broad filter costs the count and not a membership read per match.
-    const { rows: found } = await db.query(
-      `WITH matches AS MATERIALIZED (SELECT d."recordId" FROM ${own.from} WHERE ${own.where.join(' AND ')}),
+    const { rows: found, first } = await readPage(db, {
+      text: `WITH matches AS MATERIALIZED (SELECT d."recordId" FROM ${own.from} WHERE ${own.where.join(' AND ')}),
             counted AS (SELECT count(*)::int AS total FROM matches)
        SELECT ${PAGE_ROW_COLUMNS}, c.total
          FROM counted c
@@ -198,10 +232,10 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
                              ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) m
                       ${recordJoin}) m ON true
         ORDER BY ${order}`,
-      sql.values,
-    );
-    total = found[0].total as number;
-    if (total <= fewMatches) return { rows: found[0].id === null ? [] : found.map(toRecordRow), total };
+      values: sql.values,
+    });
+    total = Number(first![8]);
+    if (total <= fewMatches) return { rows: found, total };
   }
   // Walk: the first memberships in sort order, each probed for the filters in turn (see
   // probeCondition). A filter that matches a good share of the collection fills the page from a
@@ -210,18 +244,18 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
   // have stopped short of matches further on.
   const walk = `(SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${scope.join(' AND ')} ORDER BY ${order} LIMIT ${fewMatches}) m`;
   const eachRow = [...compiled.rowConditions, ...compiled.probes.map((p) => probeCondition(p, team, 'm."recordId"', true))];
-  const walked = await db.query(pageOf(walk, eachRow.join(' AND '), false), sql.values);
+  const walked = await readPage(db, { text: pageOf(walk, eachRow.join(' AND '), false), values: sql.values });
   let rows: RecordRow[];
   const matches = keyMatches(compiled, matchScope);
   if (walked.rows.length === q.limit) {
-    rows = walked.rows.map(toRecordRow);
+    rows = walked.rows;
   } else {
     // A page the walk could not fill is found among all matches, and carries their count (a
     // window over the same rows) unless it is known.
     const withTotal = total === null;
-    const page = await db.query(matches ? pageOf(matches.from, matches.where.join(' AND '), withTotal) : pageOf(MEMBERSHIPS, where, withTotal), sql.values);
-    rows = page.rows.map(toRecordRow);
-    if (total === null && page.rows.length > 0) total = page.rows[0].total as number;
+    const page = await readPage(db, { text: matches ? pageOf(matches.from, matches.where.join(' AND '), withTotal) : pageOf(MEMBERSHIPS, where, withTotal), values: sql.values });
+    rows = page.rows;
+    if (total === null && page.first) total = Number(page.first[8]);
     if (total === null && q.offset === 0) total = 0;
   }
   if (total !== null) return { rows, total };

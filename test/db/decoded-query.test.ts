@@ -1,0 +1,60 @@
+// Statements decoded by position give the rows node-postgres's own reading gives, on a pool and on
+// a checked-out client, prepared by name once per connection; a failing decoder or statement is
+// the query's error, and the pool stays usable.
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool } from '../../src/db/prisma.ts';
+import { queryDecoded } from '../../src/db/decoded-query.ts';
+import { parseTimestampAsUtc } from '../../src/db/timestamp-parser.ts';
+
+const ROWS = `SELECT g::bigint AS id, 'r' || g AS name, jsonb_build_object('n', g, 's', 'ä"\\') AS doc,
+                     timestamp '2026-12-05 10:11:12.345' + g * interval '1 day' AS at, (g % 2 = 0) AS even, NULLIF(g, 2) AS maybe
+                FROM generate_series(1, $1::int) g ORDER BY g`;
+
+const decode = (v: readonly (string | null)[]) => ({
+  id: BigInt(v[0]!),
+  name: v[1],
+  doc: JSON.parse(v[2]!) as unknown,
+  at: parseTimestampAsUtc(v[3]!),
+  even: v[4] === 't',
+  maybe: v[5] === null ? null : Number(v[5]),
+});
+
+describe('queryDecoded', () => {
+  let pool: pg.Pool;
+  beforeAll(() => {
+    pool = createPool(inject('databaseUrl'), 1);
+  });
+  afterAll(() => pool.end());
+
+  it('decodes the rows node-postgres reads, by name on a pool (one connection) and unnamed on a client', async () => {
+    const { rows } = await pool.query({ text: ROWS, values: [3] });
+    const expected = rows.map((r) => ({ id: BigInt(r.id), name: r.name, doc: r.doc, at: new Date(Date.UTC(2026, 11, 5 + Number(r.id), 10, 11, 12, 345)), even: r.even, maybe: r.maybe }));
+    // twice by name: the second call runs the statement prepared by the first on that connection
+    for (let i = 0; i < 4; i++) expect(await queryDecoded(pool, { name: 'test_decoded_rows', text: ROWS, values: [3] }, decode)).toEqual(expected);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      expect(await queryDecoded(client, { text: ROWS, values: [3] }, decode)).toEqual(expected);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(await queryDecoded(pool, { text: ROWS, values: [0] }, decode)).toEqual([]);
+  });
+
+  it('numbers the rows for the decoder', async () => {
+    expect(await queryDecoded(pool, { text: ROWS, values: [3] }, (_v, index) => index)).toEqual([0, 1, 2]);
+  });
+
+  it('answers a decoder failure and a statement error as the query error, and the pool goes on', async () => {
+    // (the pool closes a connection whose query failed: the name check comes first, on the connection of the first test)
+    await expect(queryDecoded(pool, { name: 'test_decoded_rows', text: 'SELECT 2', values: [] }, decode)).rejects.toThrow(/Prepared statements must be unique/);
+    const failing = () => {
+      throw new Error('cannot decode');
+    };
+    await expect(queryDecoded(pool, { text: ROWS, values: [2] }, failing)).rejects.toThrow('cannot decode');
+    await expect(queryDecoded(pool, { text: 'SELECT 1/0', values: [] }, decode)).rejects.toMatchObject({ code: '22012' });
+    expect(await queryDecoded(pool, { text: 'SELECT $1::int + 1', values: [41] }, (v) => Number(v[0]))).toEqual([42]);
+  });
+});
