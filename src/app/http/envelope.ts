@@ -5,11 +5,12 @@ import type { PublicError } from '../error-mapping.ts';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  // encoded once: a string body is measured (byteLength) and then encoded again when written
-  const payload = Buffer.from(JSON.stringify(body));
+  // a string body: Node writes the head and a string body as one string (one socket write, one
+  // TLS record) where a Buffer body goes out as a second chunk
+  const payload = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': payload.length,
+    'content-length': Buffer.byteLength(payload),
     'cache-control': 'no-store',
     ...headers,
   });
