@@ -80,8 +80,9 @@ export function createJsonPostHandler(
     }
     const result = await operation(undefined, context, params.variables);
     if (!result.errors?.length) {
-      const json = Buffer.from(JSON.stringify(result));
-      res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': json.length });
+      // a string: written with the head in one socket write, as the REST envelope is (http/envelope.ts)
+      const json = JSON.stringify(result);
+      res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(json) });
       res.end(json);
       return true;
     }
