@@ -19,6 +19,9 @@ export class UnsupportedMediaTypeError extends ApiError {
 }
 
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  // a request without either header has no body (RFC 9112 §6.3): nothing to wait for (most GETs);
+  // Node discards what is left of an unread request once the answer is sent
+  if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) return undefined;
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     // not read to the end: the connection closes (lingering) after the answer
