@@ -1,6 +1,6 @@
 // Memory after load has gone (src/app/http/release-after-load.ts, src/app/native-heap.ts): a
-// release runs once after many WebSocket closes, or many megabytes read by HTTP connections that
-// closed, followed by a pause, not per close; once after start (the garbage of loading); and malloc_trim really hands freed native memory
+// release runs once after many WebSocket closes, many megabytes read by HTTP connections that
+// closed, or many requests on kept-alive connections, followed by a pause, not per close; once after start (the garbage of loading); and malloc_trim really hands freed native memory
 // back to the system.
 import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
@@ -77,6 +77,28 @@ it('releases once after HTTP connections that read many megabytes closed, not af
   await Promise.all([postAndLeave(url, 4), postAndLeave(url, 4)]);
   await until('the release', () => releases === 1);
   await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(releases).toBe(1);
+});
+
+it('releases once after many requests on connections kept open, once they paused, not after a few', async () => {
+  const { wss, server, url } = await wsServer();
+  let releases = 0;
+  releaseMemoryAfterLoad({ ws: wss, http: server }, { requests: 200, quietMs: 300, afterStartMs: 0, release: () => releases++ });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  cleanups.push(async () => agent.destroy());
+  const get = () => new Promise<void>((resolve, reject) => http.get(url.replace('ws:', 'http:'), { agent }, (res) => (res.resume(), res.on('end', resolve))).on('error', reject));
+  const burst = async (count: number) => {
+    for (let i = 0; i < count; i += 4) await Promise.all([get(), get(), get(), get()]);
+  };
+  await burst(100);
+  await new Promise((resolve) => setTimeout(resolve, 900));
+  expect(releases).toBe(0); // 100 requests are not worth it
+  // requests that keep coming hold the release back until they pause
+  const started = Date.now();
+  while (Date.now() - started < 700) await burst(20);
+  expect(releases).toBe(0);
+  await until('the release', () => releases === 1);
+  await new Promise((resolve) => setTimeout(resolve, 900));
   expect(releases).toBe(1);
 });
 

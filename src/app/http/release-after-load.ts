@@ -2,8 +2,9 @@
 // a burst of large request bodies, free their objects, but V8 keeps the heap pages it freed for
 // reuse, and glibc's malloc keeps freed native memory (OpenSSL state, socket buffers, the bodies'
 // buffers) mapped, and a server gone quiet allocates too little to change either. So once enough
-// has passed through — many closed WebSocket connections, or many megabytes read by HTTP
-// connections that have since closed — and the closing has paused, the server runs one
+// has passed through — many closed WebSocket connections, many megabytes read by HTTP
+// connections that have since closed, or many requests on connections kept open — and it has
+// paused, the server runs one
 // memory-reducing collection (V8's "last resort" flavor, which also releases its pooled pages; a
 // pause of the order of 100 ms with a heap of a few hundred MiB, at a moment when the load has
 // just gone) and then malloc_trim (native-heap.ts). The collection needs --expose-gc, which
@@ -20,6 +21,8 @@ export interface ReleaseOptions {
   closes: number;
   /** bytes read by closed HTTP connections that make a release worth it */
   bytes: number;
+  /** requests (on any connection) that make a release worth it once none has come for quietMs */
+  requests: number;
   /** the closing must have paused this long (ms): a release per departing client would cost more than it frees */
   quietMs: number;
   /** what a release does (default: collection + trim) */
@@ -36,7 +39,7 @@ function collectAndTrim(): void {
 }
 
 export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: http.Server }, options: Partial<ReleaseOptions> = {}): void {
-  const { closes = 200, bytes = 64 * 1024 * 1024, quietMs = 2000, afterStartMs = 5000 } = options;
+  const { closes = 200, bytes = 64 * 1024 * 1024, requests = 10_000, quietMs = 2000, afterStartMs = 5000 } = options;
   const release = options.release ?? collectAndTrim;
   if (afterStartMs > 0) setTimeout(release, afterStartMs).unref();
   let closed = 0;
@@ -65,4 +68,18 @@ export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: ht
       departed();
     }),
   );
+  // Clients that keep their connections open (a load balancer's pool) never close them: requests
+  // are counted instead (a timer per request would cost more than the count) and looked at every
+  // quietMs; the release comes at the first look that finds none arrived since the one before.
+  if (!servers.http) return;
+  let served = 0;
+  let atLastLook = 0;
+  servers.http.on('request', () => served++);
+  setInterval(() => {
+    if (served >= requests && served === atLastLook) {
+      served = 0;
+      release();
+    }
+    atLastLook = served;
+  }, quietMs).unref();
 }
