@@ -2,7 +2,7 @@
 // realtime, jobs and the outbox, and what every module of the list adds. Shared by the server,
 // `svc worker` and the CLI; closed by one deadline.
 import type { Logger } from 'pino';
-import { AiProvider, aiSettingsOf } from '../app/ai/index.ts';
+import { createAiProvider, aiSettingsOf, type AiProvider } from '../app/ai/index.ts';
 import { Authenticator } from '../app/auth/authenticator.ts';
 import { listenForCredentialInvalidation } from '../app/auth/credential-invalidation.ts';
 import { JwtService } from '../app/auth/jwt-service.ts';
@@ -59,7 +59,7 @@ export async function createServices(options: StartOptions): Promise<Services> {
     ),
   );
   // the core services; each module then adds its own (declared on Services by merging)
-  const ai = aiProviderOf(config, prisma, logger);
+  const ai = await aiProviderOf(config, prisma, logger);
   const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox, ai } as Services;
   await startTracing(services);
   for (const module of modules) Object.assign(services, await module.services?.(services));
@@ -100,10 +100,10 @@ export async function closeServices(services: Services, deadline = Date.now() + 
 }
 
 /** The configured model, its usage stored per team (docs/ai.md "What is stored"); null without one. */
-function aiProviderOf(config: Config, prisma: PrismaClient, logger: Logger): AiProvider | null {
+async function aiProviderOf(config: Config, prisma: PrismaClient, logger: Logger): Promise<AiProvider | null> {
   const settings = aiSettingsOf(config);
   if (!settings) return null;
-  return new AiProvider(settings, {
+  return createAiProvider(settings, {
     onUsage: async ({ teamId, feature, model, inputTokens, outputTokens, totalTokens }) => {
       await prisma.aiUsage.create({ data: { teamId, feature, model, inputTokens, outputTokens, totalTokens } }).catch((err: unknown) => logger.warn({ err }, 'AI usage not recorded'));
     },

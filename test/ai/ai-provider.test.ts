@@ -2,7 +2,8 @@
 // answers, streamed or not, and how it fails: retried only when trying again can help, within one
 // deadline, cancellable, and never with the provider's own words in what a user sees.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AiError, AiProvider, aiSettingsOf, TokenBudget, type AiSettings, type AiUsageEvent, type ChatRequest } from '../../src/app/ai/index.ts';
+import { AiError, aiSettingsOf, TokenBudget, type AiSettings, type AiUsageEvent, type ChatRequest } from '../../src/app/ai/index.ts';
+import { AiProvider } from '../../src/app/ai/ai-provider.ts';
 import { backoffDelayMs } from '../../src/app/ai/retry-delay.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 
