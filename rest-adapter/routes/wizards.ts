@@ -1,14 +1,26 @@
-// /v1/data-wizards → src/modules/wizards/wizards.schema.ts (Document 1 §4.5). Authoring is GraphQL only.
+// /v1/data-wizards, /v1/data-wizard-steps, /v1/data-wizard-step-tasks → src/modules/wizards/wizards.schema.ts
+// (Document 1 §4.5; docs/api/data-wizards.md). Reads and execute are standard tier; authoring is
+// privileged (TEAM_ADMIN_DATA_WIZARDS or team admin, never a scoped token).
 import { z } from 'zod';
+import { operation } from '../../src/app/graphql/fragments.ts';
+import { localizedTextSchema } from '../../src/app/localized-text.ts';
 import {
   DATA_WIZARD_DETAIL,
   DATA_WIZARD_EXECUTION,
+  DATA_WIZARD_OUTCOME_APPLICATION,
+  DATA_WIZARD_OUTCOME_AUTOMATION,
+  DATA_WIZARD_OUTCOME_PREVIEW,
+  DATA_WIZARD_OUTCOMES,
   DATA_WIZARD_RUN_ACCESS,
   DATA_WIZARD_SCHEMA,
+  DATA_WIZARD_STEP,
+  DATA_WIZARD_STEP_TASK,
   DATA_WIZARD_SUMMARY,
 } from '../../src/modules/wizards/wizards.fragments.ts';
-import { defineRoutes, type JsonSchema, respond } from '../route.ts';
-import { getOne, listPage, updateOne } from '../route-shapes.ts';
+import { TASK_TYPES } from '../../src/modules/wizards/wizards.input.ts';
+import { applyInput, enabledInput, previewInput } from '../../src/modules/wizards/wizard-outcomes.input.ts';
+import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
+import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 import { NOT_AN_OBJECT } from '../schemas.ts';
 
 /**
@@ -22,6 +34,81 @@ const executeBody = z.looseObject(
   },
   NOT_AN_OBJECT,
 );
+
+// ------------------------------------------------------------------------------------------
+// Authoring bodies. The shapes are checked here (an unknown key, a value of the wrong JSON type: a
+// 400 naming it); the rules (task types, lengths, limits, fields of the wizard's collection) are
+// the service's, with the same messages on both faces.
+
+const localizedText = localizedTextSchema.describe('text, or { "<language tag>": text } (1-500 characters each)');
+/** A 0-based place; ranges past the end mean last. A GraphQL Int. */
+const position = (what: string) =>
+  z.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be 0 or more').max(2 ** 31 - 1).describe(what);
+const taskFieldBody = z.strictObject({
+  dataFieldSimplyId: z.string().describe("a field of the wizard's collection (fld-…)"),
+  isRequired: z.boolean().optional().describe('the task needs a value for it; default false'),
+});
+const taskFields = z.array(taskFieldBody).describe('linked fields in order, each once (at most 100)');
+const taskShape = {
+  type: z.string().describe(TASK_TYPES.join(', ')),
+  title: localizedText,
+  config: z.unknown().optional().describe('DISPLAY: { body? } (localized text); other types: none'),
+  fields: taskFields.optional(),
+};
+const stepShape = { title: localizedText, tasks: z.array(z.strictObject(taskShape)).optional().describe('tasks in order (at most 50)') };
+
+const createWizardBody = z.strictObject(
+  {
+    name: localizedText,
+    description: z.string().nullish().describe('at most 2000 characters'),
+    dataCollectionSimplyId: z.string().describe('the collection whose records the wizard works on (not SMART, not archived)'),
+    steps: z.array(z.strictObject(stepShape)).optional().describe('steps in order (at most 50)'),
+  },
+  NOT_AN_OBJECT,
+);
+const updateWizardBody = z.strictObject(
+  { name: localizedText.optional(), description: z.string().nullish().describe('null clears it') },
+  NOT_AN_OBJECT,
+);
+const createStepBody = z.strictObject(
+  { dataWizardSimplyId: z.string().describe('the wizard to add the step to (wiz-…)'), position: position('0-based place; default last').optional(), ...stepShape },
+  NOT_AN_OBJECT,
+);
+const updateStepBody = z.strictObject(
+  { title: localizedText.optional(), position: position('moves the step there; the others keep their order').optional() },
+  NOT_AN_OBJECT,
+);
+const createTaskBody = z.strictObject(
+  { dataWizardStepSimplyId: z.string().describe('the step to add the task to (wst-…)'), position: position('0-based place in the step; default last').optional(), ...taskShape },
+  NOT_AN_OBJECT,
+);
+const updateTaskBody = z.strictObject(
+  {
+    type: taskShape.type.optional(),
+    title: localizedText.optional(),
+    config: z.unknown().optional().describe('replaces the settings; null clears them (a type change re-checks the stored ones)'),
+    fields: taskFields.optional().describe("replaces the task's field links (order and isRequired)"),
+    position: position('moves the task there in its step').optional(),
+  },
+  NOT_AN_OBJECT,
+);
+
+// Outcome bodies: the schemas the service parses too (src/modules/wizards/wizard-outcomes.input.ts).
+const previewBody = previewInput.describe('{ configuration: { success?, error? } }');
+const applyBody = applyInput.describe('{ configuration, fingerprint, idempotencyKey }: the reviewed preview');
+const enabledBody = enabledInput;
+const OUTCOMES_WHO = 'signed-in team members only (API keys, session tokens, OAuth tokens: 403 IDP_REQUIRED)';
+const OUTCOME_EXAMPLE = {
+  success: {
+    name: 'Welcome after sign-up',
+    actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { 'fld-AB23-CD45-EF67': 'Registered' } } }],
+  },
+  error: { actions: [{ actionType: 'SEND_USER_NOTIFICATION', actionConfig: { userSimplyId: 'usr-GH89-JK23-MN45', title: 'A sign-up failed', body: 'Look at the wizard run' } }] },
+};
+
+const STEP = '/v1/data-wizard-steps/{dataWizardStepSimplyId}';
+const TASK = '/v1/data-wizard-step-tasks/{dataWizardStepTaskSimplyId}';
+const AUTHORING = 'privileged: TEAM_ADMIN_DATA_WIZARDS edit or team admin; scoped tokens refused; records a team schema version';
 
 type Execution = { errors: Record<string, unknown>[] } & Record<string, unknown>;
 
@@ -66,6 +153,124 @@ export const dataWizardRoutes = defineRoutes([
       (r: Execution) => ({ data: { ...r, errors: r.errors.map(compact) } }),
       (field) => ({ data: compactedErrors(field) }),
     ),
+  }),
+  createOne({
+    path: '/v1/data-wizards',
+    summary: 'Create a wizard',
+    description: `Create a wizard with its steps, tasks and field links: { name, description?, dataCollectionSimplyId, steps? } (${AUTHORING})`,
+    name: 'CreateDataWizard',
+    inputType: 'DataWizardInput',
+    body: createWizardBody,
+    example: {
+      name: { en: 'Update person', de: 'Person aktualisieren' },
+      dataCollectionSimplyId: 'GH89-JK23-MN45',
+      steps: [{ title: 'Name', tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Enter the name', fields: [{ dataFieldSimplyId: 'fld-AB23-CD45-EF67', isRequired: true }] }] }],
+    },
+    select: DATA_WIZARD_DETAIL,
+  }),
+  updateOne({
+    method: 'PATCH',
+    path: ONE,
+    summary: 'Update a wizard',
+    description: `Change a wizard's name or description (null clears it); the collection cannot change (${AUTHORING})`,
+    name: 'UpdateDataWizard',
+    inputType: 'DataWizardUpdateInput',
+    body: updateWizardBody,
+    example: { name: 'Update a person', description: 'Used at the front desk' },
+    select: DATA_WIZARD_DETAIL,
+  }),
+  actOn({ method: 'DELETE', path: ONE, summary: 'Delete a wizard', description: `Delete a wizard with its steps, tasks, field links and runs (${AUTHORING})`, name: 'DeleteDataWizard' }),
+
+  route({
+    method: 'POST',
+    path: '/v1/data-wizard-steps',
+    summary: 'Add a wizard step',
+    description: `Add a step to a wizard: { dataWizardSimplyId, title, tasks?, position? }; 201 with the step (${AUTHORING})`,
+    operation: operation`mutation CreateDataWizardStep($dataWizardSimplyId: String!, $input: DataWizardStepInput!, $position: Int) {
+      createDataWizardStep(dataWizardSimplyId: $dataWizardSimplyId, input: $input, position: $position) { ${DATA_WIZARD_STEP} } }`,
+    body: createStepBody,
+    example: { dataWizardSimplyId: 'wiz-AB23-CD45-EF67', title: 'Address', position: 1, tasks: [{ type: 'UPDATE_DATA_RECORD', title: 'Where do you live?', fields: [{ dataFieldSimplyId: 'fld-GH89-JK23-MN45' }] }] },
+    variables: ({ body: { dataWizardSimplyId, position, ...input } }) => ({ dataWizardSimplyId, position, input }),
+    status: 201,
+  }),
+  getOne({ path: STEP, summary: 'Get a wizard step', description: 'One step with its tasks and field links (privileged: TEAM_ADMIN_DATA_WIZARDS view or team admin)', name: 'DataWizardStep', select: DATA_WIZARD_STEP }),
+  updateOne({
+    method: 'PATCH',
+    path: STEP,
+    summary: 'Update a wizard step',
+    description: `Change a step's title or move it (position, 0-based; the first step follows) (${AUTHORING})`,
+    name: 'UpdateDataWizardStep',
+    inputType: 'DataWizardStepUpdateInput',
+    body: updateStepBody,
+    example: { title: { en: 'Address', fr: 'Adresse' }, position: 0 },
+    select: DATA_WIZARD_STEP,
+  }),
+  actOn({ method: 'DELETE', path: STEP, summary: 'Delete a wizard step', description: `Delete a step with its tasks; the next one becomes first when the first goes (${AUTHORING})`, name: 'DeleteDataWizardStep' }),
+
+  route({
+    method: 'POST',
+    path: '/v1/data-wizard-step-tasks',
+    summary: 'Add a wizard task',
+    description: `Add a task to a step: { dataWizardStepSimplyId, type, title, config?, fields?, position? }; 201 with the task (${AUTHORING})`,
+    operation: operation`mutation CreateDataWizardStepTask($dataWizardStepSimplyId: String!, $input: DataWizardStepTaskInput!, $position: Int) {
+      createDataWizardStepTask(dataWizardStepSimplyId: $dataWizardStepSimplyId, input: $input, position: $position) { ${DATA_WIZARD_STEP_TASK} } }`,
+    body: createTaskBody,
+    example: { dataWizardStepSimplyId: 'wst-AB23-CD45-EF67', type: 'VALIDATE_DATA_RECORD', title: 'Check the email', fields: [{ dataFieldSimplyId: 'fld-GH89-JK23-MN45' }] },
+    variables: ({ body: { dataWizardStepSimplyId, position, ...input } }) => ({ dataWizardStepSimplyId, position, input }),
+    status: 201,
+  }),
+  getOne({ path: TASK, summary: 'Get a wizard task', description: 'One task with its field links (privileged: TEAM_ADMIN_DATA_WIZARDS view or team admin)', name: 'DataWizardStepTask', select: DATA_WIZARD_STEP_TASK }),
+  updateOne({
+    method: 'PATCH',
+    path: TASK,
+    summary: 'Update a wizard task',
+    description: `Change a task's type, title, config or field links (replaced as a whole), or move it in its step (${AUTHORING})`,
+    name: 'UpdateDataWizardStepTask',
+    inputType: 'DataWizardStepTaskUpdateInput',
+    body: updateTaskBody,
+    example: { title: 'Name and email', fields: [{ dataFieldSimplyId: 'fld-AB23-CD45-EF67', isRequired: true }, { dataFieldSimplyId: 'fld-GH89-JK23-MN45' }], position: 0 },
+    select: DATA_WIZARD_STEP_TASK,
+  }),
+  actOn({ method: 'DELETE', path: TASK, summary: 'Delete a wizard task', description: `Delete a task with its field links (${AUTHORING})`, name: 'DeleteDataWizardStepTask' }),
+  getOne({
+    path: `${ONE}/outcomes`,
+    summary: "List a wizard's outcomes",
+    description: `The automations the wizard's success (WIZARD_COMPLETED) and error (WIZARD_COMPLETION_FAILED) trigger, as summaries; ${OUTCOMES_WHO}, with TEAM_ADMIN_DATA_WIZARDS view or team admin`,
+    name: 'DataWizardOutcomes',
+    select: DATA_WIZARD_OUTCOMES,
+  }),
+  route({
+    method: 'POST',
+    path: `${ONE}/outcome-presets/preview`,
+    summary: 'Preview an outcome preset',
+    description: `What applying { configuration: { success?, error? } } would do, changing nothing: the canonical configuration, the manifest, blockers, warnings and the review fingerprint; ${OUTCOMES_WHO}, with TEAM_ADMIN_DATA_WIZARDS edit or team admin`,
+    operation: operation`query DataWizardOutcomePresetPreview($dataWizardSimplyId: String!, $configuration: JSON!) {
+      dataWizardOutcomePresetPreview(dataWizardSimplyId: $dataWizardSimplyId, configuration: $configuration) { ${DATA_WIZARD_OUTCOME_PREVIEW} } }`,
+    body: previewBody,
+    example: { configuration: OUTCOME_EXAMPLE },
+    variables: ({ params, body }) => ({ dataWizardSimplyId: params.dataWizardSimplyId, configuration: body.configuration }),
+  }),
+  updateOne({
+    method: 'POST',
+    path: `${ONE}/outcome-presets/apply`,
+    summary: 'Apply an outcome preset',
+    description: `Apply a reviewed preview: { configuration, fingerprint, idempotencyKey }; all of it or nothing. 409 OUTCOME_PRESET_STALE when the fingerprint no longer matches, 409 OUTCOME_PRESET_BLOCKED while it has blockers; the same key again answers the first application (replayed: true); ${OUTCOMES_WHO}, with TEAM_ADMIN_DATA_WIZARDS edit or team admin`,
+    name: 'ApplyDataWizardOutcomePreset',
+    inputType: 'DataWizardOutcomePresetApplyInput',
+    body: applyBody,
+    example: { configuration: { success: { automationSimplyId: null, name: 'Welcome after sign-up', isEnabled: true, actions: [{ actionType: 'UPDATE_FIELDS', actionConfig: { fields: { 'fld-AB23-CD45-EF67': 'Registered' } }, continueOnError: false, retryConfig: null, onFailureActions: null }] }, error: null }, fingerprint: 'c0ffee'.padEnd(64, '0'), idempotencyKey: '0f8c6a52-3c1e-4d6b-9a57-2f1e8b7d4c90' },
+    select: DATA_WIZARD_OUTCOME_APPLICATION,
+  }),
+  route({
+    method: 'PATCH',
+    path: `${ONE}/outcomes/{automationSimplyId}/enabled`,
+    summary: 'Enable or disable an outcome',
+    description: `Turn one of the wizard's outcome automations on or off: { isEnabled }; an automation that is not an outcome of this wizard is 404; ${OUTCOMES_WHO}, with TEAM_ADMIN_DATA_WIZARDS edit or team admin`,
+    operation: operation`mutation SetDataWizardOutcomeEnabled($dataWizardSimplyId: String!, $automationSimplyId: String!, $isEnabled: Boolean!) {
+      setDataWizardOutcomeEnabled(dataWizardSimplyId: $dataWizardSimplyId, automationSimplyId: $automationSimplyId, isEnabled: $isEnabled) { ${DATA_WIZARD_OUTCOME_AUTOMATION} } }`,
+    body: enabledBody,
+    example: { isEnabled: false },
+    variables: ({ params, body }) => ({ dataWizardSimplyId: params.dataWizardSimplyId, automationSimplyId: params.automationSimplyId, isEnabled: body.isEnabled }),
   }),
   getOne({
     path: `${ONE}/run-access`,

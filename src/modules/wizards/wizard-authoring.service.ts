@@ -281,10 +281,15 @@ export async function updateStep(ctx: RequestContext, stepSimplyId: string, raw:
   const team = requireTeam(ctx);
   dataWizardStepId.assert(stepSimplyId, 'dataWizardStepSimplyId');
   const input = parseInput(updateStepInput, raw, 'Invalid data wizard step');
-  requireSomething(input, 'title');
+  requireSomething(input, 'title, position');
   const wizard = await schemaWrite(ctx, `wizard step updated: ${stepSimplyId}`, async (tx) => {
     const { config, step } = await locateStep(tx, team.id, stepSimplyId);
     if (input.title !== undefined) await tx.dataWizardStep.update({ where: { id: step.row.id }, data: { title: input.title } });
+    if (input.position !== undefined) {
+      // moved: the others keep their order around it, and the first step follows
+      const others = config.steps.filter((s) => s !== step).map((s) => ({ id: s.row.id, rank: s.row.rank }));
+      await renumberSteps(tx, team.id, config.row.id, insertAt(others, input.position, { id: step.row.id, rank: step.row.rank }));
+    }
     return config.row.simplyId;
   });
   return stepOf(await reload(ctx, wizard), stepSimplyId);
@@ -351,16 +356,33 @@ export async function updateTask(ctx: RequestContext, taskSimplyId: string, raw:
   const team = requireTeam(ctx);
   dataWizardStepTaskId.assert(taskSimplyId, 'dataWizardStepTaskSimplyId');
   const input = parseInput(updateTaskInput, raw, 'Invalid data wizard step task');
-  requireSomething(input, 'type, title, config');
+  requireSomething(input, 'type, title, config, fields, position');
   const wizard = await schemaWrite(ctx, `wizard task updated: ${taskSimplyId}`, async (tx) => {
-    const { config, task } = await locateTask(tx, team.id, taskSimplyId);
+    const { schema, config, collection, step, task } = await locateTask(tx, team.id, taskSimplyId);
     const type = input.type ?? (task.row.type as TaskInput['type']);
+    const details: ErrorDetail[] = [];
     // a type change re-checks the stored settings unless new ones are given
-    const config_ = input.config !== undefined || input.type !== undefined ? taskConfig(type, input.config !== undefined ? input.config : task.row.config, 'config') : undefined;
+    let config_: Record<string, unknown> | undefined;
+    if (input.config !== undefined || input.type !== undefined) {
+      try {
+        config_ = taskConfig(type, input.config !== undefined ? input.config : task.row.config, 'config');
+      } catch (error) {
+        if (error instanceof ValidationError) details.push(...(error.details ?? []));
+        else throw error;
+      }
+    }
+    // new field links replace the task's (order and isRequired)
+    const links = input.fields !== undefined ? checkLinks(schema, collection, input.fields, 'fields', details) : undefined;
+    throwIfDetails('Invalid data wizard step task', details);
     await tx.dataWizardStepTask.update({
       where: { id: task.row.id },
       data: { type, ...(input.title !== undefined ? { title: input.title } : {}), ...(config_ !== undefined ? { config: config_ as never } : {}) },
     });
+    if (links !== undefined) await writeLinks(tx, team.id, task.row.id, links);
+    if (input.position !== undefined) {
+      const others = step.tasks.filter((t) => t !== task).map((t) => ({ id: t.row.id, rank: t.row.rank }));
+      await renumberTasks(tx, insertAt(others, input.position, { id: task.row.id, rank: task.row.rank }));
+    }
     return config.row.simplyId;
   });
   return taskOf(await reload(ctx, wizard), taskSimplyId);

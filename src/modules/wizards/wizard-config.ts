@@ -14,6 +14,11 @@ export interface WizardTaskField {
 export interface WizardTask {
   row: DataWizardStepTask;
   type: TaskType | string;
+  /** 0-based place in its step */
+  position: number;
+  /** the step and the wizard it belongs to */
+  stepSimplyId: string;
+  wizardSimplyId: string;
   fields: WizardTaskField[];
 }
 
@@ -21,6 +26,8 @@ export interface WizardStep {
   row: DataWizardStep;
   /** 0-based place in the wizard's order */
   position: number;
+  /** the wizard it belongs to */
+  wizardSimplyId: string;
   tasks: WizardTask[];
 }
 
@@ -60,9 +67,13 @@ export function toWizardConfig(schema: TeamSchema, wizard: LoadedWizard): Wizard
     steps: wizard.steps.map((step, position) => ({
       row: step,
       position,
-      tasks: step.tasks.map((task) => ({
+      wizardSimplyId: wizard.simplyId,
+      tasks: step.tasks.map((task, taskPosition) => ({
         row: task,
         type: task.type,
+        position: taskPosition,
+        stepSimplyId: step.simplyId,
+        wizardSimplyId: wizard.simplyId,
         fields: task.fields.flatMap((link) => {
           const field = schema.fieldsById.get(link.fieldId);
           return field && own.has(field.id) ? [{ field, isRequired: link.isRequired }] : [];

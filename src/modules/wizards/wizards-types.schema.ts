@@ -23,6 +23,9 @@ export const DataWizardTaskFieldRef = builder.objectRef<WizardTaskField>('DataWi
 export const DataWizardStepTaskRef = builder.objectRef<WizardTask>('DataWizardStepTask').implement({
   fields: (t) => ({
     ...simplyIdFields(t, 'dataWizardStepTaskSimplyId'),
+    dataWizardStepSimplyId: t.string({ description: 'the step the task belongs to', resolve: (task) => task.stepSimplyId }),
+    dataWizardSimplyId: t.string({ description: 'the wizard the task belongs to', resolve: (task) => task.wizardSimplyId }),
+    position: t.int({ description: '0-based place in its step', resolve: (task) => task.position }),
     type: t.string({ description: TASK_TYPES.join(', '), resolve: (task) => task.type }),
     title: t.field({ type: 'LocalizedText', resolve: (task) => task.row.title as never }),
     config: t.field({ type: 'JSON', description: 'DISPLAY: { body? }; other types: {}', resolve: (task) => task.row.config }),
@@ -33,6 +36,7 @@ export const DataWizardStepTaskRef = builder.objectRef<WizardTask>('DataWizardSt
 export const DataWizardStepRef = builder.objectRef<WizardStep>('DataWizardStep').implement({
   fields: (t) => ({
     ...simplyIdFields(t, 'dataWizardStepSimplyId'),
+    dataWizardSimplyId: t.string({ description: 'the wizard the step belongs to', resolve: (s) => s.wizardSimplyId }),
     title: t.field({ type: 'LocalizedText', resolve: (s) => s.row.title as never }),
     position: t.int({ description: '0-based place in the wizard; the first step is 0', resolve: (s) => s.position }),
     tasks: t.field({ type: [DataWizardStepTaskRef], resolve: (s) => s.tasks }),

@@ -10,6 +10,20 @@ export const DATA_WIZARD_SUMMARY = fragment(
   'id name description dataCollectionSimplyId firstStepId stepCount createdAt updatedAt',
 );
 
+/** A task as the authoring routes answer it: where it sits, its settings and its field links. */
+export const DATA_WIZARD_STEP_TASK = fragment(
+  'DataWizardStepTaskFields',
+  'DataWizardStepTask',
+  selection`id dataWizardStepTaskSimplyId dataWizardStepSimplyId dataWizardSimplyId position type title config fields { ${DATA_WIZARD_TASK_FIELD} }`,
+);
+
+/** A step as the authoring routes answer it, with its tasks in order. */
+export const DATA_WIZARD_STEP = fragment(
+  'DataWizardStepFields',
+  'DataWizardStep',
+  selection`id dataWizardStepSimplyId dataWizardSimplyId title position tasks { ${DATA_WIZARD_STEP_TASK} }`,
+);
+
 export const DATA_WIZARD_DETAIL = fragment(
   'DataWizardDetailFields',
   'DataWizard',
@@ -32,3 +46,35 @@ export const DATA_WIZARD_EXECUTION = fragment(
 );
 
 export const DATA_WIZARD_RUN_ACCESS = fragment('DataWizardRunAccessFields', 'DataWizardRunAccess', 'dataWizardSimplyId firstDataWizardStepSimplyId stepCount');
+
+export const DATA_WIZARD_OUTCOME_AUTOMATION = fragment(
+  'DataWizardOutcomeAutomationFields',
+  'DataWizardOutcomeAutomation',
+  'automationSimplyId outcome name description triggerType isEnabled actionCount actionTypes lastRunAt createdAt updatedAt',
+);
+
+export const DATA_WIZARD_OUTCOMES = fragment(
+  'DataWizardOutcomesFields',
+  'DataWizardOutcomes',
+  selection`dataWizardSimplyId success { ${DATA_WIZARD_OUTCOME_AUTOMATION} } error { ${DATA_WIZARD_OUTCOME_AUTOMATION} }`,
+);
+
+const OUTCOME_CHANGE = fragment(
+  'DataWizardOutcomeChangeFields',
+  'DataWizardOutcomeChange',
+  'outcome operation automationSimplyId name triggerType isEnabled actionCount replacedActionCount changes',
+);
+
+const OUTCOME_ISSUE = fragment('DataWizardOutcomeIssueFields', 'DataWizardOutcomeIssue', 'code message field outcome');
+
+export const DATA_WIZARD_OUTCOME_PREVIEW = fragment(
+  'DataWizardOutcomePresetPreviewFields',
+  'DataWizardOutcomePresetPreview',
+  selection`dataWizardSimplyId configuration manifest { ${OUTCOME_CHANGE} } blockers { ${OUTCOME_ISSUE} } warnings { ${OUTCOME_ISSUE} } fingerprint`,
+);
+
+export const DATA_WIZARD_OUTCOME_APPLICATION = fragment(
+  'DataWizardOutcomePresetApplicationFields',
+  'DataWizardOutcomePresetApplication',
+  selection`dataWizardSimplyId fingerprint idempotencyKey replayed appliedAt manifest { ${OUTCOME_CHANGE} }`,
+);

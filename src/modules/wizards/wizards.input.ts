@@ -73,16 +73,16 @@ export const createWizardInput = z
   .strict();
 export type CreateWizardInput = z.output<typeof createWizardInput>;
 
-export const updateWizardInput = z.object({ name: localized.optional(), description: description.optional() }).strict();
-export const updateStepInput = z.object({ title: localized.optional() }).strict();
-export const updateTaskInput = z.object({ type: taskType.optional(), title: localized.optional(), config: z.unknown().optional() }).strict();
+/** A 0-based place to move to (past the end: last). */
+const moveTo = z.number().int('must be an integer').min(0, 'must be 0 or more');
 
-export const positionInput = z
-  .number()
-  .int('must be an integer')
-  .min(0, 'must be 0 or more')
-  .nullable()
-  .optional();
+export const updateWizardInput = z.object({ name: localized.optional(), description: description.optional() }).strict();
+export const updateStepInput = z.object({ title: localized.optional(), position: moveTo.optional() }).strict();
+export const updateTaskInput = z
+  .object({ type: taskType.optional(), title: localized.optional(), config: z.unknown().optional(), fields: taskFields.optional(), position: moveTo.optional() })
+  .strict();
+
+export const positionInput = moveTo.nullable().optional();
 
 export const orderInput = (kind: IdKind) =>
   z.array(z.string().regex(kind.pattern, 'malformed identifier')).max(MAX_STEPS_PER_WIZARD + MAX_TASKS_PER_STEP);

@@ -23,6 +23,8 @@ import {
   updateWizard,
 } from './wizard-authoring.service.ts';
 import { TASK_TYPES } from './wizards.input.ts';
+// the outcome operations (their own file: types and fields registered on import)
+import './wizard-outcomes.schema.ts';
 import {
   DataWizardExecutionRef,
   DataWizardPageRef,
@@ -31,7 +33,7 @@ import {
   DataWizardStepRef,
   DataWizardStepTaskRef,
 } from './wizards-types.schema.ts';
-import { executeWizard, getWizard, listWizards, WIZARD_ADMIN_FEATURE, wizardRunAccess } from './wizards.service.ts';
+import { executeWizard, getStep, getTask, getWizard, listWizards, WIZARD_ADMIN_FEATURE, wizardRunAccess } from './wizards.service.ts';
 
 const AUTHORING = 'Privileged: TEAM_ADMIN_DATA_WIZARDS edit or team admin; never scoped tokens. Records a new team schema version.';
 
@@ -85,7 +87,10 @@ const WizardUpdateInput = builder.inputType('DataWizardUpdateInput', {
 });
 
 const StepUpdateInput = builder.inputType('DataWizardStepUpdateInput', {
-  fields: (t) => ({ title: t.field({ type: 'LocalizedText' }) }),
+  fields: (t) => ({
+    title: t.field({ type: 'LocalizedText' }),
+    position: t.int({ description: 'moves the step to this 0-based place (past the end: last); the others keep their order' }),
+  }),
 });
 
 const TaskUpdateInput = builder.inputType('DataWizardStepTaskUpdateInput', {
@@ -93,6 +98,8 @@ const TaskUpdateInput = builder.inputType('DataWizardStepTaskUpdateInput', {
     type: t.string({ description: TASK_TYPES.join(', ') }),
     title: t.field({ type: 'LocalizedText' }),
     config: t.field({ type: 'JSON', description: 'replaces the settings; null clears them' }),
+    fields: t.field({ type: [TaskFieldInput], description: "replaces the task's field links (order and isRequired); at most 100" }),
+    position: t.int({ description: 'moves the task to this 0-based place in its step (past the end: last)' }),
   }),
 });
 
@@ -116,6 +123,18 @@ builder.queryFields((t) => ({
     description: "Configuration and schema (Document 1 §2.6). Needs TEAM_ADMIN_DATA_WIZARDS (view) or RUN on the wizard's collection.",
     authScopes: tier.standard,
     ...byId(t.arg, 'dataWizardSimplyId', getWizard),
+  }),
+  dataWizardStep: t.field({
+    type: DataWizardStepRef,
+    description: 'One step with its tasks and field links. Privileged: TEAM_ADMIN_DATA_WIZARDS view or team admin; never scoped tokens.',
+    authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'VIEW'),
+    ...byId(t.arg, 'dataWizardStepSimplyId', getStep),
+  }),
+  dataWizardStepTask: t.field({
+    type: DataWizardStepTaskRef,
+    description: 'One task with its field links. Privileged: TEAM_ADMIN_DATA_WIZARDS view or team admin; never scoped tokens.',
+    authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'VIEW'),
+    ...byId(t.arg, 'dataWizardStepTaskSimplyId', getTask),
   }),
   dataWizardRunAccess: t.field({
     type: DataWizardRunAccessRef,

@@ -12,9 +12,9 @@ import { parsePaging, type PageInput, type PaginationShape, paginationOf, byCrea
 import { requireTeam } from '../../app/require-team.ts';
 import { requireSchemaRead } from '../team-schema/index.ts';
 import { PermissionDeniedError } from '../../app/errors.ts';
-import { dataWizardId } from './wizards.ids.ts';
-import { WizardNotFoundError } from './wizards.errors.ts';
-import { firstStep, loadWizardConfig, toWizardConfig, WIZARD_INCLUDE, type WizardConfig } from './wizard-config.ts';
+import { dataWizardId, dataWizardStepId, dataWizardStepTaskId } from './wizards.ids.ts';
+import { WizardNotFoundError, WizardStepNotFoundError, WizardTaskNotFoundError } from './wizards.errors.ts';
+import { firstStep, loadWizardConfig, toWizardConfig, WIZARD_INCLUDE, type WizardConfig, type WizardStep, type WizardTask } from './wizard-config.ts';
 import { runWizard, type RunWizardResult } from './wizard-runner.ts';
 
 export const WIZARD_ADMIN_FEATURE = 'TEAM_ADMIN_DATA_WIZARDS';
@@ -69,6 +69,35 @@ export async function getWizard(ctx: RequestContext, simplyId: string): Promise<
     throw new PermissionDeniedError(`Reading data wizard ${simplyId} needs ${WIZARD_ADMIN_FEATURE} or the RUN data permission on its collection`);
   }
   return config;
+}
+
+/** The wizard a step belongs to, read whole (its steps in order), or 404. */
+async function wizardOfStep(ctx: RequestContext, stepSimplyId: string): Promise<WizardConfig | null> {
+  const team = requireTeam(ctx);
+  const prisma = ctx.services.prisma;
+  const step = await prisma.dataWizardStep.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId: stepSimplyId } }, select: { wizardId: true } });
+  const wizard = step && (await prisma.dataWizard.findUnique({ where: { teamId_id: { teamId: team.id, id: step.wizardId } }, select: { simplyId: true } }));
+  return wizard ? loadWizardConfig(prisma, await ctx.services.schemas.get(team.id), wizard.simplyId) : null;
+}
+
+/** One step with its tasks (authoring: the field's privileged scope). */
+export async function getStep(ctx: RequestContext, stepSimplyId: string): Promise<WizardStep> {
+  requireTeam(ctx);
+  dataWizardStepId.assert(stepSimplyId, 'dataWizardStepSimplyId');
+  const step = (await wizardOfStep(ctx, stepSimplyId))?.steps.find((s) => s.row.simplyId === stepSimplyId);
+  if (!step) throw new WizardStepNotFoundError(stepSimplyId);
+  return step;
+}
+
+/** One task with its field links (authoring: the field's privileged scope). */
+export async function getTask(ctx: RequestContext, taskSimplyId: string): Promise<WizardTask> {
+  const team = requireTeam(ctx);
+  dataWizardStepTaskId.assert(taskSimplyId, 'dataWizardStepTaskSimplyId');
+  const row = await ctx.services.prisma.dataWizardStepTask.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId: taskSimplyId } }, select: { stepId: true } });
+  const step = row && (await ctx.services.prisma.dataWizardStep.findUnique({ where: { teamId_id: { teamId: team.id, id: row.stepId } }, select: { simplyId: true } }));
+  const task = step && (await wizardOfStep(ctx, step.simplyId))?.steps.flatMap((s) => s.tasks).find((t) => t.row.simplyId === taskSimplyId);
+  if (!task) throw new WizardTaskNotFoundError(taskSimplyId);
+  return task;
 }
 
 export interface RunAccess {
