@@ -65,29 +65,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
     ],
   },
   {
-    area: 'wizards',
-    doc: 1,
-    section: '4.5',
-    routes: [
-      'GET /v1/data-wizards/{dataWizardSimplyId}/outcomes',
-      'POST /v1/data-wizards/{dataWizardSimplyId}/outcome-presets/preview',
-      'POST /v1/data-wizards/{dataWizardSimplyId}/outcome-presets/apply',
-      'PATCH /v1/data-wizards/{dataWizardSimplyId}/outcomes/{automationSimplyId}/enabled',
-      '? /v1/data-wizard-steps',
-      '? /v1/data-wizard-steps/{dataWizardStepSimplyId}',
-      '? /v1/data-wizard-step-tasks',
-      '? /v1/data-wizard-step-tasks/{dataWizardStepTaskSimplyId}',
-    ],
-  },
-  {
-    area: 'messages',
-    doc: 2,
-    section: '4.1',
-    routes: [
-      '? /v1/outgoing-message-templates',
-    ],
-  },
-  {
     area: 'conversations',
     doc: 2,
     section: '4.3',

@@ -79,7 +79,7 @@ export const outgoingMessageRoutes = defineRoutes([
   createOne({
     path: OUTGOING,
     summary: 'Create an outgoing message',
-    description: `Compose a DRAFT (${COMPOSE}): { internalName, subjectLine?, deliveryMethod?, contentType?, textContent?, htmlContent?, messageSenderSimplyId?, outgoingMessageTemplateSimplyId?, recipients?, scheduledAt? }; a template fills deliveryMethod, contentType and subjectLine left out`,
+    description: `Compose a DRAFT (${COMPOSE}): { internalName, subjectLine?, deliveryMethod?, contentType?, textContent?, htmlContent?, messageSenderSimplyId?, outgoingMessageTemplateSimplyId?, recipients?, scheduledAt? }; a template fills deliveryMethod, contentType, subjectLine and the bodies left out`,
     name: 'CreateOutgoingMessage',
     inputType: 'CreateOutgoingMessageInput',
     body: createOutgoingMessageInput,

@@ -2,7 +2,9 @@
 // Its manifest is module.ts; every other file of the folder is private to the area.
 export { contentTemplateId } from './content-templates.ids.ts';
 export { findTemplate } from './content-templates.service.ts';
+// the one sanitizer of stored designs, and when a filled-in design must pass it again (message template authoring uses both)
+export { sanitizeDesignHtml } from './design-sanitizer.ts';
 export { documentSettingsInput } from './document-settings.input.ts';
 export { lineageOf } from './template-access.ts';
-export { previewRender } from './template-preview.ts';
+export { needsResanitizing, previewRender } from './template-preview.ts';
 export { assess } from './template-readiness.ts';

@@ -4,3 +4,5 @@ export { DELIVERY_METHODS } from './message-templates.input.ts';
 export { MessageDeliveryMethodEnum } from './message-templates.schema.ts';
 export { messageSenderId, messageTemplateId } from './messages.ids.ts';
 export { senderIsVerified, type VerifiableSender } from './sender-verification.ts';
+// what a composed message copies from the template it starts from
+export { templateBodies, type TemplateBodies } from './template-content.ts';

@@ -1,7 +1,6 @@
 // GraphQL face of simple message templates (docs/api/messages.md). REST:
 // rest-adapter/routes/messages.ts. Standard tier with the feature OUTGOING_MESSAGES_TEMPLATES:
 // view to read, edit to write (API keys, session tokens and users alike; team admins pass).
-import type { OutgoingMessageTemplate } from '../../generated/prisma/client.ts';
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { byId, pageArgs, patchById, withArgs } from '../../app/graphql/args.ts';
@@ -14,6 +13,7 @@ import {
   deleteMessageTemplate,
   getMessageTemplate,
   listMessageTemplates,
+  type TemplateSummary,
   updateMessageTemplate,
 } from './message-templates.service.ts';
 
@@ -22,7 +22,7 @@ const FEATURE = 'OUTGOING_MESSAGES_TEMPLATES';
 export const MessageDeliveryMethodEnum = builder.enumType('MessageDeliveryMethod', { values: DELIVERY_METHODS });
 export const MessageDesignFormatEnum = builder.enumType('MessageDesignFormat', { values: DESIGN_FORMATS });
 
-type TemplateItem = { row: OutgoingMessageTemplate };
+type TemplateItem = { row: TemplateSummary };
 
 export const MessageTemplateRef = builder.objectRef<TemplateItem>('MessageTemplate').implement({
   description: 'A simple message template: name, channel, subject line and design format.',
@@ -61,7 +61,7 @@ const UpdateMessageTemplateInput = builder.inputType('UpdateMessageTemplateInput
   }),
 });
 
-const item = (row: OutgoingMessageTemplate): TemplateItem => ({ row });
+const item = (row: TemplateSummary): TemplateItem => ({ row });
 
 builder.queryFields((t) => ({
   messageTemplates: t.field({

@@ -25,7 +25,7 @@ export interface ListMessageTemplatesArgs extends PageInput {
 }
 
 /** The template of the caller's team; another team's, like a missing one, is 404. */
-async function findTemplate(ctx: RequestContext, simplyId: string): Promise<OutgoingMessageTemplate> {
+export async function findTemplate(ctx: RequestContext, simplyId: string): Promise<OutgoingMessageTemplate> {
   const team = requireTeam(ctx);
   messageTemplateId.assert(simplyId, 'outgoingMessageTemplateSimplyId');
   const row = await ctx.services.prisma.outgoingMessageTemplate.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } } });
@@ -33,8 +33,14 @@ async function findTemplate(ctx: RequestContext, simplyId: string): Promise<Outg
   return row;
 }
 
+/** The columns authoring adds (docs/api/outgoing-message-templates.md): large, and no field of the simple list. */
+export const AUTHORED_CONTENT = { htmlContent: true, textContent: true, designJson: true } as const;
+
+/** A template without its authored content (what lists read). */
+export type TemplateSummary = Omit<OutgoingMessageTemplate, keyof typeof AUTHORED_CONTENT>;
+
 /** The team's templates, newest first; archived ones only when asked for. */
-export async function listMessageTemplates(ctx: RequestContext, args: ListMessageTemplatesArgs): Promise<Page<OutgoingMessageTemplate>> {
+export async function listMessageTemplates(ctx: RequestContext, args: ListMessageTemplatesArgs): Promise<Page<TemplateSummary>> {
   const team = requireTeam(ctx);
   const paging = parsePaging(args);
   const where: Prisma.OutgoingMessageTemplateWhereInput = { teamId: team.id };
@@ -46,7 +52,7 @@ export async function listMessageTemplates(ctx: RequestContext, args: ListMessag
   }
   if (args.includeArchived !== true) where.archivedAt = null;
   const { prisma } = ctx.services;
-  const nodes = await prisma.outgoingMessageTemplate.findMany({ where, ...byCreation(paging, 'desc') });
+  const nodes = await prisma.outgoingMessageTemplate.findMany({ where, omit: AUTHORED_CONTENT, ...byCreation(paging, 'desc') });
   return { nodes, pagination: await paginationOf(nodes.length, paging, () => prisma.outgoingMessageTemplate.count({ where })) };
 }
 

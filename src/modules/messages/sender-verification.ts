@@ -41,9 +41,13 @@ export function tokenMatches(stored: string | null, computed: string): boolean {
   return constantTimeEqual(stored ?? '0'.repeat(computed.length), computed) && stored !== null;
 }
 
+/** Where links this area makes point: PUBLIC_BASE_URL, else the server's address once it listens. */
+export function platformBaseUrl(services: Services): string {
+  return (services.config.PUBLIC_BASE_URL ?? services.senderVerificationLinks.baseUrl ?? 'http://localhost').replace(/\/+$/, '');
+}
+
 export function senderVerificationLink(services: Services, token: string): string {
-  const base = (services.config.PUBLIC_BASE_URL ?? services.senderVerificationLinks.baseUrl ?? 'http://localhost').replace(/\/+$/, '');
-  return `${base}${SENDER_VERIFICATION_PATH}${token}`;
+  return `${platformBaseUrl(services)}${SENDER_VERIFICATION_PATH}${token}`;
 }
 
 export type VerifiableSender = Pick<MessageSender, 'emailAddress' | 'verificationStatus' | 'domainId'>;

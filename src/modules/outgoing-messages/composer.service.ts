@@ -6,7 +6,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { messageSenderId, messageTemplateId } from '../messages/index.ts';
+import { messageSenderId, messageTemplateId, templateBodies } from '../messages/index.ts';
 import { MessageNotEditableError } from './outgoing-messages.errors.ts';
 import { outgoingMessageId } from './outgoing-messages.ids.ts';
 import { createOutgoingMessageInput, messageSubjectLine, subjectRefusal, updateOutgoingMessageInput } from './outgoing-messages.input.ts';
@@ -68,9 +68,10 @@ function templateSubject(template: OutgoingMessageTemplate): string | null {
 }
 
 /**
- * A new DRAFT. A template fills what the body leaves out (absent, null, or a blank subject):
- * deliveryMethod, contentType (from its designFormat) and, for EMAIL, subjectLine. A body value
- * always wins, but a body channel other than the template's is a 400.
+ * A new DRAFT. A template fills what the body leaves out (absent, null, or a blank subject or body):
+ * deliveryMethod, contentType (from its designFormat), for EMAIL subjectLine, and the bodies it
+ * was authored with (its HTML with the preheader as the hidden first line). A body value always
+ * wins, but a body channel other than the template's is a 400.
  */
 export async function createOutgoingMessage(ctx: RequestContext, raw: unknown): Promise<OutgoingMessage> {
   const team = requireTeam(ctx);
@@ -85,6 +86,7 @@ export async function createOutgoingMessage(ctx: RequestContext, raw: unknown): 
   }
   const senderId = input.messageSenderSimplyId != null ? await senderIdOf(ctx, input.messageSenderSimplyId, deliveryMethod) : null;
   const selection = input.recipients != null ? await selectionToStore(ctx, input.recipients) : NO_SELECTION;
+  const bodies = template ? templateBodies(template) : null;
   return ctx.services.prisma.outgoingMessage.create({
     data: {
       simplyId: outgoingMessageId.create(),
@@ -94,8 +96,8 @@ export async function createOutgoingMessage(ctx: RequestContext, raw: unknown): 
       deliveryMethod,
       contentType,
       templateId: template?.id ?? null,
-      textContent: input.textContent ?? null,
-      htmlContent: input.htmlContent ?? null,
+      textContent: input.textContent ?? bodies?.textContent ?? null,
+      htmlContent: input.htmlContent ?? bodies?.htmlContent ?? null,
       senderId,
       ...selection,
       recipientFilter: jsonOrNull(selection.recipientFilter),

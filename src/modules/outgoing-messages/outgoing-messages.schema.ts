@@ -56,7 +56,7 @@ const OutgoingMessageSenderRef = builder.objectRef<MessageSender>('OutgoingMessa
 });
 
 const OutgoingMessageTemplateLinkRef = builder.objectRef<OutgoingMessageTemplate>('OutgoingMessageTemplateLink').implement({
-  description: 'The message template a message was started from or linked to (GET /v1/message-templates/{id} has the whole template).',
+  description: 'The message template a message was started from or linked to (GET /v1/outgoing-message-templates/{id} has the whole template).',
   fields: (t) => ({
     id: t.string({ description: 'the outgoingMessageTemplateSimplyId', resolve: (m) => m.simplyId }),
     name: t.string({ resolve: (m) => m.name }),
@@ -162,7 +162,7 @@ const CreateOutgoingMessageInput = builder.inputType('CreateOutgoingMessageInput
     textContent: t.string(),
     htmlContent: t.string(),
     messageSenderSimplyId: t.string({ description: 'default: the team\'s default sender of the channel, when sending' }),
-    outgoingMessageTemplateSimplyId: t.string({ description: 'an active message template of the team and channel; fills deliveryMethod, contentType and subjectLine left out' }),
+    outgoingMessageTemplateSimplyId: t.string({ description: 'an active message template of the team and channel; fills deliveryMethod, contentType, subjectLine, htmlContent (with its preheader) and textContent left out' }),
     recipients: t.field({ type: RecipientsInput }),
     scheduledAt: t.string({ description: 'ISO 8601, in the future' }),
   }),
