@@ -16,6 +16,7 @@ export { dropFieldKeys, recomputeRecordNames, resyncSmartCollection } from './sc
 export { currencyDigits, DATA_TYPES, decodeRecordFields, decodeValue, encodeRecordFields, encodeValue, type FieldDef, indexKey, isDataType, MAX_FILTERS, type NormalizedFilter, normalizeFilters, toDisplayText, toValidationError, valueShape } from './values/index.ts';
 export { parseEmail } from './values/contact.ts';
 export { textProblem } from './values/text-guards.ts';
+export { optionalText } from './values/text-inputs.ts';
 export { calculateName, formulaFields, MAX_FORMULA_LENGTH } from './records/calculated-name.ts';
 
 // --- Permission-aware reads: what the API answers (the caller's readable fields only)

@@ -3,7 +3,7 @@
 // REST table before the operation runs, the service again for GraphQL callers. What zod cannot
 // know (the stored template's channel, the collection its merge tags name) the service checks.
 import { z } from 'zod';
-import { textProblem } from '../../kernel/index.ts';
+import { optionalText, textProblem } from '../../kernel/index.ts';
 import { DELIVERY_METHODS, DESIGN_FORMATS, MESSAGE_TEMPLATE_LIMITS, type DeliveryMethod } from './message-templates.input.ts';
 
 export const TEMPLATE_SORTS = ['createdAt_DESC', 'createdAt_ASC', 'updatedAt_DESC', 'name_ASC'] as const;
@@ -52,23 +52,6 @@ const description = z
   .nullable();
 
 /** One line (subject, preheader): no line breaks or control characters; only spaces is stored as null. */
-const line = (max: number, what: string) =>
-  z
-    .string({ message: 'must be text' })
-    .max(max, `must be at most ${max} characters (${what})`)
-    .refine((v) => textProblem(v, { singleLine: true }) === null, 'must be one line (no line breaks or control characters)')
-    .transform((v) => (v.trim() === '' ? null : v))
-    .nullable();
-
-/** A body: tabs and line breaks are the only control characters; only spaces is stored as null. */
-const body = (max: number) =>
-  z
-    .string({ message: 'must be text' })
-    .max(max, `must be at most ${max} characters`)
-    .refine((v) => textProblem(v) === null, 'must not contain control characters other than tabs and line breaks')
-    .transform((v) => (v.trim() === '' ? null : v))
-    .nullable();
-
 /** The email builder's own description of the design: any JSON object, within the size limit. */
 const designJson = z
   .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'must be a JSON object')
@@ -83,10 +66,10 @@ const collectionId = z
 
 const content = {
   description: description.optional(),
-  subjectLine: line(AUTHORING_LIMITS.subjectLine, 'one email Subject line').optional(),
-  preheader: line(AUTHORING_LIMITS.preheader, 'the preview line after the subject').optional(),
-  htmlContent: body(AUTHORING_LIMITS.htmlContent).optional(),
-  textContent: body(MAX_TEXT).optional(),
+  subjectLine: optionalText(AUTHORING_LIMITS.subjectLine, { lineOf: 'one email Subject line' }).optional(),
+  preheader: optionalText(AUTHORING_LIMITS.preheader, { lineOf: 'the preview line after the subject' }).optional(),
+  htmlContent: optionalText(AUTHORING_LIMITS.htmlContent).optional(),
+  textContent: optionalText(MAX_TEXT).optional(),
   designJson: designJson.optional(),
   dataCollectionSimplyId: collectionId.optional(),
 };

@@ -3,7 +3,7 @@
 // Recipient filters are checked by the service against the collection's fields (the record-search
 // filter language), so here they only have to be present in the right place.
 import { z } from 'zod';
-import { parseEmail, textProblem } from '../../kernel/index.ts';
+import { optionalText, parseEmail, textProblem } from '../../kernel/index.ts';
 import { DELIVERY_METHODS } from '../messages/index.ts';
 
 export { DELIVERY_METHODS };
@@ -30,21 +30,7 @@ const internalName = z
   .refine((v) => textProblem(v, { singleLine: true }) === null, 'must be one line without control characters');
 
 /** One header line; a subject made only of spaces is stored as null. Also checks a template's subject before it fills a message. */
-export const messageSubjectLine = z
-  .string({ message: 'must be text' })
-  .max(OUTGOING_MESSAGE_LIMITS.subjectLine, `must be at most ${OUTGOING_MESSAGE_LIMITS.subjectLine} characters (one email Subject line)`)
-  .refine((v) => textProblem(v, { singleLine: true }) === null, 'must be one line (no line breaks or control characters)')
-  .transform((v) => (v.trim() === '' ? null : v))
-  .nullable();
-
-/** A body: empty is stored as null, so "no body" has one form. */
-const body = (max: number) =>
-  z
-    .string({ message: 'must be text' })
-    .max(max, `must be at most ${max} characters`)
-    .refine((v) => textProblem(v) === null, 'contains control characters or invalid Unicode')
-    .transform((v) => (v.trim() === '' ? null : v))
-    .nullable();
+export const messageSubjectLine = optionalText(OUTGOING_MESSAGE_LIMITS.subjectLine, { lineOf: 'one email Subject line' });
 
 // stays an ISO string (the output is still a GraphQL input the REST table hands on); services read it with `new Date`
 const dateTime = z
@@ -71,8 +57,8 @@ const contentType = z.enum(CONTENT_TYPES, { message: `must be one of ${CONTENT_T
 
 const fields = {
   subjectLine: messageSubjectLine.optional(),
-  textContent: body(OUTGOING_MESSAGE_LIMITS.textContent).optional(),
-  htmlContent: body(OUTGOING_MESSAGE_LIMITS.htmlContent).optional(),
+  textContent: optionalText(OUTGOING_MESSAGE_LIMITS.textContent).optional(),
+  htmlContent: optionalText(OUTGOING_MESSAGE_LIMITS.htmlContent).optional(),
   messageSenderSimplyId: id('a message sender simplyId').nullable().optional(),
   outgoingMessageTemplateSimplyId: id('a message template simplyId').nullable().optional(),
   recipients: recipientSelectionInput.nullable().optional(),
