@@ -3,7 +3,23 @@
 // TEAM_SETTINGS edit). PATCH /{id}, PUT …/fields/reorder, POST …/archive are our additions.
 import { z } from 'zod';
 import { ARCHETYPES, COLLECTION_TYPES } from '../../src/modules/collections/collections.input.ts';
-import { CREATE_MENU, DATA_COLLECTION, DATA_COLLECTION_SUMMARY, DATA_FIELD } from '../../src/modules/collections/collections.fragments.ts';
+import {
+  CREATE_MENU,
+  DATA_COLLECTION,
+  DATA_COLLECTION_ADMIN_DETAIL,
+  DATA_COLLECTION_SUMMARY,
+  DATA_FIELD,
+  FIELD_DESCRIPTION_SUGGESTIONS,
+  SMART_MEMBERSHIP_PREVIEW,
+} from '../../src/modules/collections/collections.fragments.ts';
+import {
+  adminDetailInput,
+  applyDescriptionsInput,
+  fieldDisplayOverridesInput,
+  generateDescriptionsInput,
+  importTokenInput,
+  previewMembershipInput,
+} from '../../src/modules/collections/collection-admin.input.ts';
 import { operation, type Part } from '../../src/app/graphql/fragments.ts';
 import { defineRoutes, type JsonSchema, respond, route, type RouteExtension } from '../route.ts';
 import { queryBool } from '../schemas.ts';
@@ -119,6 +135,36 @@ function withArgument<K extends string>(s: {
   });
 }
 
+/**
+ * A privileged route of the collection whose body (checked here with the same zod schema the
+ * service uses) is the operation's JSON `input`.
+ */
+function adminInput(s: {
+  method: 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  summary: string;
+  description: string;
+  name: string;
+  field: string;
+  body: z.ZodType;
+  optional?: boolean;
+  example: unknown;
+  select: Part;
+  status?: number;
+}) {
+  return route({
+    method: s.method,
+    path: s.path,
+    summary: s.summary,
+    description: s.description,
+    operation: operation([`mutation ${s.name}($id: String!, $input: JSON${s.optional ? '' : '!'}) { ${s.field}(dataCollectionSimplyId: $id, input: $input) { `, ' } }'], s.select),
+    body: s.optional ? s.body.optional() : s.body,
+    example: s.example,
+    variables: ({ params, body }) => ({ id: params.dataCollectionSimplyId, input: body ?? null }),
+    status: s.status,
+  });
+}
+
 const FIELD_ADMIN = 'field administration over REST (docs/api/data-collections.md): the route checklist has field reads only';
 
 /** Served routes the documents do not list, each with why it exists (OpenAPI `x-extension`). */
@@ -209,6 +255,99 @@ export const dataCollectionRoutes = defineRoutes([
         data: { type: 'object', properties: { id: { type: 'string' }, updatedRecordCount: { type: 'integer' } }, required: ['id', 'updatedRecordCount'] },
       }),
     ),
+  }),
+  getOne({
+    path: `${ONE}/admin-detail`,
+    summary: "Get a collection's admin detail",
+    description: 'The whole administrative configuration: names, archetype, type, formula, SMART criteria, parent, every field with its display settings and description (privileged)',
+    name: 'DataCollectionAdminDetail',
+    select: DATA_COLLECTION_ADMIN_DETAIL,
+  }),
+  adminInput({
+    method: 'PUT',
+    path: `${ONE}/admin-detail`,
+    summary: "Replace a collection's admin detail",
+    description: 'Replace names, archetype, display-name formula, SMART criteria and parent in one change; every key is required (null clears); expectedUpdatedAt guards against overwriting another change (409) (privileged)',
+    name: 'ReplaceDataCollectionAdminDetail',
+    field: 'replaceDataCollectionAdminDetail',
+    body: adminDetailInput,
+    example: {
+      name: { en: 'Members', de: 'Mitglieder' },
+      singularName: 'Member',
+      pluralName: 'Members',
+      archetype: 'PERSON',
+      parentDataCollectionSimplyId: null,
+      dataRecordCalculatedNameFormula: '{last_name}, {first_name}',
+      filterCriteria: null,
+      expectedUpdatedAt: '2026-11-22T03:11:56.093Z',
+    },
+    select: DATA_COLLECTION_ADMIN_DETAIL,
+  }),
+  adminInput({
+    method: 'PUT',
+    path: `${ONE}/field-display-overrides`,
+    summary: 'Replace field display overrides',
+    description: 'Replace how admin screens show the fields of this collection (label, help text, placeholder, hidden, width, position); fields not listed have no overrides afterwards (privileged)',
+    name: 'ReplaceDataFieldDisplayOverrides',
+    field: 'replaceDataFieldDisplayOverrides',
+    body: fieldDisplayOverridesInput,
+    example: { overrides: [{ dataFieldSimplyId: 'fld-AB23-CD45-EF67', label: { en: 'E-mail', de: 'E-Mail' }, helpText: 'Where we send receipts', width: 'WIDE', position: 0 }] },
+    select: DATA_COLLECTION_ADMIN_DETAIL,
+  }),
+  adminInput({
+    method: 'POST',
+    path: `${ONE}/generate-field-descriptions`,
+    summary: 'Draft field descriptions',
+    description: 'Draft a description per field with the AI model, from the field definitions only; nothing is stored. 403 AI_FEATURE_UNAVAILABLE without a model (privileged)',
+    name: 'GenerateDataFieldDescriptions',
+    field: 'generateDataFieldDescriptions',
+    body: generateDescriptionsInput,
+    optional: true,
+    example: { dataFieldSimplyIds: ['fld-AB23-CD45-EF67'], language: 'en', onlyMissing: true },
+    select: FIELD_DESCRIPTION_SUGGESTIONS,
+  }),
+  adminInput({
+    method: 'PATCH',
+    path: `${ONE}/apply-field-descriptions`,
+    summary: 'Apply approved field descriptions',
+    description: 'Write the field descriptions the caller approved (null clears one); other fields keep theirs (privileged)',
+    name: 'ApplyDataFieldDescriptions',
+    field: 'applyDataFieldDescriptions',
+    body: applyDescriptionsInput,
+    example: { descriptions: [{ dataFieldSimplyId: 'fld-AB23-CD45-EF67', description: 'The address receipts and newsletters go to.' }] },
+    select: DATA_COLLECTION_ADMIN_DETAIL,
+  }),
+  action({
+    path: `${ONE}/recalculate-calculated-relationship-fields`,
+    summary: 'Recalculate relationship fields',
+    description: 'Recompute calculated relationship fields (no data type calculates one today: answers zero counts, changes nothing) (privileged)',
+    name: 'RecalculateCalculatedRelationshipFields',
+    select: 'id dataCollectionSimplyId calculatedFieldCount updatedRecordCount',
+  }),
+  adminInput({
+    method: 'POST',
+    path: `${ONE}/preview-smart-membership`,
+    summary: 'Preview SMART membership',
+    description: 'Counts and a sample of the records filter criteria would select (given, or the SMART collection’s own), compared with current members; changes nothing (privileged)',
+    name: 'PreviewSmartMembership',
+    field: 'previewSmartMembership',
+    body: previewMembershipInput,
+    optional: true,
+    example: { filterCriteria: [{ field: 'fld-AB23-CD45-EF67', operator: 'eq', value: 'Berlin' }], sampleSize: 5 },
+    select: SMART_MEMBERSHIP_PREVIEW,
+  }),
+  adminInput({
+    method: 'POST',
+    path: `${ONE}/import-token`,
+    summary: 'Create a CSV import token',
+    description: 'A short-lived, single-use token for one BULK_DATA_IMPORT of this collection by the signed-in member (queueData.importToken); shown once. API keys: 403 IDP_REQUIRED (privileged)',
+    name: 'CreateDataCollectionImportToken',
+    field: 'createDataCollectionImportToken',
+    body: importTokenInput,
+    optional: true,
+    example: { expiresInMinutes: 15 },
+    select: 'importToken dataCollectionSimplyId expiresAt',
+    status: 201,
   }),
   action({ path: `${ONE}/resync-smart-membership`, summary: 'Resync SMART membership', description: 'Rebuild a SMART collection’s memberships from its criteria (privileged)', name: 'ResyncSmartMembership', select: DATA_COLLECTION_SUMMARY }),
   getOne({ path: `${ONE}/fields`, summary: "List a collection's fields", description: 'Field definitions the caller can read, in sortOrder', name: 'DataCollectionFields', select: DATA_FIELD }),

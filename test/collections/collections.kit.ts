@@ -248,8 +248,146 @@ const collectionRaces: RaceTable = {
   ],
 };
 
+
+/** the admin detail's editable part, as PUT takes it */
+async function adminBody(kit: RaceKit, id: string, change: Record<string, unknown> = {}) {
+  const d = await kit.admin('GET', `${collectionPath(id)}/admin-detail`);
+  return {
+    name: d.name, singularName: d.singularName, pluralName: d.pluralName, archetype: d.archetype,
+    parentDataCollectionSimplyId: d.parentDataCollectionSimplyId, dataRecordCalculatedNameFormula: d.dataRecordCalculatedNameFormula,
+    filterCriteria: d.filterCriteria, ...change,
+  };
+}
+
+const adminRaces: RaceTable = {
+  'PUT /v1/data-collections/{dataCollectionSimplyId}/admin-detail': [
+    {
+      what: 'N configurations with different formulas and names (one wins whole; records named by it)',
+      async run(kit) {
+        const c = await freshCollection(kit, { fields: 2, records: 3 });
+        const bodies = await Promise.all(Array.from({ length: N }, (_, i) => adminBody(kit, c.id, { name: `config ${i}`, dataRecordCalculatedNameFormula: `{${c.fieldIds[i % 2]}}` })));
+        const xs = await kit.race(bodies.map((body) => ({ method: 'PUT', path: `${collectionPath(c.id)}/admin-detail`, body })));
+        kit.expectAnswers(xs, ['200']);
+        const d = await kit.admin('GET', `${collectionPath(c.id)}/admin-detail`);
+        const winner = bodies.findIndex((b) => b.name === d.name);
+        if (winner < 0) kit.problem(`name ${d.name} is none of the bodies`, xs);
+        else expectSame(kit, 'formula of the winning body', d.dataRecordCalculatedNameFormula, bodies[winner]!.dataRecordCalculatedNameFormula, xs);
+        const records = await readAll(kit, `/v1/data-records?dataCollectionSimplyId=${c.id}`);
+        const named = c.fieldIds.indexOf(String(d.dataRecordCalculatedNameFormula).slice(1, -1));
+        expectSame(kit, 'record names follow the formula', records.map((r) => r.name).sort(), records.map((r) => r.fields[c.fieldIds[named]!]).sort(), xs);
+      },
+    },
+    {
+      what: 'N configurations, each expecting the updatedAt read before: one applies, the others 409',
+      async run(kit) {
+        const c = await freshCollection(kit);
+        const read = await kit.admin('GET', `${collectionPath(c.id)}/admin-detail`);
+        await new Promise((r) => setTimeout(r, 5));
+        const bodies = await Promise.all(Array.from({ length: N }, (_, i) => adminBody(kit, c.id, { name: `guarded ${i}`, expectedUpdatedAt: read.updatedAt })));
+        const xs = await kit.race(bodies.map((body) => ({ method: 'PUT', path: `${collectionPath(c.id)}/admin-detail`, body })));
+        kit.expectAnswers(xs, ['200', '409 CONFLICT']);
+        expectSame(kit, 'configurations applied', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
+  'PUT /v1/data-collections/{dataCollectionSimplyId}/field-display-overrides': [
+    {
+      what: 'N different override sets (the collection ends with exactly one of them)',
+      async run(kit) {
+        const c = await freshCollection(kit, { fields: 3 });
+        const sets = Array.from({ length: N }, (_, i) => ({ overrides: [{ dataFieldSimplyId: c.fieldIds[i % 3]!, label: `label ${i}`, position: i }] }));
+        const xs = await kit.race(sets.map((body) => ({ method: 'PUT', path: `${collectionPath(c.id)}/field-display-overrides`, body })));
+        kit.expectAnswers(xs, ['200']);
+        const d = await kit.admin('GET', `${collectionPath(c.id)}/admin-detail`);
+        const labelled = d.fields.filter((f: any) => f.display.label !== null);
+        expectSame(kit, 'fields with a label', labelled.length, 1, xs);
+        expectOneOf(kit, 'label', labelled[0]?.display.label, sets.map((s) => s.overrides[0]!.label), xs);
+      },
+    },
+    {
+      what: 'overrides raced against removing the field (no override of a removed field is left, no 500)',
+      async run(kit) {
+        const c = await freshCollection(kit, { fields: 2 });
+        const xs = await kit.race([
+          ...Array.from({ length: N - 1 }, () => ({ method: 'PUT', path: `${collectionPath(c.id)}/field-display-overrides`, body: { overrides: [{ dataFieldSimplyId: c.fieldIds[1]!, hidden: true }] } })),
+          { method: 'DELETE', path: `${collectionPath(c.id)}/fields/${c.fieldIds[1]}` },
+        ]);
+        kit.expectAnswers(xs, ['200', '400 VALIDATION_ERROR']);
+        const d = await kit.admin('GET', `${collectionPath(c.id)}/admin-detail`);
+        expectSame(kit, 'fields left', d.fields.map((f: any) => f.id), [c.fieldIds[0]], xs);
+      },
+    },
+  ],
+  'POST /v1/data-collections/{dataCollectionSimplyId}/generate-field-descriptions': [
+    {
+      what: 'N drafts at once (the route world’s model is unreachable): each answered alike, nothing stored',
+      async run(kit) {
+        const c = await freshCollection(kit);
+        const xs = await kit.race({ method: 'POST', path: `${collectionPath(c.id)}/generate-field-descriptions`, body: {} });
+        kit.expectAnswers(xs, ['200', '424 AI_MODEL_ERROR', '403 AI_FEATURE_UNAVAILABLE']);
+        const d = await kit.admin('GET', `${collectionPath(c.id)}/admin-detail`);
+        expectSame(kit, 'descriptions stored', d.fields.filter((f: any) => f.description !== null).length, 0, xs);
+      },
+    },
+  ],
+  'PATCH /v1/data-collections/{dataCollectionSimplyId}/apply-field-descriptions': [
+    {
+      what: 'N different approvals of one field’s description (it ends as one of them); other fields untouched',
+      async run(kit) {
+        const c = await freshCollection(kit, { fields: 2 });
+        const texts = Array.from({ length: N }, (_, i) => `description ${i}`);
+        const xs = await kit.race(texts.map((description) => ({ method: 'PATCH', path: `${collectionPath(c.id)}/apply-field-descriptions`, body: { descriptions: [{ dataFieldSimplyId: c.fieldIds[0], description }] } })));
+        kit.expectAnswers(xs, ['200']);
+        const d = await kit.admin('GET', `${collectionPath(c.id)}/admin-detail`);
+        expectOneOf(kit, 'description', d.fields[0].description, texts, xs);
+        expectSame(kit, 'other field', d.fields[1].description, null, xs);
+      },
+    },
+  ],
+  'POST /v1/data-collections/{dataCollectionSimplyId}/recalculate-calculated-relationship-fields': [
+    {
+      what: 'N recalculations at once (nothing to recalculate: every answer zero)',
+      async run(kit) {
+        const c = await freshCollection(kit, { records: 2 });
+        const xs = await kit.race({ method: 'POST', path: `${collectionPath(c.id)}/recalculate-calculated-relationship-fields` });
+        kit.expectAnswers(xs, ['200']);
+        for (const x of succeeded(xs)) expectSame(kit, 'updatedRecordCount', x.response.body.data.updatedRecordCount, 0, xs);
+      },
+    },
+  ],
+  'POST /v1/data-collections/{dataCollectionSimplyId}/preview-smart-membership': [
+    {
+      what: 'N previews raced against a resync: the same counts, members unchanged by previews',
+      async run(kit) {
+        const { smart, members } = await smartOverSource(kit);
+        const xs = await kit.race([
+          ...Array.from({ length: N - 1 }, () => ({ method: 'POST', path: `${collectionPath(smart)}/preview-smart-membership`, body: { sampleSize: 2 } })),
+          { method: 'POST', path: `${collectionPath(smart)}/resync-smart-membership` },
+        ]);
+        kit.expectAnswers(xs, ['200']);
+        for (const x of succeeded(xs).filter((e) => e.sent.path.endsWith('preview-smart-membership'))) {
+          expectSame(kit, 'matchingRecordCount', x.response.body.data.matchingRecordCount, members, xs);
+        }
+        await expectMembers(kit, smart, members, xs);
+      },
+    },
+  ],
+  'POST /v1/data-collections/{dataCollectionSimplyId}/import-token': [
+    {
+      what: 'N tokens at once: each distinct (API keys refused)',
+      async run(kit) {
+        const c = await freshCollection(kit);
+        const xs = await kit.race({ method: 'POST', path: `${collectionPath(c.id)}/import-token`, body: {} });
+        if (kit.caller.kind === 'API key') return kit.expectAnswers(xs, ['403 IDP_REQUIRED']);
+        kit.expectAnswers(xs, ['201']);
+        if (!distinct(succeeded(xs).map((x) => x.response.body.data.importToken))) kit.problem('two requests got one token', xs);
+      },
+    },
+  ],
+};
+
 export const kit: AreaTestKit = {
-  races: collectionRaces,
+  races: { ...collectionRaces, ...adminRaces },
   idRouteBodies: {
     'PATCH /v1/data-collections/{dataCollectionSimplyId}': () => ({ archetype: 'PERSON' }),
     'POST /v1/data-collections/{dataCollectionSimplyId}/rename': () => ({ name: fresh('renamed collection') }),
@@ -259,6 +397,16 @@ export const kit: AreaTestKit = {
     'POST /v1/data-collections/{dataCollectionSimplyId}/fields': () => ({ title: fresh('added field'), dataType: 'PLAIN_TEXT' }),
     'PUT /v1/data-collections/{dataCollectionSimplyId}/fields/reorder': (own) => ({ orderedFieldSimplyIds: [own.dataFieldSimplyId] }),
     'PATCH /v1/data-collections/{dataCollectionSimplyId}/fields/{dataFieldSimplyId}': () => ({ title: fresh('retitled field') }),
+    'PUT /v1/data-collections/{dataCollectionSimplyId}/admin-detail': () => ({
+      name: fresh('configured collection'), singularName: null, pluralName: null, archetype: null,
+      parentDataCollectionSimplyId: null, dataRecordCalculatedNameFormula: null, filterCriteria: null,
+    }),
+    'PUT /v1/data-collections/{dataCollectionSimplyId}/field-display-overrides': (own) => ({ overrides: [{ dataFieldSimplyId: own.dataFieldSimplyId, label: fresh('label') }] }),
+    'POST /v1/data-collections/{dataCollectionSimplyId}/generate-field-descriptions': (own) => ({ dataFieldSimplyIds: [own.dataFieldSimplyId] }),
+    'PATCH /v1/data-collections/{dataCollectionSimplyId}/apply-field-descriptions': (own) => ({ descriptions: [{ dataFieldSimplyId: own.dataFieldSimplyId, description: fresh('description') }] }),
+    'POST /v1/data-collections/{dataCollectionSimplyId}/recalculate-calculated-relationship-fields': () => ({}),
+    'POST /v1/data-collections/{dataCollectionSimplyId}/preview-smart-membership': () => ({ sampleSize: 1 }),
+    'POST /v1/data-collections/{dataCollectionSimplyId}/import-token': () => ({}),
   },
   readQueries: {
     'GET /v1/data-collections': () => 'limit=100&includeArchived=true',

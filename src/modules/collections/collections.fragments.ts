@@ -33,3 +33,26 @@ export const DATA_COLLECTION_BRIEF = fragment(
 
 /** A field as a record's `expand=fieldDefinitions` shows it. */
 export const DATA_FIELD_DEFINITION = fragment('DataFieldDefinitionFields', 'DataField', `dataFieldSimplyId title columnName dataType isRequired sortOrder config`);
+
+/** A collection's whole administrative configuration (admin-detail and the routes that change it). */
+export const DATA_COLLECTION_ADMIN_DETAIL = fragment(
+  'DataCollectionAdminDetailFields',
+  'DataCollectionAdminDetail',
+  `id dataCollectionSimplyId name singularName pluralName archetype effectiveArchetype type enumDataCollectionTypeId
+   parentDataCollectionSimplyId dataRecordCalculatedNameFormula filterCriteria isArchived fieldCount recordCount createdAt updatedAt
+   fields { id dataFieldSimplyId title columnName dataType isRequired sortOrder config isOwnField description
+            display { label helpText placeholder hidden width position } createdAt updatedAt }`,
+);
+
+export const SMART_MEMBERSHIP_PREVIEW = fragment(
+  'SmartMembershipPreviewFields',
+  'SmartMembershipPreview',
+  `id dataCollectionSimplyId sourceDataCollectionSimplyId filterCriteria sourceRecordCount matchingRecordCount currentMemberCount
+   wouldAddCount wouldRemoveCount sample { dataRecordSimplyId calculatedName }`,
+);
+
+export const FIELD_DESCRIPTION_SUGGESTIONS = fragment(
+  'DataFieldDescriptionSuggestionsFields',
+  'DataFieldDescriptionSuggestions',
+  `id dataCollectionSimplyId language suggestions { dataFieldSimplyId columnName title dataType currentDescription suggestedDescription }`,
+);

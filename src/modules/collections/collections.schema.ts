@@ -23,6 +23,7 @@ import {
 } from './collections.service.ts';
 import { CREATE_BLOCKERS, createMenuFor, type BlockingField, type CreateMenu } from './create-menu.ts';
 import { addField, removeField, reorderFields, updateField } from './fields.service.ts';
+import './collection-admin.schema.ts';
 
 const DataCollectionPage = pageType('DataCollectionPage', DataCollectionRef);
 

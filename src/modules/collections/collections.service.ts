@@ -31,6 +31,7 @@ import { parseInput } from '../../app/validate.ts';
 import { schemaWrite } from '../team-schema/index.ts';
 import { archiveCollectionInput, createCollectionInput, MAX_PARENT_DEPTH, renameCollectionInput, updateCollectionInput } from './collections.input.ts';
 import { columnConflict, draftFields, textLabel } from './fields.service.ts';
+import { renameRecordsAfterChange } from './collections.jobs.ts';
 
 // ------------------------------------------------------------------------------------------
 // Reads (standard tier)
@@ -85,7 +86,7 @@ export async function readableField(ctx: RequestContext, collectionSimplyId: str
 // ------------------------------------------------------------------------------------------
 // Administration (privileged)
 
-async function freshAccess(ctx: RequestContext, teamId: bigint, collectionId: bigint): Promise<CollectionAccess> {
+export async function freshAccess(ctx: RequestContext, teamId: bigint, collectionId: bigint): Promise<CollectionAccess> {
   const schema = await ctx.services.schemas.get(teamId);
   return adminAccess(schema, schema.collectionsById.get(collectionId)!);
 }
@@ -108,7 +109,7 @@ function heightOf(schema: TeamSchema, c: CollectionDefinition, depth = 0): numbe
 }
 
 /** A new parent for `child` (null: a new collection): no cycle, and the chain stays within MAX_PARENT_DEPTH. */
-function checkParent(schema: TeamSchema, parent: CollectionDefinition, child: CollectionDefinition | null, details: ErrorDetail[]): void {
+export function checkParent(schema: TeamSchema, parent: CollectionDefinition, child: CollectionDefinition | null, details: ErrorDetail[]): void {
   const chain = [parent, ...ancestorsOf(schema, parent)];
   if (child && chain.some((c) => c.id === child.id)) {
     details.push({ field: 'parentDataCollectionSimplyId', message: 'would make the collection its own ancestor' });
@@ -252,7 +253,7 @@ export async function updateCollection(ctx: RequestContext, simplyId: string, ra
     await tx.dataCollection.update({ where: { id: collection.id }, data });
     return { id: collection.id, names, resync };
   });
-  if (outcome.names) await recomputeRecordNames(ctx.services.pool, team.id, outcome.id);
+  if (outcome.names) await renameRecordsAfterChange(ctx, team.id, outcome.id);
   if (outcome.resync) await resyncSmartCollection(ctx.services.pool, team.id, outcome.id);
   return freshAccess(ctx, team.id, outcome.id);
 }
@@ -272,7 +273,7 @@ export async function archiveCollection(ctx: RequestContext, simplyId: string, i
   return freshAccess(ctx, team.id, outcome.id);
 }
 
-async function adminCollection(ctx: RequestContext, simplyId: string): Promise<CollectionDefinition> {
+export async function adminCollection(ctx: RequestContext, simplyId: string): Promise<CollectionDefinition> {
   const team = requireTeam(ctx);
   return findCollection(await ctx.services.schemas.get(team.id), simplyId);
 }

@@ -17,7 +17,6 @@ import {
   findOwnField,
   formulaFields,
   loadSchemaTx,
-  recomputeRecordNames,
   smartOver,
   type TeamSchema,
   throwIfDetails,
@@ -27,6 +26,7 @@ import { schemaWrite } from '../team-schema/index.ts';
 import { columnNameBase, type FieldInput, fieldInput, MAX_FIELDS_PER_COLLECTION, reorderFieldsInput, uniqueColumnName, updateFieldInput } from './collections.input.ts';
 import { refuseIfAutomationsUse, releaseFieldReferences } from './field-references.ts';
 import { type Tx } from '../../app/transaction.ts';
+import { renameRecordsAfterChange } from './collections.jobs.ts';
 
 export interface FieldDraft {
   simplyId: string;
@@ -104,7 +104,7 @@ function sameOrder(a: readonly FieldDefinition[], b: readonly FieldDefinition[])
 }
 
 async function afterNames(ctx: RequestContext, teamId: bigint, collectionId: bigint | null): Promise<void> {
-  if (collectionId !== null) await recomputeRecordNames(ctx.services.pool, teamId, collectionId);
+  if (collectionId !== null) await renameRecordsAfterChange(ctx, teamId, collectionId);
 }
 
 async function freshField(ctx: RequestContext, teamId: bigint, simplyId: string): Promise<FieldDefinition> {

@@ -3,6 +3,8 @@
 import { defineModule } from '../../app/module.ts';
 import { dataFieldId, SchemaCache } from '../../kernel/index.ts';
 import * as schema from './collections.schema.ts';
+import { collectionsConfig } from './collections.config.ts';
+import { collectionJobs } from './collections.jobs.ts';
 
 declare module '../../app/context.ts' {
   interface Services {
@@ -16,6 +18,8 @@ export const collectionsModule = defineModule({
   description: 'Data collections, their typed fields and display-name formula, and the create menu.',
   schema,
   ids: [dataFieldId],
+  config: collectionsConfig,
+  jobs: () => collectionJobs as never[],
   services: async ({ pool, notifier }) => {
     const schemas = new SchemaCache(pool);
     await schemas.listen(notifier);

@@ -6,6 +6,7 @@ import type { RequestContext } from '../../../app/context.ts';
 import { PermissionDeniedError, ValidationError } from '../../../app/errors.ts';
 import { requireTeam } from '../../../app/require-team.ts';
 import { type CollectionAccess, collectionFor } from '../../../kernel/index.ts';
+import { useImportToken } from '../../collections/index.ts';
 import { TaskFailedError, type TaskRun } from '../task-run.ts';
 import { defineTaskType, type TaskOutcome } from '../task-types.ts';
 import { readTask } from '../tasks.sql.ts';
@@ -80,8 +81,11 @@ export const dataImportTask = defineTaskType<ImportQueueData>({
       throw new ValidationError(`The file has more than ${maxRows} data rows, the most one import takes`, [{ field: 'queueData.fileSimplyId', message: `has more than ${maxRows} data rows: split the file` }]);
     }
     checkPlan(planColumns(q, access, scan.header, scan.width));
+    // everything else checked: the token (when given) is used up now, and not kept with the task
+    const { importToken, ...queueData } = q;
+    if (importToken !== undefined) await useImportToken(ctx, importToken, q.dataCollectionSimplyId);
     const internal: ImportInternal = { fileVersionNumber: file.versionNumber };
-    return { queueData: q, internal: { ...internal }, totalCount: scan.rows };
+    return { queueData, internal: { ...internal }, totalCount: scan.rows };
   },
 
   async run(run) {

@@ -31,6 +31,8 @@ const queueData = z
     delimiter: z.enum([',', ';', '\t', '|'], { message: 'must be one of ",", ";", "|" or a tab' }).default(','),
     encoding: z.literal('utf-8', { message: 'only utf-8 is read' }).default('utf-8'),
     blankCells: z.enum(['IGNORE', 'CLEAR'], { message: 'must be IGNORE or CLEAR' }).default('IGNORE'),
+    // a collection's CSV import token (docs/api/data-collections.md "Import tokens"): used once here, never stored with the task
+    importToken: z.string().min(1).max(200).optional(),
   })
   .strict()
   .superRefine((q, ctx) => {
