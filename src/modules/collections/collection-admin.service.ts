@@ -13,25 +13,21 @@ import { parseInput } from '../../app/validate.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { advisoryLock } from '../../db/advisory-locks.ts';
 import {
-  canonicalFormula,
   checkCriteria,
   type CollectionAccess,
   type CollectionDefinition,
   countScannedRecords,
   type FieldDefinition,
   findCollection,
-  formulaDetails,
   loadSchemaTx,
   normalizeFilters,
-  resyncSmartCollection,
   scanRecords,
   type TeamSchema,
   throwIfDetails,
 } from '../../kernel/index.ts';
 import { schemaWrite } from '../team-schema/index.ts';
-import { adminCollection, checkParent, freshAccess } from './collections.service.ts';
+import { adminCollection, afterSettingChanges, applySettingChanges, freshAccess } from './collections.service.ts';
 import { textLabel } from './fields.service.ts';
-import { renameRecordsAfterChange } from './collections.jobs.ts';
 import { adminDetailInput, type DisplaySettings, fieldDisplayOverridesInput, previewMembershipInput, storedDisplay } from './collection-admin.input.ts';
 
 export interface AdminField {
@@ -94,8 +90,6 @@ export async function readAdminDetail(ctx: RequestContext, simplyId: string): Pr
   return freshDetail(ctx, team.id, collection.id);
 }
 
-const SMART_FORMULA = "a SMART collection shows its records' names from the source collection's formula";
-
 /** PUT …/admin-detail: names, archetype, formula, criteria and parent in one change (one schema version). */
 export async function replaceAdminDetail(ctx: RequestContext, simplyId: string, raw: unknown): Promise<AdminDetail> {
   const team = requireTeam(ctx);
@@ -114,42 +108,15 @@ export async function replaceAdminDetail(ctx: RequestContext, simplyId: string, 
       name: input.name as Prisma.InputJsonValue,
       singularName: input.singularName === null ? Prisma.DbNull : (input.singularName as Prisma.InputJsonValue),
       pluralName: input.pluralName === null ? Prisma.DbNull : (input.pluralName as Prisma.InputJsonValue),
-      archetype: input.archetype,
     };
-    let names = false;
-    let resync = false;
-    if (smart && input.dataRecordCalculatedNameFormula?.trim()) details.push({ field: 'dataRecordCalculatedNameFormula', message: SMART_FORMULA });
-    else if (!smart) {
-      const result = canonicalFormula(input.dataRecordCalculatedNameFormula, collection.ownFields);
-      if ('unknown' in result) details.push(...formulaDetails(result.unknown));
-      else if (result.formula !== collection.calculatedNameFormula) {
-        data.calculatedNameFormula = result.formula;
-        names = true;
-      }
-    }
-    if (smart) {
-      const criteria = checkCriteria(schema.fieldsOf(collection), input.filterCriteria, details);
-      if (JSON.stringify(criteria) !== JSON.stringify(collection.filterCriteria ?? [])) {
-        data.filterCriteria = criteria as Prisma.InputJsonValue;
-        resync = true;
-      }
-    } else if (input.filterCriteria !== null) details.push({ field: 'filterCriteria', message: 'only SMART collections take filterCriteria: send null' });
-    const currentParent = schema.parentSimplyId(collection);
-    if (input.parentDataCollectionSimplyId !== currentParent) {
-      if (smart) details.push({ field: 'parentDataCollectionSimplyId', message: 'the source of a SMART collection cannot change; create another SMART collection' });
-      else if (input.parentDataCollectionSimplyId === null) data.parentId = null;
-      else {
-        const parent = findCollection(schema, input.parentDataCollectionSimplyId, 'parentDataCollectionSimplyId');
-        checkParent(schema, parent, collection, details);
-        data.parentId = parent.id;
-      }
-    }
+    if (!smart && input.filterCriteria !== null) details.push({ field: 'filterCriteria', message: 'only SMART collections take filterCriteria: send null' });
+    // every key is sent; a collection that is not SMART has no criteria to change
+    const effects = applySettingChanges(schema, collection, { ...input, filterCriteria: smart ? input.filterCriteria : undefined }, data, details);
     throwIfDetails('Invalid collection configuration', details);
     await tx.dataCollection.update({ where: { id: collection.id }, data });
-    return { id: collection.id, names, resync: resync && !collection.isArchived };
+    return { id: collection.id, ...effects };
   });
-  if (outcome.names) await renameRecordsAfterChange(ctx, team.id, outcome.id);
-  if (outcome.resync) await resyncSmartCollection(ctx.services.pool, team.id, outcome.id);
+  await afterSettingChanges(ctx, team.id, outcome);
   return freshDetail(ctx, team.id, outcome.id);
 }
 

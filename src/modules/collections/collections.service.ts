@@ -204,6 +204,65 @@ export async function renameCollection(ctx: RequestContext, simplyId: string, ra
   return freshAccess(ctx, team.id, id);
 }
 
+/** What a PATCH or the admin PUT asks of a collection's settings; an absent key leaves its setting. */
+export interface SettingChanges {
+  archetype?: string | null;
+  dataRecordCalculatedNameFormula?: string | null;
+  filterCriteria?: unknown;
+  parentDataCollectionSimplyId?: string | null;
+}
+
+/**
+ * Checks `changes` against the collection (each problem into `details`, naming its field) and adds
+ * them to `data`. `names`: the display-name formula changed, so the records' names are computed
+ * again after the commit; `resync`: a SMART collection's criteria changed, so its memberships are
+ * rebuilt after it.
+ */
+export function applySettingChanges(
+  schema: TeamSchema,
+  collection: CollectionDefinition,
+  changes: SettingChanges,
+  data: Prisma.DataCollectionUncheckedUpdateInput,
+  details: ErrorDetail[],
+): { names: boolean; resync: boolean } {
+  const smart = collection.type === 'SMART';
+  let names = false;
+  let resync = false;
+  if (changes.archetype !== undefined) data.archetype = changes.archetype;
+  if (changes.dataRecordCalculatedNameFormula !== undefined) {
+    if (smart && changes.dataRecordCalculatedNameFormula?.trim()) {
+      details.push({ field: 'dataRecordCalculatedNameFormula', message: "a SMART collection shows its records' names from the source collection's formula" });
+    } else if (!smart) {
+      const result = canonicalFormula(changes.dataRecordCalculatedNameFormula, collection.ownFields);
+      if ('unknown' in result) details.push(...formulaDetails(result.unknown));
+      else if (result.formula !== collection.calculatedNameFormula) {
+        data.calculatedNameFormula = result.formula;
+        names = true;
+      }
+    }
+  }
+  if (changes.filterCriteria !== undefined) {
+    if (!smart) details.push({ field: 'filterCriteria', message: 'only SMART collections take filterCriteria' });
+    else {
+      const criteria = checkCriteria(schema.fieldsOf(collection), changes.filterCriteria, details);
+      if (JSON.stringify(criteria) !== JSON.stringify(collection.filterCriteria ?? [])) {
+        data.filterCriteria = criteria as Prisma.InputJsonValue;
+        resync = !collection.isArchived;
+      }
+    }
+  }
+  if (changes.parentDataCollectionSimplyId !== undefined && changes.parentDataCollectionSimplyId !== schema.parentSimplyId(collection)) {
+    if (smart) details.push({ field: 'parentDataCollectionSimplyId', message: 'the source of a SMART collection cannot change; create another SMART collection' });
+    else if (changes.parentDataCollectionSimplyId === null) data.parentId = null;
+    else {
+      const parent = findCollection(schema, changes.parentDataCollectionSimplyId, 'parentDataCollectionSimplyId');
+      checkParent(schema, parent, collection, details);
+      data.parentId = parent.id;
+    }
+  }
+  return { names, resync };
+}
+
 /** PATCH of archetype, display-name formula, SMART criteria and parent. */
 export async function updateCollection(ctx: RequestContext, simplyId: string, raw: unknown): Promise<CollectionAccess> {
   const team = requireTeam(ctx);
@@ -212,50 +271,21 @@ export async function updateCollection(ctx: RequestContext, simplyId: string, ra
   const outcome = await schemaWrite(ctx, `collection updated: ${simplyId}`, async (tx) => {
     const schema = await loadSchemaTx(tx, team.id);
     const collection = findCollection(schema, simplyId);
-    const smart = collection.type === 'SMART';
     const details: ErrorDetail[] = [];
     const data: Prisma.DataCollectionUncheckedUpdateInput = {};
-    let names = false;
-    let resync = false;
-    if (input.archetype !== undefined) data.archetype = input.archetype;
-    if (input.dataRecordCalculatedNameFormula !== undefined) {
-      if (smart && input.dataRecordCalculatedNameFormula?.trim()) {
-        details.push({ field: 'dataRecordCalculatedNameFormula', message: "a SMART collection shows its records' names from the source collection's formula" });
-      } else {
-        const result = canonicalFormula(input.dataRecordCalculatedNameFormula, collection.ownFields);
-        if ('unknown' in result) details.push(...formulaDetails(result.unknown));
-        else if (result.formula !== collection.calculatedNameFormula) {
-          data.calculatedNameFormula = result.formula;
-          names = true;
-        }
-      }
-    }
-    if (input.filterCriteria !== undefined) {
-      if (!smart) details.push({ field: 'filterCriteria', message: 'only SMART collections take filterCriteria' });
-      else {
-        data.filterCriteria = checkCriteria(schema.fieldsOf(collection), input.filterCriteria, details) as Prisma.InputJsonValue;
-        resync = true;
-      }
-    }
-    if (input.parentDataCollectionSimplyId !== undefined) {
-      const current = schema.parentSimplyId(collection);
-      if (input.parentDataCollectionSimplyId !== current) {
-        if (smart) details.push({ field: 'parentDataCollectionSimplyId', message: 'the source of a SMART collection cannot change; create another SMART collection' });
-        else if (input.parentDataCollectionSimplyId === null) data.parentId = null;
-        else {
-          const parent = findCollection(schema, input.parentDataCollectionSimplyId, 'parentDataCollectionSimplyId');
-          checkParent(schema, parent, collection, details);
-          data.parentId = parent.id;
-        }
-      }
-    }
+    const effects = applySettingChanges(schema, collection, input, data, details);
     throwIfDetails('Invalid data collection', details);
     await tx.dataCollection.update({ where: { id: collection.id }, data });
-    return { id: collection.id, names, resync };
+    return { id: collection.id, ...effects };
   });
-  if (outcome.names) await renameRecordsAfterChange(ctx, team.id, outcome.id);
-  if (outcome.resync) await resyncSmartCollection(ctx.services.pool, team.id, outcome.id);
+  await afterSettingChanges(ctx, team.id, outcome);
   return freshAccess(ctx, team.id, outcome.id);
+}
+
+/** After the commit of a settings change: the records' names, then a SMART collection's memberships. */
+export async function afterSettingChanges(ctx: RequestContext, teamId: bigint, outcome: { id: bigint; names: boolean; resync: boolean }): Promise<void> {
+  if (outcome.names) await renameRecordsAfterChange(ctx, teamId, outcome.id);
+  if (outcome.resync) await resyncSmartCollection(ctx.services.pool, teamId, outcome.id);
 }
 
 /** Archived collections take no new records and leave the default list; a SMART one stops
