@@ -7,17 +7,13 @@ import { byId, pageArgs, pageById, withArgs } from '../../app/graphql/args.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
 import { simplyIdFields } from '../../app/graphql/item-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
-import { readViewConfig, VIEW_TYPES, type ViewConfig, type ViewSort } from './views.input.ts';
+import { readViewConfig, VIEW_TYPES, type ViewConfig } from './views.input.ts';
 import { createView, deleteView, getView, listViews, viewRecords, type ViewItem, type ViewRecordItem } from './views.service.ts';
+import { DataViewSortRef, DataViewTypeEnum } from './views.types.schema.ts';
+// view administration (its own file: types and fields registered on import)
+import './views.admin.schema.ts';
 
-export const DataViewTypeEnum = builder.enumType('DataViewType', { values: VIEW_TYPES });
-
-const DataViewSortRef = builder.objectRef<ViewSort>('DataViewSort').implement({
-  fields: (t) => ({
-    field: t.exposeString('field', { description: 'a field simplyId, or createdAt, updatedAt, calculatedName' }),
-    direction: t.exposeString('direction', { description: '"asc" or "desc"' }),
-  }),
-});
+export { DataViewTypeEnum };
 
 const DataViewConfigRef = builder.objectRef<ViewConfig>('DataViewConfig').implement({
   fields: (t) => ({
@@ -64,6 +60,7 @@ const DataViewInput = builder.inputType('DataViewInput', {
     description: t.string(),
     enumDataViewTypeId: t.string({ required: true, description: `one of ${VIEW_TYPES.join(', ')}` }),
     isPublished: t.boolean(),
+    internalName: t.string({ description: 'optional: a name unique in the team (2-64 of a-z, 0-9, "_", "-", from a letter to a letter or digit)' }),
     config: t.field({ type: 'JSON', description: '{ columns: [fieldSimplyId] (≤ 200), filters: [{ field, operator, value }] (≤ 25), sortOrder: [{ field, direction }] (≤ 10) }' }),
   }),
 });
@@ -95,7 +92,7 @@ builder.mutationFields((t) => ({
     description: 'Privileged: TEAM_SETTINGS edit or team admin. Records a new team schema version.',
     authScopes: tier.teamSettings('EDIT'),
     args: { input: t.arg({ type: DataViewInput, required: true }) },
-    resolve: (_root, args, ctx) => createView(ctx, givenFields(args.input, ['description'])),
+    resolve: (_root, args, ctx) => createView(ctx, givenFields(args.input, ['description', 'internalName'])),
   }),
   deleteDataView: t.boolean({
     description: 'Privileged: TEAM_SETTINGS edit or team admin. Records a new team schema version.',

@@ -9,11 +9,13 @@ import { pagination, parsePaging, type PageInput, type PaginationShape, paginati
 import { requireTeam } from '../../app/require-team.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
-import { dataViewId } from './views.ids.ts';
+import { dataViewId, viewFieldLinkId } from './views.ids.ts';
 import { canReadCollection, type CollectionDefinition, findRecordPage, type RecordRow, requireRecordCredential, type TeamSchema } from '../../kernel/index.ts';
 import { requireSchemaRead, schemaWrite } from '../team-schema/index.ts';
 import { parseInput } from '../../app/validate.ts';
 import { dataViewInput, validateViewConfig } from './views.input.ts';
+import { toStored } from './views.config.ts';
+import { assertInternalNameFree } from './views.admin.service.ts';
 
 /** A view as served: its row and the simplyId of its collection. */
 export interface ViewItem {
@@ -137,6 +139,20 @@ export async function createView(ctx: RequestContext, raw: unknown): Promise<Vie
     // the collection may have gone since the cached schema was read
     const current = await tx.dataCollection.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId: collection.simplyId } }, select: { id: true } });
     if (!current) throw new NotFoundError('Data collection', collection.simplyId);
+    if (input.internalName !== null) await assertInternalNameFree(tx, team.id, input.internalName, null);
+    // each column becomes a display field link of its own (administration edits them one by one)
+    const stored = toStored(
+      {
+        ...config,
+        grouping: [],
+        calendar: null,
+        map: null,
+        displayFieldLinks: config.columns.map((dataFieldSimplyId) => ({ id: viewFieldLinkId.create(), dataFieldSimplyId, label: null, aggregation: null })),
+        filterFieldLinks: [],
+        calendarDateInfoFieldLinks: [],
+      },
+      () => true,
+    );
     return tx.dataView.create({
       data: {
         teamId: team.id,
@@ -144,9 +160,10 @@ export async function createView(ctx: RequestContext, raw: unknown): Promise<Vie
         collectionId: current.id,
         name: input.name,
         description: input.description,
+        internalName: input.internalName,
         viewType: input.enumDataViewTypeId,
         isPublished: input.isPublished,
-        config: config as never,
+        config: stored as never,
       },
     });
   });
