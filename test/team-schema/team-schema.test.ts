@@ -87,7 +87,18 @@ describe('version history', () => {
         description: null,
         enumDataViewTypeId: 'TABLE',
         isPublished: false,
-        config: { columns: [secrets.fields.label], filters: [], sortOrder: [] },
+        // the whole configuration, its field links with their ids included (docs/api/data-views.md)
+        config: {
+          columns: [secrets.fields.label],
+          filters: [],
+          sortOrder: [],
+          grouping: [],
+          calendar: null,
+          map: null,
+          displayFieldLinks: [{ id: expect.stringMatching(/^vfl-/), dataFieldSimplyId: secrets.fields.label, label: null, aggregation: null }],
+          filterFieldLinks: [],
+          calendarDateInfoFieldLinks: [],
+        },
       },
     ]);
   });
