@@ -6,6 +6,7 @@ import type { AiProvider, AiProviderOptions } from './ai-provider.ts';
 
 export { aiSettingsOf, DEFAULT_RETRY_BASE_DELAY_MS, type AiSettings } from './ai-config.ts';
 export { AiError, type AiErrorKind } from './ai-errors.ts';
+export { AiFeatureUnavailableError, AiModelFailedError } from './ai-answers.ts';
 export type { AiProvider, AiProviderOptions } from './ai-provider.ts';
 export type { AiUsageEvent, ChatMessage, ChatRequest, ChatStep, ChatToolCall, ChatUsage, JsonValue, ToolDeclaration } from './chat-types.ts';
 export { TokenBudget } from './token-budget.ts';

@@ -3,8 +3,8 @@
 // type, settings; never a record's values), nothing is stored, and the caller then applies the
 // descriptions it approves, edited or not. Without a model configured, generation is refused.
 import type { RequestContext } from '../../app/context.ts';
-import { AiError } from '../../app/ai/index.ts';
-import { ApiError, type ErrorDetail, ValidationError } from '../../app/errors.ts';
+import { AiError, AiFeatureUnavailableError, AiModelFailedError } from '../../app/ai/index.ts';
+import { type ErrorDetail, ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
 import { parseInput } from '../../app/validate.ts';
@@ -14,22 +14,6 @@ import { applyDescriptionsInput, generateDescriptionsInput, MAX_DESCRIBED_FIELDS
 import { type AdminDetail, adminDetailOf, underSchemaLock } from './collection-admin.service.ts';
 import { adminCollection, freshAccess } from './collections.service.ts';
 import { textLabel } from './fields.service.ts';
-
-export class FieldDescriptionsUnavailableError extends ApiError {
-  constructor() {
-    super(403, 'AI_FEATURE_UNAVAILABLE', 'Generating field descriptions needs an AI model, and none is configured for this platform');
-  }
-}
-
-/**
- * A step of the model that failed: 424 (the request depended on the model, and the model failed),
- * the AI layer's fixed sentence, never the provider's text; `details[0].message` is the kind.
- */
-export class FieldDescriptionsModelError extends ApiError {
-  constructor(error: AiError) {
-    super(424, 'AI_MODEL_ERROR', error.userVisibleSummary, { details: [{ message: error.kind }] });
-  }
-}
 
 const SMART_DESCRIPTIONS = "a SMART collection shows its source collection's fields: describe them there";
 
@@ -113,7 +97,7 @@ export async function generateFieldDescriptions(ctx: RequestContext, simplyId: s
     ]);
   }
   const ai = ctx.services.ai;
-  if (!ai) throw new FieldDescriptionsUnavailableError();
+  if (!ai) throw new AiFeatureUnavailableError('Generating field descriptions');
   let found = new Map<string, string>();
   if (chosen.length > 0) {
     const definition = {
@@ -135,12 +119,12 @@ export async function generateFieldDescriptions(ctx: RequestContext, simplyId: s
     } catch (error) {
       if (error instanceof AiError) {
         ctx.logger.warn({ ai: error.logFields() }, 'field descriptions: model step failed');
-        throw new FieldDescriptionsModelError(error);
+        throw new AiModelFailedError(error);
       }
       throw error;
     }
     const read = readSuggestions(text, new Set(chosen.map((f) => f.field.dataFieldSimplyId)));
-    if (!read) throw new FieldDescriptionsModelError(new AiError('bad_response'));
+    if (!read) throw new AiModelFailedError(new AiError('bad_response'));
     found = read;
   }
   return {
