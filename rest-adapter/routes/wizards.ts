@@ -7,6 +7,10 @@ import { localizedTextSchema } from '../../src/app/localized-text.ts';
 import {
   DATA_WIZARD_DETAIL,
   DATA_WIZARD_EXECUTION,
+  DATA_WIZARD_EXTERNAL_LINK,
+  DATA_WIZARD_EXTERNAL_LINK_CREATED,
+  DATA_WIZARD_INSTANCE,
+  DATA_WIZARD_INSTANCE_SUMMARY,
   DATA_WIZARD_OUTCOME_APPLICATION,
   DATA_WIZARD_OUTCOME_AUTOMATION,
   DATA_WIZARD_OUTCOME_PREVIEW,
@@ -15,10 +19,13 @@ import {
   DATA_WIZARD_SCHEMA,
   DATA_WIZARD_STEP,
   DATA_WIZARD_STEP_TASK,
+  DATA_WIZARD_STUDIO_READINESS,
   DATA_WIZARD_SUMMARY,
 } from '../../src/modules/wizards/wizards.fragments.ts';
 import { TASK_TYPES } from '../../src/modules/wizards/wizards.input.ts';
 import { applyInput, enabledInput, previewInput } from '../../src/modules/wizards/wizard-outcomes.input.ts';
+import { externalLinkInput } from '../../src/modules/wizards/wizard-external-links.input.ts';
+import { INSTANCE_STATUSES } from '../../src/modules/wizards/wizard-instances.input.ts';
 import { defineRoutes, type JsonSchema, respond, route } from '../route.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 import { NOT_AN_OBJECT } from '../schemas.ts';
@@ -134,6 +141,16 @@ function compactedErrors(field: JsonSchema): JsonSchema {
 }
 
 const ONE = '/v1/data-wizards/{dataWizardSimplyId}';
+const LINKS = `${ONE}/external-access-links`;
+const ADMIN_READ = 'privileged: TEAM_ADMIN_DATA_WIZARDS view or team admin; scoped tokens refused';
+const ADMIN_CHANGE = 'privileged: TEAM_ADMIN_DATA_WIZARDS edit or team admin; scoped tokens refused';
+
+// The routes the route checklist names without paths ("external-access links", "submission
+// instances", "studio readiness" among the privileged wizard surfaces), placed under the wizard.
+const NAMED_WITHOUT_PATH = (what: string) => `${what} (docs/api/data-wizards.md): the route checklist lists it among the privileged wizard surfaces without a path`;
+const INSTANCES = NAMED_WITHOUT_PATH('a wizard\'s submission instances (its runs)');
+const READINESS = NAMED_WITHOUT_PATH('a wizard\'s studio readiness');
+const EXTERNAL_LINKS = NAMED_WITHOUT_PATH('external-access links to a wizard\'s form for people outside the team');
 
 export const dataWizardRoutes = defineRoutes([
   listPage({ path: '/v1/data-wizards', summary: 'List wizards', description: 'Wizards of the team, newest first (limit 1-100, offset); needs TEAM_ADMIN_DATA_WIZARDS', name: 'DataWizards', select: DATA_WIZARD_SUMMARY }),
@@ -179,7 +196,7 @@ export const dataWizardRoutes = defineRoutes([
     example: { name: 'Update a person', description: 'Used at the front desk' },
     select: DATA_WIZARD_DETAIL,
   }),
-  actOn({ method: 'DELETE', path: ONE, summary: 'Delete a wizard', description: `Delete a wizard with its steps, tasks, field links and runs (${AUTHORING})`, name: 'DeleteDataWizard' }),
+  actOn({ method: 'DELETE', path: ONE, summary: 'Delete a wizard', description: `Delete a wizard with its steps, tasks, field links, runs and external-access links (${AUTHORING})`, name: 'DeleteDataWizard' }),
 
   route({
     method: 'POST',
@@ -279,4 +296,64 @@ export const dataWizardRoutes = defineRoutes([
     name: 'DataWizardRunAccess',
     select: DATA_WIZARD_RUN_ACCESS,
   }),
-]);
+
+  listPage({
+    path: `${ONE}/instances`,
+    summary: "List a wizard's runs",
+    description: `The wizard's runs (submission instances), newest first (limit 1-100, offset); status (${INSTANCE_STATUSES.join(', ')}) and dataRecordSimplyId narrow them (${ADMIN_READ})`,
+    name: 'DataWizardInstances',
+    select: DATA_WIZARD_INSTANCE_SUMMARY,
+    filters: {
+      status: { type: 'String', schema: z.string().optional().describe(`only runs in this status: ${INSTANCE_STATUSES.join(', ')}`) },
+      dataRecordSimplyId: { type: 'String', schema: z.string().optional().describe('only runs on this record (XXXX-XXXX-XXXX)') },
+    },
+  }),
+  getOne({
+    path: `${ONE}/instances/{dataWizardInstanceSimplyId}`,
+    summary: 'Get a wizard run',
+    description: `One run: status, record, the formData sent (without fields the caller's role cannot read), errorDetails, the actor, startedAt, completedAt (${ADMIN_READ})`,
+    name: 'DataWizardInstance',
+    select: DATA_WIZARD_INSTANCE,
+  }),
+  getOne({
+    path: `${ONE}/studio-readiness`,
+    summary: "Check a wizard's readiness",
+    description: `{ isReady, blockers, warnings }: what keeps the wizard from running as configured and what is worth a look, each with a stable code and the step, task, field or automation it concerns (${ADMIN_READ})`,
+    name: 'DataWizardStudioReadiness',
+    select: DATA_WIZARD_STUDIO_READINESS,
+  }),
+  listPage({
+    path: LINKS,
+    summary: "List a wizard's external links",
+    description: `The wizard's external-access links, newest first (limit 1-100, offset), never their secrets (${ADMIN_READ})`,
+    name: 'DataWizardExternalAccessLinks',
+    select: DATA_WIZARD_EXTERNAL_LINK,
+  }),
+  updateOne({
+    method: 'POST',
+    path: LINKS,
+    summary: 'Create an external link',
+    description: `A link that lets a person outside the team fill in the wizard for one record: { dataRecordSimplyId, expiresAt?, maxUses?, label? }; 201 with the url holding the secret, shown only here. Also needs RUN on the wizard's collection and read access to the fields it collects; 409 WIZARD_NOT_READY while the wizard has readiness blockers (${ADMIN_CHANGE})`,
+    name: 'CreateDataWizardExternalAccessLink',
+    inputType: 'DataWizardExternalAccessLinkInput',
+    body: externalLinkInput,
+    example: { dataRecordSimplyId: 'QR67-ST89-UV23', expiresAt: '2026-12-24T18:00:00Z', maxUses: 1, label: 'Ada Lovelace, address update' },
+    select: DATA_WIZARD_EXTERNAL_LINK_CREATED,
+    status: 201,
+  }),
+  actOn({
+    method: 'DELETE',
+    path: `${LINKS}/{dataWizardExternalAccessLinkSimplyId}`,
+    summary: 'Revoke an external link',
+    description: `The link stops working at once (its form answers 404); it stays in the list with revokedAt. Revoking it again changes nothing (${ADMIN_CHANGE})`,
+    name: 'RevokeDataWizardExternalAccessLink',
+    respond: respond.deleted('dataWizardExternalAccessLinkSimplyId', 'revoked'),
+  }),
+], {
+  [`GET ${ONE}/instances`]: { reason: INSTANCES },
+  [`GET ${ONE}/instances/{dataWizardInstanceSimplyId}`]: { reason: INSTANCES },
+  [`GET ${ONE}/studio-readiness`]: { reason: READINESS },
+  [`GET ${LINKS}`]: { reason: EXTERNAL_LINKS },
+  [`POST ${LINKS}`]: { reason: EXTERNAL_LINKS },
+  [`DELETE ${LINKS}/{dataWizardExternalAccessLinkSimplyId}`]: { reason: EXTERNAL_LINKS },
+});

@@ -101,6 +101,7 @@ describe('GET /v1/data-wizards/{id} and /schema', () => {
         tasks: [
           {
             dataWizardStepTaskSimplyId: name.tasks[0].dataWizardStepTaskSimplyId,
+            position: 0,
             type: 'UPDATE_DATA_RECORD',
             title: 'Enter the name',
             config: {},
@@ -115,12 +116,13 @@ describe('GET /v1/data-wizards/{id} and /schema', () => {
         tasks: [
           {
             dataWizardStepTaskSimplyId: dates.tasks[0].dataWizardStepTaskSimplyId,
+            position: 0,
             type: 'UPDATE_DATA_RECORD',
             title: 'Birthday',
             config: {},
             fields: [{ dataFieldSimplyId: people.fields.birthday, columnName: 'birthday', dataType: 'DATE', name: 'birthday', isRequired: false }],
           },
-          { dataWizardStepTaskSimplyId: dates.tasks[1].dataWizardStepTaskSimplyId, type: 'DISPLAY', title: 'Done', config: { body: 'Thanks' }, fields: [] },
+          { dataWizardStepTaskSimplyId: dates.tasks[1].dataWizardStepTaskSimplyId, position: 1, type: 'DISPLAY', title: 'Done', config: { body: 'Thanks' }, fields: [] },
         ],
       },
     ]);

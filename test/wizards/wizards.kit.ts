@@ -4,7 +4,8 @@
 //
 // Races on running a wizard: N runs on one record, each all-or-nothing. Races on authoring: step
 // and task positions stay 0..n-1 and the first step is the one at 0. Races on outcomes: one
-// application per idempotency key, one per review.
+// application per idempotency key, one per review. Races on external-access links: N links for one
+// record are N links with N secrets; N revocations of one link revoke it once.
 import { freshCollection, freshWizard, readAll, unique } from '../concurrency/fresh-resources.ts';
 import { distinct, expectDenseRanks, expectOneDeletion, expectOneOf, expectSame } from '../concurrency/race-checks.ts';
 import { N, succeeded, type CallerKind, type Exchange, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
@@ -41,6 +42,52 @@ const wizardRaces: RaceTable = {
 const PERSON: readonly CallerKind[] = ['team-admin user'];
 
 const wizardPath = (id: string) => `/v1/data-wizards/${id}`;
+
+/**
+ * Who makes external-access links in a race: a link lets its holder run the wizard, so its creator
+ * needs RUN, which the team's key lacks; the API-key racer uses a key with RUN and the wizard feature.
+ */
+async function linkMaker(kit: RaceKit): Promise<{ token?: string; teamId?: string } | undefined> {
+  if (kit.caller.kind !== 'API key') return undefined;
+  const role = await kit.admin('POST', '/v1/team-roles', { name: unique('link maker'), dataFullAccess: 'EDIT', dataPermissions: [{ dataCollectionSimplyId: '*', level: 'RUN' }] });
+  return { token: (await kit.admin('POST', '/v1/api-keys', { name: unique('link maker key'), teamRoleSimplyId: role.id, featurePermissions: ['TEAM_ADMIN_DATA_WIZARDS:EDIT'] })).fullApiKey };
+}
+
+const linkRaces: RaceTable = {
+  'POST /v1/data-wizards/{dataWizardSimplyId}/external-access-links': [
+    {
+      what: 'N links for one record at once',
+      async run(kit) {
+        const c = await freshCollection(kit, { fields: 1, records: 1 });
+        const wizard = await freshWizard(kit, c);
+        const path = `${wizardPath(wizard)}/external-access-links`;
+        const xs = await kit.race({ method: 'POST', path, body: { dataRecordSimplyId: c.recordIds[0], label: unique('link') } }, await linkMaker(kit));
+        kit.expectAnswers(xs, ['201']);
+        const made = succeeded(xs).map((x) => x.response.body.data);
+        if (!distinct(made.map((l) => l.id)) || !distinct(made.map((l) => l.url))) kit.problem('two links got one id or one secret', xs);
+        expectSame(kit, 'links listed', (await readAll(kit, path)).length, made.length, xs);
+      },
+    },
+  ],
+  'DELETE /v1/data-wizards/{dataWizardSimplyId}/external-access-links/{dataWizardExternalAccessLinkSimplyId}': [
+    {
+      what: 'N revocations of one link',
+      async run(kit) {
+        const c = await freshCollection(kit, { fields: 1, records: 1 });
+        const wizard = await freshWizard(kit, c);
+        const maker = await linkMaker(kit);
+        const made = await kit.server.request('POST', `${wizardPath(wizard)}/external-access-links`, { token: maker?.token ?? kit.caller.token, teamId: maker ? undefined : kit.caller.teamId, body: { dataRecordSimplyId: c.recordIds[0] } });
+        if (made.status !== 201) throw new Error(`set-up link: ${made.status} ${made.text.slice(0, 300)}`);
+        const path = `${wizardPath(wizard)}/external-access-links/${made.body.data.id}`;
+        const xs = await kit.race({ method: 'DELETE', path });
+        kit.expectAnswers(xs, ['200']);
+        await expectOneDeletion(kit, xs, { method: 'DELETE', path });
+        const [link] = await readAll(kit, `${wizardPath(wizard)}/external-access-links`);
+        if (link?.status !== 'REVOKED' || !link.revokedAt) kit.problem(`the link reads ${link?.status} after the revocations`, xs);
+      },
+    },
+  ],
+};
 
 async function stepsOf(kit: RaceKit, wizard: string): Promise<{ dataWizardStepSimplyId: string; position: number }[]> {
   return (await kit.admin('GET', wizardPath(wizard))).steps;
@@ -313,7 +360,7 @@ const outcomeRaces: RaceTable = {
 };
 
 export const kit: AreaTestKit = {
-  races: { ...wizardRaces, ...authoringRaces, ...outcomeRaces },
+  races: { ...wizardRaces, ...authoringRaces, ...outcomeRaces, ...linkRaces },
   idRouteBodies: {
     'POST /v1/data-wizards/{dataWizardSimplyId}/execute': (own) => ({ dataRecordSimplyId: own.dataRecordSimplyId }),
     'PATCH /v1/data-wizards/{dataWizardSimplyId}': () => ({ description: fresh('description') }),
@@ -326,6 +373,7 @@ export const kit: AreaTestKit = {
       idempotencyKey: fresh('key'),
     }),
     'PATCH /v1/data-wizards/{dataWizardSimplyId}/outcomes/{automationSimplyId}/enabled': () => ({ isEnabled: false }),
+    'POST /v1/data-wizards/{dataWizardSimplyId}/external-access-links': (own) => ({ dataRecordSimplyId: own.dataRecordSimplyId, label: fresh('link') }),
   },
   async world({ server, team, name, ids, call }) {
     const wizard = await createWizard(server, team.apiKey, {
@@ -339,14 +387,26 @@ export const kit: AreaTestKit = {
       await call('POST', '/v1/automations', { name: name('Outcome'), triggerType: 'WIZARD_COMPLETED', triggerConfig: { dataWizardSimplyId: wizard.dataWizardSimplyId }, isEnabled: false }),
       'wizard outcome automation',
     );
+    // a run of the wizard and an external-access link to it, made by a key with RUN (the team's key
+    // has full data access, which does not imply RUN) and the wizard feature
+    const role = await ok(await call('POST', '/v1/team-roles', { name: name('Runner role'), dataFullAccess: 'EDIT', dataPermissions: [{ dataCollectionSimplyId: '*', level: 'RUN' }] }), 'wizard runner role');
+    const runner = await ok(await call('POST', '/v1/api-keys', { name: name('Runner key'), teamRoleSimplyId: role.id, featurePermissions: ['TEAM_ADMIN_DATA_WIZARDS:EDIT'] }), 'wizard runner key');
+    const asRunner = (method: string, path: string, body: unknown) => server.request(method, path, { token: runner.fullApiKey, body });
+    const run = await ok(await asRunner('POST', `/v1/data-wizards/${wizard.dataWizardSimplyId}/execute`, { dataRecordSimplyId: ids.dataRecordSimplyId }), 'wizard run');
+    const link = await ok(
+      await asRunner('POST', `/v1/data-wizards/${wizard.dataWizardSimplyId}/external-access-links`, { dataRecordSimplyId: ids.dataRecordSimplyId, label: name('Link label') }),
+      'wizard external-access link',
+    );
     return {
       ids: {
+        dataWizardInstanceSimplyId: run.dataWizardInstanceSimplyId,
+        dataWizardExternalAccessLinkSimplyId: link.id,
         dataWizardSimplyId: wizard.dataWizardSimplyId,
         dataWizardStepSimplyId: step.dataWizardStepSimplyId,
         dataWizardStepTaskSimplyId: step.tasks[0].dataWizardStepTaskSimplyId,
         'PATCH /v1/data-wizards/{dataWizardSimplyId}/outcomes/{automationSimplyId}/enabled {automationSimplyId}': outcome.id,
       },
-      names: ['Wizard', 'Step', 'Task', 'Task body', 'Outcome'],
+      names: ['Wizard', 'Step', 'Task', 'Task body', 'Outcome', 'Runner role', 'Runner key', 'Link label'],
     };
   },
 };

@@ -50,7 +50,7 @@ export const WIZARD_INCLUDE = {
   },
 } satisfies Prisma.DataWizardInclude;
 
-type LoadedWizard = DataWizard & {
+export type LoadedWizard = DataWizard & {
   steps: (DataWizardStep & { tasks: (DataWizardStepTask & { fields: { fieldId: bigint; isRequired: boolean }[] })[] })[];
 };
 

@@ -17,6 +17,11 @@
 // (src/app/effects.ts): the key is claimed in the run's transaction and settled with its result, so
 // a run repeated after a crash changes nothing and answers with the first run's result. A failed
 // run claims nothing: trying it again is a new run.
+//
+// With `admit` (an external-access link) the run's transaction first asks whether it may go on
+// (the link counts a use there, under its row lock, so concurrent submissions cannot exceed its
+// uses). A refusal (RunNotAdmittedError) drops the run as if it had never started: its instance is
+// deleted, no event is written, and the error is thrown to the caller.
 import type { Principal } from '../../app/auth/principal.ts';
 import {
   accessTo,
@@ -57,6 +62,19 @@ export interface RunWizardInput {
   automationDepth?: number;
   /** the run is a keyed effect: a repeat of a key a successful run committed answers with that run's result */
   effectKey?: string;
+  /**
+   * Runs first in the run's transaction (after the effect claim); throwing RunNotAdmittedError drops
+   * the run. Whatever it writes commits only with a successful run.
+   */
+  admit?: (db: Parameters<typeof insertCompletionEvent>[0]) => Promise<void>;
+}
+
+/** Thrown by `admit`: the run may not happen (its instance is deleted, no event is written). */
+export class RunNotAdmittedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'RunNotAdmittedError';
+  }
 }
 
 export interface RunWizardResult {
@@ -254,6 +272,7 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
       // first, so a concurrent run with the same key waits here and then finds this one's result
       const claim = input.effectKey ? await claimEffect<RunWizardResult>(db, input.teamId, input.effectKey) : null;
       if (claim && !claim.claimed) throw new AlreadyRun(claim.result ?? keyTakenElsewhere(input.effectKey!));
+      if (input.admit) await input.admit(db);
       const [before] = await lockRecords(db, input.teamId, [record.simplyId]);
       if (!before || before.collectionId !== collection.id) throw new TaskFailure(`Record ${record.simplyId} no longer exists`, [{ message: 'the record was deleted while the wizard ran' }]);
       const access = accessTo(p, schema, collection);
@@ -275,9 +294,10 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
     void services.outbox.nudge();
     return result;
   } catch (error) {
-    if (error instanceof AlreadyRun) {
+    if (error instanceof AlreadyRun || error instanceof RunNotAdmittedError) {
       // this run never happened: its instance, started before the claim, goes
       await services.pool.query(`DELETE FROM "DataWizardInstance" WHERE "teamId" = $1 AND id = $2`, [input.teamId, instanceId]);
+      if (error instanceof RunNotAdmittedError) throw error;
       return error.result;
     }
     let message: string;

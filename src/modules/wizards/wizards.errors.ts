@@ -47,3 +47,25 @@ export class IdempotencyKeyReusedError extends ApiError {
     });
   }
 }
+
+export class WizardInstanceNotFoundError extends NotFoundError {
+  constructor(simplyId: string) {
+    super('Data wizard instance', simplyId);
+  }
+}
+
+export class WizardExternalLinkNotFoundError extends NotFoundError {
+  constructor(simplyId: string) {
+    super('Data wizard external-access link', simplyId);
+  }
+}
+
+/**
+ * Creating an external-access link for a wizard that cannot run as configured: the studio
+ * readiness blockers are in `details` (code, message, field). Nothing was created.
+ */
+export class WizardNotReadyError extends ApiError {
+  constructor(blockers: readonly ErrorDetail[]) {
+    super(409, 'WIZARD_NOT_READY', `The wizard has ${blockers.length} readiness blocker(s) (listed in details; GET …/studio-readiness): fix them before handing out a link`, { details: [...blockers] });
+  }
+}

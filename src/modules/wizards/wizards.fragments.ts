@@ -28,7 +28,7 @@ export const DATA_WIZARD_DETAIL = fragment(
   'DataWizardDetailFields',
   'DataWizard',
   selection`${DATA_WIZARD_SUMMARY} firstDataWizardStepSimplyId
-    steps { dataWizardStepSimplyId title position tasks { dataWizardStepTaskSimplyId type title config fields { ${DATA_WIZARD_TASK_FIELD} } } }`,
+    steps { dataWizardStepSimplyId title position tasks { dataWizardStepTaskSimplyId position type title config fields { ${DATA_WIZARD_TASK_FIELD} } } }`,
 );
 
 /** Document 1 §2.6, exactly */
@@ -77,4 +77,46 @@ export const DATA_WIZARD_OUTCOME_APPLICATION = fragment(
   'DataWizardOutcomePresetApplicationFields',
   'DataWizardOutcomePresetApplication',
   selection`dataWizardSimplyId fingerprint idempotencyKey replayed appliedAt manifest { ${OUTCOME_CHANGE} }`,
+);
+
+const DATA_WIZARD_RUN_ERROR = 'dataWizardStepSimplyId dataWizardStepTaskSimplyId dataFieldSimplyId field message';
+
+/** A run in the list: who, when, on which record, how it ended. */
+export const DATA_WIZARD_INSTANCE_SUMMARY = fragment(
+  'DataWizardInstanceSummaryFields',
+  'DataWizardInstance',
+  'id dataWizardInstanceSimplyId dataWizardSimplyId dataRecordSimplyId status actorKind actorId startedAt completedAt',
+);
+
+/** One run, with what it was sent and why it failed. */
+export const DATA_WIZARD_INSTANCE = fragment(
+  'DataWizardInstanceFields',
+  'DataWizardInstance',
+  selection`${DATA_WIZARD_INSTANCE_SUMMARY} formData errorDetails { ${DATA_WIZARD_RUN_ERROR} }`,
+);
+
+const READINESS_ISSUE = fragment(
+  'DataWizardReadinessIssueFields',
+  'DataWizardReadinessIssue',
+  'code message field dataWizardStepSimplyId dataWizardStepTaskSimplyId dataFieldSimplyId automationSimplyId',
+);
+
+export const DATA_WIZARD_STUDIO_READINESS = fragment(
+  'DataWizardStudioReadinessFields',
+  'DataWizardStudioReadiness',
+  selection`dataWizardSimplyId isReady blockers { ${READINESS_ISSUE} } warnings { ${READINESS_ISSUE} }`,
+);
+
+/** A link as listed: never its secret. */
+export const DATA_WIZARD_EXTERNAL_LINK = fragment(
+  'DataWizardExternalAccessLinkFields',
+  'DataWizardExternalAccessLink',
+  'id dataWizardExternalAccessLinkSimplyId dataWizardSimplyId dataRecordSimplyId label status createdAt createdBy { kind id } expiresAt useCount maxUses revokedAt lastUsedAt',
+);
+
+/** The answer that creates a link: the listed shape and the url with the secret, once. */
+export const DATA_WIZARD_EXTERNAL_LINK_CREATED = fragment(
+  'DataWizardExternalAccessLinkCreatedFields',
+  'DataWizardExternalAccessLink',
+  selection`${DATA_WIZARD_EXTERNAL_LINK} url`,
 );

@@ -25,6 +25,8 @@ import {
 import { TASK_TYPES } from './wizards.input.ts';
 // the outcome operations (their own file: types and fields registered on import)
 import './wizard-outcomes.schema.ts';
+// runs, studio readiness and external-access links (likewise)
+import './wizards-admin.schema.ts';
 import {
   DataWizardExecutionRef,
   DataWizardPageRef,
@@ -167,7 +169,7 @@ builder.mutationFields((t) => ({
     ...patchById(t.arg, 'dataWizardSimplyId', WizardUpdateInput, updateWizard),
   }),
   deleteDataWizard: t.boolean({
-    description: `${AUTHORING} Steps, tasks, links and run instances go with it.`,
+    description: `${AUTHORING} Steps, tasks, field links, run instances and external-access links go with it.`,
     authScopes: tier.privileged(WIZARD_ADMIN_FEATURE, 'EDIT'),
     ...byId(t.arg, 'dataWizardSimplyId', deleteWizard),
   }),
