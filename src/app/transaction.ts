@@ -11,7 +11,7 @@
 // caller gets 409 CONFLICT, never a 500.
 import type pg from 'pg';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
-import { ConflictError, NotFoundError } from './errors.ts';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from './errors.ts';
 
 /** attempts of one transaction that keeps being aborted by concurrent writers */
 const CONFLICT_ATTEMPTS = 4;
@@ -87,6 +87,9 @@ export function translatePrismaError(error: unknown): unknown {
     if (error.code === 'P2003') return new ConflictError('The resource is still referenced and cannot be changed this way');
     // an update or delete of a row a concurrent request deleted after this one found it
     if (error.code === 'P2025') return new NotFoundError('The resource');
+    // no connection to start the transaction on within the pool's wait, or a transaction that
+    // outlived its time on a saturated server: nothing was committed, the same request may succeed later
+    if (error.code === 'P2028') return new ServiceUnavailableError('The service is busy: the request could not complete in time; retry');
   }
   return error;
 }

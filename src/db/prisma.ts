@@ -38,6 +38,18 @@ export function createPool(connectionString: string, max: number, applicationNam
   return pool;
 }
 
+/**
+ * How long an interactive transaction may stay open. Prisma's own default (5 s) ends a transaction
+ * that a loaded machine merely slowed down (a schema change with its DDL under heavy concurrency);
+ * the request would fail after its work was done. Locks are still held for a bounded time.
+ */
+export const TRANSACTION_TIMEOUT_MS = 15_000;
+
 export function createPrisma(pool: pg.Pool): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(pool) });
+  return new PrismaClient({
+    adapter: new PrismaPg(pool),
+    // a transaction waits for its connection as long as any query waits on the pool (Prisma's
+    // default is 2 s): one limit for the whole process, after which the caller gets a 503
+    transactionOptions: { maxWait: DB_CONNECT_TIMEOUT_MS, timeout: TRANSACTION_TIMEOUT_MS },
+  });
 }

@@ -94,6 +94,24 @@ describe('database-unreachable failures', () => {
     }
   });
 
+  it('a transaction that finds no connection within its wait is a 503 to retry, not a 500 (Prisma P2028)', async () => {
+    const pool = createPool(databaseUrl, 1);
+    const prisma = createPrisma(pool);
+    const held = await pool.connect();
+    try {
+      // the platform's transactions wait as long as the pool does; a shorter wait shows the same failure sooner
+      const error = await failure(() => prisma.$transaction(async (tx) => tx.$queryRaw`SELECT 1`, { maxWait: 100 }));
+      expect((error as { code?: string }).code).toBe('P2028');
+      const answered = toPublicError(error);
+      expect(answered).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', unexpected: false });
+      expect(answered.headers?.['Retry-After']).toBeDefined();
+    } finally {
+      held.release();
+      await prisma.$disconnect();
+      await pool.end();
+    }
+  });
+
   it('the backend terminated mid-query (a restart): pg (57P01) and Prisma', async () => {
     const pool = createPool(databaseUrl, 2);
     const prisma = createPrisma(pool);
