@@ -15,6 +15,7 @@ import { teamSchemaRoutes } from '../../rest-adapter/routes/team-schema.ts';
 import { userRoutes } from '../../rest-adapter/routes/users.ts';
 import { teamAssistantRoutes } from '../../rest-adapter/routes/team-assistant.ts';
 import { dataViewRoutes } from '../../rest-adapter/routes/views.ts';
+import { cardGroupRoutes } from '../../rest-adapter/routes/card-groups.ts';
 import { fileRoutes } from '../../rest-adapter/routes/files.ts';
 import { webhookRoutes } from '../../rest-adapter/routes/webhooks.ts';
 import { dataWizardRoutes } from '../../rest-adapter/routes/wizards.ts';
@@ -39,6 +40,7 @@ import { teamSchemaModule } from '../modules/team-schema/module.ts';
 import { teamsModule } from '../modules/teams/module.ts';
 import { usersModule } from '../modules/users/module.ts';
 import { viewsModule } from '../modules/views/module.ts';
+import { cardGroupsModule } from '../modules/card-groups/module.ts';
 import { webhooksModule } from '../modules/webhooks/module.ts';
 import { wizardsModule } from '../modules/wizards/module.ts';
 import { notificationsModule } from '../modules/notifications/module.ts';
@@ -57,6 +59,8 @@ import { backgroundTaskRoutes } from '../../rest-adapter/routes/background-tasks
 import { oauthModule } from '../modules/oauth/module.ts';
 import { mcpModule } from '../modules/mcp/module.ts';
 import { teamAssistantModule } from '../modules/team-assistant/module.ts';
+import { conversationsModule } from '../modules/conversations/module.ts';
+import { conversationRoutes } from '../../rest-adapter/routes/conversations.ts';
 import type { AppModule } from '../app/module.ts';
 import type { RegisteredModule, RestRoute } from '../../rest-adapter/route.ts';
 
@@ -72,6 +76,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(collectionsModule, dataCollectionRoutes),
   entry(recordsModule, dataRecordRoutes),
   entry(viewsModule, dataViewRoutes),
+  entry(cardGroupsModule, cardGroupRoutes),
   entry(teamSchemaModule, teamSchemaRoutes),
   entry(auditLogModule, auditLogRoutes),
   entry(mailModule, mailRoutes),
@@ -88,6 +93,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(outgoingMessagesModule, outgoingMessageRoutes),
   entry(constituentAuthModule, constituentAuthRoutes),
   entry(signingModule, signingRoutes),
+  entry(conversationsModule, conversationRoutes),
   entry(backgroundTasksModule, backgroundTaskRoutes),
   entry(oauthModule),
   entry(mcpModule),

@@ -336,4 +336,20 @@ const fileCases: CrossReferenceCase[] = [
   { route: 'POST /v1/files/temp-cleanup', what: 'clean up uploads', ref: 'fileUploadSimplyId', request: (_, id) => ({ path: '/v1/files/temp-cleanup', body: { fileUploadSimplyIds: [id] } }) },
 ];
 
-export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases, ...fileCases, ...contentTemplateCases, ...outgoingMessageCases, ...signingCases];
+const conversationCases: CrossReferenceCase[] = [
+  { route: 'POST /v1/conversations', what: 'a conversation tied to a record', ref: 'dataRecordSimplyId', request: (_, id) => ({ path: '/v1/conversations', body: { subject: fresh('tied'), dataRecordSimplyId: id } }) },
+  {
+    route: 'POST /v1/conversations/inbox/{conversationSimplyId}/merge',
+    what: 'merge own conversation into another',
+    ref: 'conversationSimplyId',
+    request: (own, id) => ({ path: `/v1/conversations/inbox/${own.conversationSimplyId}/merge`, body: { into: id } }),
+  },
+  {
+    route: 'POST /v1/conversations/inbox/{conversationSimplyId}/merge',
+    what: 'merge another conversation into own',
+    ref: 'conversationSimplyId',
+    request: (own, id) => ({ path: `/v1/conversations/inbox/${own.conversationSimplyId}/merge`, body: { source: id } }),
+  },
+];
+
+export const CROSS_REFERENCE_CASES: readonly CrossReferenceCase[] = [...collectionCases, ...recordCases, ...fieldCases, ...otherCases, ...fileCases, ...contentTemplateCases, ...outgoingMessageCases, ...signingCases, ...conversationCases];

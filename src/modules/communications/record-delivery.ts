@@ -9,7 +9,8 @@ import { maskCredentials } from './masking.ts';
 
 export const DELIVERY_SOURCES = ['MESSAGE_COMPOSER', 'AUTOMATION', 'WIZARD', 'CONSTITUENT_AUTHENTICATION', 'CONVERSATION', 'SYSTEM'] as const;
 export type DeliverySource = (typeof DELIVERY_SOURCES)[number];
-export const DELIVERY_CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP', 'FACEBOOK'] as const;
+// CHAT: an agent's message in a conversation's chat (the visitor's chat window shows it)
+export const DELIVERY_CHANNELS = ['EMAIL', 'SMS', 'WHATSAPP', 'FACEBOOK', 'CHAT'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 export const DELIVERY_STATES = ['QUEUED', 'SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];

@@ -1,3 +1,4 @@
 // The public API of the constituent-auth area: all another area may import from it (test/app/module-structure.test.ts).
-// No other area uses it yet. Its manifest is module.ts; every other file of the folder is private to the area.
-export {};
+// Its manifest is module.ts; every other file of the folder is private to the area.
+// Who a contact address names in a team, as sign-in matches it (conversations link their visitors so).
+export { matchContact, matchContactPhone, type MatchedConstituent } from './contact-match.ts';
