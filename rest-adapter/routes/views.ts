@@ -12,6 +12,7 @@ import {
   reorderLinksInput,
 } from '../../src/modules/views/views.admin.input.ts';
 import { dataViewInput } from '../../src/modules/views/views.input.ts';
+import { publicTokenInput, tokenTypeInput } from '../../src/modules/views/views.public-tokens.input.ts';
 import {
   DATA_VIEW,
   DATA_VIEW_ADMIN,
@@ -21,7 +22,10 @@ import {
   DATA_VIEW_ELIGIBLE_FIELDS,
   DATA_VIEW_FILTER_LINK,
   DATA_VIEW_INTERNAL_NAME_CHECK,
+  DATA_VIEW_INTERNAL_TOKEN,
+  DATA_VIEW_ISSUED_PUBLIC_TOKEN,
   DATA_VIEW_PICKER_ITEM,
+  DATA_VIEW_PUBLIC_TOKEN,
   DATA_VIEW_RECORD,
   DATA_VIEW_SHARE_READINESS,
   DATA_VIEW_SUMMARY,
@@ -33,6 +37,23 @@ import { queryInt } from '../schemas.ts';
 
 const ONE = '/v1/data-views/{dataViewSimplyId}';
 const PRIVILEGED = 'privileged; TEAM_SETTINGS';
+const TOKEN = `${ONE}/public-access-tokens/{tokenType}`;
+
+const tokenParams = z.object({ dataViewSimplyId: z.string(), tokenType: tokenTypeInput });
+type TokenParams = z.output<typeof tokenParams>;
+const tokenVariables = ({ params }: { params: TokenParams }) => ({ id: params.dataViewSimplyId, tokenType: params.tokenType });
+
+/** DELETE …/public-access-tokens/{tokenType}: `{ id, tokenType, deleted: true }` */
+const tokenDeleted = respond.custom(
+  (_value: boolean, input: { params: TokenParams }) => ({ data: { id: input.params.dataViewSimplyId, tokenType: input.params.tokenType, deleted: true } }),
+  () => ({
+    data: {
+      type: 'object',
+      properties: { id: { type: 'string' }, tokenType: { type: 'string', enum: ['EMBED', 'ICS_FEED'] }, deleted: { type: 'boolean', const: true } },
+      required: ['id', 'tokenType', 'deleted'],
+    },
+  }),
+);
 
 const adminListQuery = z.strictObject({
   page: queryInt().describe('1-10000, default 1'),
@@ -163,6 +184,14 @@ export const dataViewRoutes = defineRoutes([
     select: DATA_VIEW_RECORD,
   }),
   actOn({ method: 'DELETE', path: ONE, summary: 'Delete a view', description: 'Delete a view (privileged; TEAM_SETTINGS edit)', name: 'DeleteDataView', field: 'deleteDataView' }),
+  getOne({
+    path: `${ONE}/internal-token`,
+    summary: 'Get an internal token for a view',
+    description:
+      "A short-lived URL (5 minutes) of the view's read-only page for the caller, for a first-party surface to show in a frame: the display fields the caller may read, the saved filter and sort applied. Needs read permission on the view's collection (scoped tokens: schema:read and records:read)",
+    name: 'DataViewInternalToken',
+    select: DATA_VIEW_INTERNAL_TOKEN,
+  }),
 
   // --- administration
   getOne({
@@ -264,6 +293,40 @@ export const dataViewRoutes = defineRoutes([
     description: `What blocks publishing the view and sharing it as an embed or a calendar feed: blockers, warnings and shareTargets (${PRIVILEGED} view)`,
     name: 'DataViewShareReadiness',
     select: DATA_VIEW_SHARE_READINESS,
+  }),
+  route<TokenParams, Record<string, never>, z.output<typeof publicTokenInput>>({
+    method: 'POST',
+    path: TOKEN,
+    summary: 'Create a public access token',
+    description: `Create the view's EMBED (its read-only page, purpose DATAVIEW_EMBED) or ICS_FEED (the calendar feed of a CALENDAR view) token, or rotate it: the old one stops working. 201 with the secret (token) and the ready URL, shown only here. Body (optional): { allowedOrigins?: [https origin] } (EMBED, at most 10: the sites that may frame the page). 409 VIEW_NOT_SHAREABLE while the view's share target has blockers (${PRIVILEGED} edit)`,
+    operation: operation`mutation CreateDataViewPublicAccessToken($id: String!, $tokenType: DataViewTokenType!, $input: DataViewPublicAccessTokenInput) {
+      createDataViewPublicAccessToken(dataViewSimplyId: $id, tokenType: $tokenType, input: $input) { ${DATA_VIEW_ISSUED_PUBLIC_TOKEN} } }`,
+    params: tokenParams,
+    body: publicTokenInput,
+    example: { allowedOrigins: ['https://www.example.org'] },
+    variables: ({ params, body }) => ({ ...tokenVariables({ params }), input: body ?? null }),
+    status: 201,
+  }),
+  route<TokenParams>({
+    method: 'GET',
+    path: TOKEN,
+    summary: 'Get a public access token',
+    description: `The view's token of the type without its secret: exists, tokenHint, maskedUrl, allowedOrigins, createdAt, createdBy, lastUsedAt, isServing (${PRIVILEGED} view)`,
+    operation: operation`query DataViewPublicAccessToken($id: String!, $tokenType: DataViewTokenType!) {
+      dataViewPublicAccessToken(dataViewSimplyId: $id, tokenType: $tokenType) { ${DATA_VIEW_PUBLIC_TOKEN} } }`,
+    params: tokenParams,
+    variables: tokenVariables,
+  }),
+  route<TokenParams>({
+    method: 'DELETE',
+    path: TOKEN,
+    summary: 'Revoke a public access token',
+    description: `Revoke the view's token of the type at once: its URL answers 404 from now on; 404 when the view has none (${PRIVILEGED} edit)`,
+    operation: operation`mutation DeleteDataViewPublicAccessToken($id: String!, $tokenType: DataViewTokenType!) {
+      deleteDataViewPublicAccessToken(dataViewSimplyId: $id, tokenType: $tokenType) }`,
+    params: tokenParams,
+    variables: tokenVariables,
+    respond: tokenDeleted,
   }),
   route<Record<string, string>, z.output<typeof nameQuery>>({
     method: 'GET',

@@ -509,11 +509,19 @@ describe('share readiness', () => {
     expect(empty.blockers[0]).toEqual({ code: 'NO_DISPLAY_FIELDS', message: expect.any(String), field: 'displayFieldLinks' });
     expect(codes(empty.warnings)).toEqual(['NO_SAVED_FILTERS']);
     expect(empty.shareTargets).toEqual([
-      { tokenType: 'EMBED', isAvailable: false, blockers: [expect.objectContaining({ code: 'VIEW_NOT_READY' }), expect.objectContaining({ code: 'NOT_PUBLISHED', field: 'isPublished' })] },
+      {
+        tokenType: 'EMBED',
+        isAvailable: false,
+        blockers: [expect.objectContaining({ code: 'VIEW_NOT_READY' }), expect.objectContaining({ code: 'NOT_PUBLISHED', field: 'isPublished' })],
+        hasToken: false,
+        isServing: false,
+      },
       {
         tokenType: 'ICS_FEED',
         isAvailable: false,
         blockers: [expect.objectContaining({ code: 'VIEW_NOT_READY' }), expect.objectContaining({ code: 'NOT_PUBLISHED' }), expect.objectContaining({ code: 'NOT_A_CALENDAR' })],
+        hasToken: false,
+        isServing: false,
       },
     ]);
 
@@ -530,8 +538,8 @@ describe('share readiness', () => {
     const ready = expectOk(await call('GET', viewPath(calendar.id, '/share-readiness')));
     expect(ready).toMatchObject({ isPublished: true, canPublish: true, canShare: true, blockers: [], warnings: [] });
     expect(ready.shareTargets).toEqual([
-      { tokenType: 'EMBED', isAvailable: true, blockers: [] },
-      { tokenType: 'ICS_FEED', isAvailable: true, blockers: [] },
+      { tokenType: 'EMBED', isAvailable: true, blockers: [], hasToken: false, isServing: false },
+      { tokenType: 'ICS_FEED', isAvailable: true, blockers: [], hasToken: false, isServing: false },
     ]);
   });
 

@@ -1,6 +1,7 @@
 // Data views in the route-table suites (test/support/area-kit.ts): the races of their write routes
-// (views, the admin detail, the three kinds of field links), the bodies of the id routes, and a
-// list view of the world's collection plus a calendar view with one date link.
+// (views, the admin detail, the three kinds of field links, public access tokens), the bodies of
+// the id routes, and a published list view of the world's collection plus a calendar view with one
+// date link; the world's {tokenType} is EMBED.
 //
 // Races on data views and their administration: one view per internal name, one link per field
 // and kind, every link once after concurrent reorders, the last writer's whole value.
@@ -200,8 +201,72 @@ const viewRaces: RaceTable = {
   ...linkRaces('calendar-date-info-field-links', calendarView, (i) => ({ label: `label ${i}`, color: `#00000${i}` }), (l) => ({ label: l.label, color: l.color })),
 };
 
+const TOKEN = `${ONE}/public-access-tokens/{tokenType}`;
+
+/** a published TABLE view with one column: it can be shared as an embed */
+async function shareableView(kit: RaceKit): Promise<string> {
+  const c = await freshCollection(kit, { fields: 1 });
+  return (await kit.admin('POST', '/v1/data-views', { dataCollectionSimplyId: c.id, name: unique('shared'), enumDataViewTypeId: 'TABLE', isPublished: true, config: { columns: c.fieldIds } })).id;
+}
+
+/** how many of `urls` open a page (the public embed answers without a credential) */
+async function working(kit: RaceKit, urls: string[]): Promise<number> {
+  const statuses = await Promise.all(urls.map(async (url) => (await kit.server.request('GET', new URL(url).pathname)).status));
+  return statuses.filter((s) => s === 200).length;
+}
+
+// Races on public access tokens: one token per view and type whatever the number of creators, and
+// the one stored is one that was answered (the others no longer work); one revocation wins.
+const tokenRaces: RaceTable = {
+  [`POST ${TOKEN}`]: [
+    {
+      what: 'N creations of one view’s embed token: one token is left, one of those answered, and only it works',
+      async run(kit) {
+        const view = await shareableView(kit);
+        const path = `/v1/data-views/${view}/public-access-tokens/EMBED`;
+        const xs = await kit.race({ method: 'POST', path, body: { allowedOrigins: ['https://www.example.org'] } });
+        kit.expectAnswers(xs, ['201']);
+        const issued = succeeded(xs).map((x) => x.response.body.data);
+        expectSame(kit, 'first creations (rotated: false)', issued.filter((t) => !t.rotated).length, 1, xs);
+        const stored = await kit.admin('GET', path);
+        expectOneOf(kit, 'the stored token hint', stored.tokenHint, xs.map((x) => x.response.body?.data?.tokenHint), xs);
+        expectSame(kit, 'working URLs', await working(kit, issued.map((t) => t.url)), 1, xs);
+      },
+    },
+    {
+      what: 'N creations racing N revocations: what is left is one token that works, or none',
+      async run(kit) {
+        const view = await shareableView(kit);
+        const path = `/v1/data-views/${view}/public-access-tokens/EMBED`;
+        await kit.admin('POST', path);
+        const xs = await kit.race(Array.from({ length: N }, (_, i) => ({ method: i % 2 ? 'DELETE' : 'POST', path })));
+        kit.expectAnswers(xs, ['200', '201', '404 NOT_FOUND']);
+        const stored = await kit.admin('GET', path);
+        const issued = succeeded(xs).filter((x) => x.sent.method === 'POST').map((x) => x.response.body.data);
+        expectSame(kit, 'working URLs', await working(kit, issued.map((t) => t.url)), stored.exists ? 1 : 0, xs);
+      },
+    },
+  ],
+  [`DELETE ${TOKEN}`]: [
+    {
+      what: 'N revocations of one token',
+      async run(kit) {
+        const view = await shareableView(kit);
+        const path = `/v1/data-views/${view}/public-access-tokens/EMBED`;
+        const token = await kit.admin('POST', path);
+        const xs = await kit.race({ method: 'DELETE', path });
+        kit.expectAnswers(xs, ['200', '404 NOT_FOUND']);
+        await expectOneDeletion(kit, xs, { method: 'DELETE', path });
+        expectSame(kit, 'working URLs', await working(kit, [token.url]), 0, xs);
+      },
+    },
+  ],
+};
+
 export const kit: AreaTestKit = {
-  races: viewRaces,
+  races: { ...viewRaces, ...tokenRaces },
+  // the token type is a word of the route, not a thing of a team
+  notTeamIds: ['tokenType'],
   idRouteBodies: {
     [`PUT ${ONE}/admin-detail`]: () => ({ name: fresh('View'), enumDataViewTypeId: 'LIST', isPublished: false, config: {} }),
     [`POST ${ONE}/display-field-links`]: (own) => ({ dataFieldSimplyId: own.dataFieldSimplyId }),
@@ -213,13 +278,15 @@ export const kit: AreaTestKit = {
     [`POST ${ONE}/calendar-date-info-field-links`]: (own) => ({ dataFieldSimplyId: own[CALENDAR_DATE_FIELD] }),
     [`PATCH ${ONE}/calendar-date-info-field-links/{linkSimplyId}`]: () => ({ label: fresh('label') }),
     [`PUT ${ONE}/calendar-date-info-field-links/reorder`]: (own) => ({ orderedLinkSimplyIds: [own[`PATCH ${ONE}/calendar-date-info-field-links/{linkSimplyId} {linkSimplyId}`]] }),
+    [`POST ${TOKEN}`]: () => ({ allowedOrigins: ['https://www.example.org'] }),
   },
   readQueries: {
     'GET /v1/data-views/internal-name-validation': () => 'internalName=world-view',
   },
   async world({ call, name, ids }) {
     const view = await ok(
-      await call('POST', '/v1/data-views', { dataCollectionSimplyId: ids.dataCollectionSimplyId, name: name('View'), internalName: `world-${randomBytes(4).toString('hex')}`, enumDataViewTypeId: 'LIST', config: { columns: [ids.dataFieldSimplyId] } }),
+      // published, so its public access token routes answer as they would for any shared view
+      await call('POST', '/v1/data-views', { dataCollectionSimplyId: ids.dataCollectionSimplyId, name: name('View'), internalName: `world-${randomBytes(4).toString('hex')}`, enumDataViewTypeId: 'LIST', isPublished: true, config: { columns: [ids.dataFieldSimplyId] } }),
       'create view',
     );
     const detail = await ok(await call('GET', `/v1/data-views/${view.id}/admin-detail`), 'view admin detail');
@@ -242,6 +309,7 @@ export const kit: AreaTestKit = {
         ...Object.fromEntries(['PATCH', 'DELETE'].map((m) => [`${m} ${ONE}/calendar-date-info-field-links/{linkSimplyId} {linkSimplyId}`, dateLink.id])),
         ...Object.fromEntries(calendarRoutes.map((r) => [`${r} {dataViewSimplyId}`, calendar.id])),
         [CALENDAR_DATE_FIELD]: dated.fields[0].id,
+        tokenType: 'EMBED',
       },
       names: ['View', 'Filter', 'Dated', 'Date', 'Calendar', 'Date link'],
     };

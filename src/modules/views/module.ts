@@ -1,11 +1,19 @@
 // Data views: saved, filtered and sorted windows onto a collection.
 import { defineModule } from '../../app/module.ts';
 import { dataViewId, viewFieldLinkId } from './views.ids.ts';
+import { FeedCache } from './views.ics-feed-cache.ts';
+import { viewShareEndpoints } from './views.public-endpoints.ts';
 import * as schema from './views.schema.ts';
 
 export const viewsModule = defineModule({
   name: 'views',
-  description: 'Data views: saved, filtered and sorted windows onto a collection, their records, and their administration.',
+  description: 'Data views: saved, filtered and sorted windows onto a collection, their records, their administration, and their sharing as an embedded page or a calendar feed.',
   schema,
   ids: [dataViewId, viewFieldLinkId],
+  services: () => ({ viewLinks: { baseUrl: null }, viewFeeds: new FeedCache() }),
+  // the shared pages (/view-embeds/, /view-feeds/): opened without a credential, by their token
+  httpEndpoints: (services) => viewShareEndpoints(services),
+  onListening: (services, baseUrl) => {
+    services.viewLinks.baseUrl = baseUrl;
+  },
 });

@@ -211,8 +211,10 @@ const DataViewReadinessIssueRef = builder.objectRef<ReadinessIssue>('DataViewRea
 const DataViewShareTargetRef = builder.objectRef<ShareTarget>('DataViewShareTarget').implement({
   fields: (t) => ({
     tokenType: t.exposeString('tokenType', { description: 'EMBED or ICS_FEED' }),
-    isAvailable: t.exposeBoolean('isAvailable'),
+    isAvailable: t.exposeBoolean('isAvailable', { description: 'a public access token of this type can be created now' }),
     blockers: t.field({ type: [DataViewReadinessIssueRef], resolve: (s) => s.blockers }),
+    hasToken: t.exposeBoolean('hasToken', { description: 'the view has a public access token of this type' }),
+    isServing: t.exposeBoolean('isServing', { description: 'that token\u2019s URL answers now (the view is published; ICS_FEED: a CALENDAR view)' }),
   }),
 });
 

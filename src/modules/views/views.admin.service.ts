@@ -14,6 +14,7 @@ import { type CollectionDefinition, type FieldDefinition, loadSchemaTx, type Tea
 import { schemaWrite } from '../team-schema/index.ts';
 import { dataViewAdminInput, validateAdminConfig } from './views.admin.input.ts';
 import { AGGREGATED_TYPES, type DisplayFieldLink, readStoredConfig, type StoredViewConfig, toStored } from './views.config.ts';
+import { adminListPage } from './views.admin-list.sql.ts';
 import { ViewNotReadyError } from './views.errors.ts';
 import { dataViewId, viewFieldLinkId } from './views.ids.ts';
 import { INTERNAL_NAME_INPUT_MAX, INTERNAL_NAME_MAX, internalNameProblems, type ViewType } from './views.input.ts';
@@ -201,11 +202,7 @@ export async function listAdminViews(ctx: RequestContext, args: AdminListArgs): 
   if (details.length > 0) throw new ValidationError('Invalid admin list parameters', details);
   const schema = await ctx.services.schemas.get(team.id);
   const collection = args.dataCollectionSimplyId ? collectionOf(schema, args.dataCollectionSimplyId) : null;
-  const where = { teamId: team.id, ...(collection ? { collectionId: collection.id } : {}) };
-  const [rows, total] = await Promise.all([
-    ctx.services.prisma.dataView.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * pageSize, take: pageSize }),
-    ctx.services.prisma.dataView.count({ where }),
-  ]);
+  const { rows, total } = await adminListPage(ctx.services.pool, team.id, collection?.id ?? null, pageSize, (page - 1) * pageSize);
   return {
     nodes: rows.flatMap((row) => adminView(schema, row) ?? []),
     pagination: { total, page, pageSize, totalPages: Math.max(1, Math.ceil(total / pageSize)), hasMore: page * pageSize < total },
@@ -349,5 +346,8 @@ export async function eligibleFields(ctx: RequestContext, simplyId: string): Pro
 /** GET …/share-readiness */
 export async function getShareReadiness(ctx: RequestContext, simplyId: string): Promise<{ view: AdminView; readiness: ShareReadiness }> {
   const view = await loadAdminView(ctx, simplyId);
-  return { view, readiness: shareReadiness({ type: view.type, isPublished: view.row.isPublished, collection: view.collection, fieldsById: view.fieldsById, config: view.config }) };
+  // the public access tokens it has (views.public-tokens.service.ts), for each target's hasToken
+  const rows = await ctx.services.prisma.dataViewPublicToken.findMany({ where: { teamId: view.row.teamId, viewId: view.row.id }, select: { tokenType: true } });
+  const tokens = new Set<string>(rows.map((r) => r.tokenType));
+  return { view, readiness: shareReadiness({ type: view.type, isPublished: view.row.isPublished, collection: view.collection, fieldsById: view.fieldsById, config: view.config }, tokens) };
 }

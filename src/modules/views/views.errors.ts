@@ -10,3 +10,16 @@ export class ViewNotReadyError extends ApiError {
     });
   }
 }
+
+/**
+ * A public access token for a share target the view does not offer now (not published, has
+ * blockers, or a calendar feed of a view that is not a CALENDAR view); `details` lists the share
+ * target's blockers as share-readiness does.
+ */
+export class ViewNotShareableError extends ApiError {
+  constructor(tokenType: string, blockers: readonly ReadinessIssue[]) {
+    super(409, 'VIEW_NOT_SHAREABLE', `The view cannot be shared as ${tokenType} yet: ${blockers[0]?.message ?? 'its share target is not available'}${blockers.length > 1 ? ` (and ${blockers.length - 1} more)` : ''}`, {
+      details: blockers.map((b) => ({ code: b.code, message: b.message, ...(b.field ? { field: b.field } : {}) })),
+    });
+  }
+}

@@ -49,7 +49,15 @@ export const DATA_VIEW_ELIGIBLE_FIELDS = fragment(
 export const DATA_VIEW_SHARE_READINESS = fragment(
   'DataViewShareReadinessFields',
   'DataViewShareReadiness',
-  'dataViewSimplyId enumDataViewTypeId isPublished canPublish canShare blockers { code message field } warnings { code message field } shareTargets { tokenType isAvailable blockers { code message field } }',
+  'dataViewSimplyId enumDataViewTypeId isPublished canPublish canShare blockers { code message field } warnings { code message field } shareTargets { tokenType isAvailable blockers { code message field } hasToken isServing }',
 );
 
 export const DATA_VIEW_INTERNAL_NAME_CHECK = fragment('DataViewInternalNameCheckFields', 'DataViewInternalNameCheck', 'internalName isValid isAvailable problems { code message } suggestion');
+
+// --- sharing (views.public-tokens.schema.ts)
+
+export const DATA_VIEW_INTERNAL_TOKEN = fragment('DataViewInternalTokenFields', 'DataViewInternalToken', 'dataViewSimplyId url expiresAt expiresInSeconds');
+
+const TOKEN_META = 'dataViewSimplyId tokenType purpose exists tokenHint maskedUrl allowedOrigins createdAt createdBy { kind id } lastUsedAt isServing';
+export const DATA_VIEW_PUBLIC_TOKEN = fragment('DataViewPublicAccessTokenFields', 'DataViewPublicAccessToken', TOKEN_META);
+export const DATA_VIEW_ISSUED_PUBLIC_TOKEN = fragment('DataViewIssuedPublicAccessTokenFields', 'DataViewIssuedPublicAccessToken', `${TOKEN_META} token url rotated`);

@@ -18,8 +18,22 @@ export interface ReadinessIssue {
 
 export interface ShareTarget {
   tokenType: (typeof SHARE_TOKEN_TYPES)[number];
+  /** a public access token of this type can be created now */
   isAvailable: boolean;
   blockers: ReadinessIssue[];
+  /** the view has a public access token of this type */
+  hasToken: boolean;
+  /** that token's URL answers now (see serves) */
+  isServing: boolean;
+}
+
+/**
+ * Whether the public URL of a token of this type answers for the view as it is: the view is
+ * published and, for a calendar feed, a CALENDAR view. A token outlives unpublishing (its URL
+ * answers 404 meanwhile and works again once the view is published).
+ */
+export function serves(tokenType: (typeof SHARE_TOKEN_TYPES)[number], view: { isPublished: boolean; type: ViewType }): boolean {
+  return view.isPublished && (tokenType === 'EMBED' || view.type === 'CALENDAR');
 }
 
 export interface ShareReadiness {
@@ -110,7 +124,8 @@ export function publishBlockers(view: ViewState): ReadinessIssue[] {
   return out;
 }
 
-export function shareReadiness(view: ViewState): ShareReadiness {
+/** `tokens`: the types of the public access tokens the view has. */
+export function shareReadiness(view: ViewState, tokens: ReadonlySet<string> = new Set()): ShareReadiness {
   const blockers = publishBlockers(view);
   const canPublish = blockers.length === 0;
   const canShare = canPublish && view.isPublished;
@@ -120,9 +135,17 @@ export function shareReadiness(view: ViewState): ShareReadiness {
   const shareTargets: ShareTarget[] = SHARE_TOKEN_TYPES.map((tokenType) => {
     const own = [...common];
     if (tokenType === 'ICS_FEED' && view.type !== 'CALENDAR') own.push(issue('NOT_A_CALENDAR', `Calendar feeds are offered for CALENDAR views; this is a ${view.type} view`, 'enumDataViewTypeId'));
-    return { tokenType, isAvailable: own.length === 0, blockers: own };
+    const hasToken = tokens.has(tokenType);
+    return { tokenType, isAvailable: own.length === 0, blockers: own, hasToken, isServing: hasToken && serves(tokenType, view) };
   });
   const warnings: ReadinessIssue[] = [];
+  for (const target of shareTargets) {
+    if (target.hasToken && !target.isServing) {
+      const unpublished = !view.isPublished;
+      const why = unpublished ? 'until the view is published again' : 'while the view is not a CALENDAR view';
+      warnings.push(issue('TOKEN_NOT_SERVING', `The view has a ${target.tokenType} token whose URL answers 404 ${why}`, unpublished ? 'isPublished' : 'enumDataViewTypeId'));
+    }
+  }
   if (view.config.filters.length === 0) {
     warnings.push(issue('NO_SAVED_FILTERS', 'The view has no saved filters: once shared, every active record of the collection is shown', 'config.filters'));
   }

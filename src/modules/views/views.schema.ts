@@ -10,8 +10,9 @@ import { pageType } from '../../app/graphql/page.ts';
 import { readViewConfig, VIEW_TYPES, type ViewConfig } from './views.input.ts';
 import { createView, deleteView, getView, listViews, viewRecords, type ViewItem, type ViewRecordItem } from './views.service.ts';
 import { DataViewSortRef, DataViewTypeEnum } from './views.types.schema.ts';
-// view administration (its own file: types and fields registered on import)
+// view administration and sharing (files of their own: types and fields registered on import)
 import './views.admin.schema.ts';
+import './views.public-tokens.schema.ts';
 
 export { DataViewTypeEnum };
 

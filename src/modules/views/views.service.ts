@@ -2,7 +2,7 @@
 // read permission on its collection (and, for scoped tokens, schema:read: views are schema); its records need
 // records:read. Creating and deleting views are schema changes: they go through schemaWrite, so
 // each one records a new team schema version.
-import type { Principal } from '../../app/auth/principal.ts';
+import type { Principal, TeamRef } from '../../app/auth/principal.ts';
 import type { DataView } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { pagination, parsePaging, type PageInput, type PaginationShape, paginationOf, byCreation } from '../../app/paging.ts';
@@ -61,6 +61,14 @@ function requireReadable(p: Principal, collection: CollectionDefinition): void {
   if (!canReadCollection(p, collection)) {
     throw new PermissionDeniedError(`The credential's team role cannot read collection ${collection.simplyId}, so it cannot read its views`);
   }
+}
+
+/** The view in the caller's team (404 otherwise) whose collection the caller can read (403 otherwise). */
+export async function findReadableView(ctx: RequestContext, simplyId: string): Promise<{ row: DataView; schema: TeamSchema; collection: CollectionDefinition; team: TeamRef }> {
+  const team = requireTeam(ctx);
+  const found = await findView(ctx, simplyId);
+  requireReadable(ctx.principal, found.collection);
+  return { ...found, team };
 }
 
 export interface ListViewsArgs extends PageInput {
