@@ -3,6 +3,8 @@
 // The table routes need DATA_CONVERSATIONS_VIEW (VIEW reads, EDIT writes); the inbox routes
 // DATA_CONVERSATION_INBOX_VIEW (own and unassigned) or DATA_CONVERSATION_INBOX_VIEW_ALL (team-wide);
 // scoped tokens conversations:read for reads and conversations:write for writes.
+// The area's table is this file's routes and its two parts in ./conversations/: the chat widgets'
+// administration (widgets.ts) and routing and staffing (routing.ts).
 import { z } from 'zod';
 import { operation, PAGINATION } from '../../src/app/graphql/fragments.ts';
 import {
@@ -32,6 +34,8 @@ import {
 import { defineRoutes, respond, route } from '../route.ts';
 import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.ts';
 import { queryBool, queryInt, queryList } from '../schemas.ts';
+import { conversationRoutingRoutes } from './conversations/routing.ts';
+import { conversationWidgetRoutes } from './conversations/widgets.ts';
 
 const ONE = '/v1/conversations/{conversationSimplyId}';
 const INBOX = '/v1/conversations/inbox';
@@ -79,7 +83,7 @@ function lifecycle(path: string, name: string, field: string, summary: string, d
   });
 }
 
-export const conversationRoutes = defineRoutes([
+const conversationTableAndInboxRoutes = defineRoutes([
   // ---- the conversation table (Document 2 §4.3) ----
   listPage({
     path: '/v1/conversations',
@@ -256,3 +260,5 @@ export const conversationRoutes = defineRoutes([
     select: CONVERSATION_FOLLOW_STATE,
   }),
 ]);
+
+export const conversationRoutes = [...conversationTableAndInboxRoutes, ...conversationWidgetRoutes, ...conversationRoutingRoutes];

@@ -92,6 +92,20 @@ export class ConstituentTokenRequiredError extends ApiError {
   }
 }
 
+/** A chat widget visitor's token on anything but the widget's own visitor operations (docs/api/conversations.md "Chat widget"). */
+export class WidgetVisitorTokenNotAllowedError extends ApiError {
+  constructor(message = "A widget visitor token reaches only its visitor's own widget conversations (the widgetVisitor… operations); it cannot call team routes") {
+    super(403, 'WIDGET_VISITOR_TOKEN_NOT_ALLOWED', message);
+  }
+}
+
+/** Another credential on an operation that acts as a chat widget's visitor. */
+export class WidgetVisitorTokenRequiredError extends ApiError {
+  constructor() {
+    super(403, 'WIDGET_VISITOR_TOKEN_REQUIRED', "This operation acts as a chat widget's visitor: send the visitor token (svc_wvt_…), not a team credential");
+  }
+}
+
 export class NotFoundError extends ApiError {
   constructor(resource: string, id?: string) {
     super(404, 'NOT_FOUND', id ? `${resource} ${id} was not found` : `${resource} was not found`);

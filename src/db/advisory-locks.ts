@@ -24,6 +24,8 @@ export const LOCK_NAMESPACES = {
    * the completion's several commits (pg_advisory_lock(namespace, request id), see signing-completion.ts)
    */
   signingCompletion: 73_029,
+  /** one team's chat widget creates (the per-team limit; conversations) */
+  conversationWidgets: 73_041,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;

@@ -6,6 +6,8 @@ import { expectOneOf, expectSame, expectSuccesses, distinct } from '../concurren
 import { N, succeeded, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
 import { PERSON_ONLY } from '../concurrency/race-person.ts';
 import { fresh, ok, type AreaTestKit } from '../support/area-kit.ts';
+import { widgetIdRouteBodies, widgetRaces, widgetWorld } from './widget-kit.ts';
+import { routingIdRouteBodies, routingRaces, routingWorld } from './routing-kit.ts';
 
 const ONE = '/v1/conversations/{conversationSimplyId}';
 const INBOX_ONE = '/v1/conversations/inbox/{conversationSimplyId}';
@@ -199,8 +201,10 @@ const conversationRaces: RaceTable = {
 };
 
 export const kit: AreaTestKit = {
-  races: conversationRaces,
+  races: { ...conversationRaces, ...widgetRaces, ...routingRaces },
   idRouteBodies: {
+    ...widgetIdRouteBodies,
+    ...routingIdRouteBodies,
     [`PUT ${ONE}`]: () => ({ priority: 'HIGH' }),
     [`POST ${ONE}/messages`]: () => ({ content: fresh('message') }),
     [`POST ${INBOX_ONE}/messages`]: () => ({ content: fresh('message') }),
@@ -208,12 +212,15 @@ export const kit: AreaTestKit = {
     [`PUT ${INBOX_ONE}/snooze`]: () => ({ until: new Date(Date.now() + 3_600_000).toISOString() }),
     [`POST ${INBOX_ONE}/merge`]: (own) => ({ into: own[MERGE_TARGET] }),
   },
-  async world({ call, name, ids }) {
+  async world(world) {
+    const { call, name, ids } = world;
     const make = async (what: string, record: string | undefined) =>
       (await ok(await call('POST', '/v1/conversations', { subject: name(what), visitorName: name('Visitor'), visitorEmail: `visitor-${randomBytes(4).toString('hex')}@example.org`, ...(record ? { dataRecordSimplyId: record } : {}) }), `create ${what}`)).id as string;
     const conversationSimplyId = await make('Conversation', ids.dataRecordSimplyId);
     await ok(await call('POST', `/v1/conversations/${conversationSimplyId}/messages`, { content: name('Message'), authorType: 'END_USER' }), 'post a message');
     const target = await make('Merge target', undefined);
-    return { ids: { conversationSimplyId, [MERGE_TARGET]: target }, names: ['Conversation', 'Visitor', 'Message', 'Merge target'] };
+    const widgets = await widgetWorld(world);
+    const routing = await routingWorld(world);
+    return { ids: { conversationSimplyId, [MERGE_TARGET]: target, ...widgets.ids, ...routing.ids }, names: ['Conversation', 'Visitor', 'Message', 'Merge target', ...widgets.names, ...(routing.names ?? [])] };
   },
 };

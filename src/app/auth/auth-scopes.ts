@@ -23,6 +23,8 @@ import {
   OAuthScopeRequiredError,
   PermissionDeniedError,
   UnauthenticatedError,
+  WidgetVisitorTokenNotAllowedError,
+  WidgetVisitorTokenRequiredError,
 } from '../errors.ts';
 import type { RequestContext } from '../context.ts';
 
@@ -55,20 +57,23 @@ export interface AuthScopes {
   systemAdmin: boolean;
   /** a constituent's token */
   constituent: boolean;
+  /** a chat widget visitor's token */
+  widgetVisitor: boolean;
   /** anyone, with or without a credential */
   public: boolean;
 }
 
 export function authScopes(ctx: RequestContext) {
   const p = ctx.principal;
-  // every tier but `constituent` and `public` starts here, so a constituent's token is refused by all of them
+  // every tier but `constituent`, `widgetVisitor` and `public` starts here, so a constituent's or a
+  // widget visitor's token is refused by all of them
   const authenticated = () => {
     if (p.kind === 'ANONYMOUS') throw new UnauthenticatedError();
-    if (p.kind === 'CONSTITUENT') throw new ConstituentTokenNotAllowedError();
-    return true;
+    return notConstituent();
   };
   const notConstituent = () => {
     if (p.kind === 'CONSTITUENT') throw new ConstituentTokenNotAllowedError();
+    if (p.kind === 'WIDGET_VISITOR') throw new WidgetVisitorTokenNotAllowedError();
     return true;
   };
   return {
@@ -133,6 +138,11 @@ export function authScopes(ctx: RequestContext) {
       if (p.kind !== 'CONSTITUENT') throw new ConstituentTokenRequiredError();
       return true;
     },
+    widgetVisitor: () => {
+      if (p.kind === 'ANONYMOUS') throw new UnauthenticatedError();
+      if (p.kind !== 'WIDGET_VISITOR' || !p.widgetVisitor) throw new WidgetVisitorTokenRequiredError();
+      return true;
+    },
     public: true,
   };
 }
@@ -142,6 +152,8 @@ const PRIORITY = [
   'VALIDATION_ERROR',
   'CONSTITUENT_TOKEN_NOT_ALLOWED',
   'CONSTITUENT_TOKEN_REQUIRED',
+  'WIDGET_VISITOR_TOKEN_NOT_ALLOWED',
+  'WIDGET_VISITOR_TOKEN_REQUIRED',
   // an OAuth token refused for what it is, rather than as "not a signed-in user"
   'OAUTH_CLIENT_FORBIDDEN',
   'OAUTH_SCOPE_REQUIRED',

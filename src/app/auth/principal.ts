@@ -5,7 +5,7 @@ import { levelSatisfies, type FeatureLevel } from './feature-permissions.ts';
 import type { OauthScope } from './oauth-scopes.ts';
 
 /** AUTOMATION: no credential at all; the acting principal of an automation execution (src/modules/automations). */
-export type CredentialKind = 'API_KEY' | 'SESSION_TOKEN' | 'USER' | 'OAUTH' | 'CONSTITUENT' | 'PUBLIC_LINK' | 'AUTOMATION';
+export type CredentialKind = 'API_KEY' | 'SESSION_TOKEN' | 'USER' | 'OAUTH' | 'CONSTITUENT' | 'PUBLIC_LINK' | 'AUTOMATION' | 'WIDGET_VISITOR';
 export type DataLevel = 'READ' | 'EDIT' | 'RUN';
 
 export interface DataGrants {
@@ -52,6 +52,17 @@ export interface Principal {
   oauth?: OAuthGrantFacts;
   /** CONSTITUENT principals: the signed-in session and the constituent's record (docs/api/constituent-auth.md) */
   constituent?: { sessionId: bigint; sessionSimplyId: string; dataRecordId: bigint };
+  /** WIDGET_VISITOR principals: the chat widget and its visitor; they reach that visitor's own conversations only (docs/api/conversations.md "Chat widget") */
+  widgetVisitor?: WidgetVisitorFacts;
+}
+
+export interface WidgetVisitorFacts {
+  widgetId: bigint;
+  widgetSimplyId: string;
+  visitorId: bigint;
+  visitorSimplyId: string;
+  isVerified: boolean;
+  isSimulated: boolean;
 }
 
 export interface OAuthGrantFacts {

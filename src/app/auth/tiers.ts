@@ -83,6 +83,9 @@ const systemAdmin = { $all: { authenticated: true, systemAdmin: true } } as cons
 /** A constituent (an end user of a team, signed in through constituent authentication). */
 const constituent = { constituent: true } as const;
 
+/** A chat widget's visitor (a visitor token, docs/api/conversations.md "Chat widget"): that visitor's own widget conversations only. */
+const widgetVisitor = { widgetVisitor: true } as const;
+
 /** Public: no credential (a public link, a signed URL, a login form); the operation checks its own token if any. */
 const publicLink = { public: true } as const;
 
@@ -105,5 +108,6 @@ export const tier = {
   authenticated,
   systemAdmin,
   constituent,
+  widgetVisitor,
   publicLink,
 };

@@ -13,6 +13,8 @@ export const CONSTITUENT_LINK_TOKEN_PREFIX = 'svc_cml_';
 /** OAuth (docs/api/oauth.md): the authorization server's access and refresh tokens */
 export const OAUTH_ACCESS_TOKEN_PREFIX = 'svc_oat_';
 export const OAUTH_REFRESH_TOKEN_PREFIX = 'svc_ort_';
+/** chat widgets (docs/api/conversations.md "Chat widget"): a visitor's short-lived token */
+export const WIDGET_VISITOR_TOKEN_PREFIX = 'svc_wvt_';
 
 export function newApiKey(): string {
   return API_KEY_PREFIX + randomSecret();

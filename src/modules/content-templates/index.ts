@@ -8,3 +8,5 @@ export { documentSettingsInput } from './document-settings.input.ts';
 export { lineageOf } from './template-access.ts';
 export { needsResanitizing, previewRender } from './template-preview.ts';
 export { assess } from './template-readiness.ts';
+// the conversation composer's canned responses (the conversations area lists and uses them)
+export { cannedResponsePage, type CannedResponseRow, findCannedResponse } from './canned-responses.sql.ts';

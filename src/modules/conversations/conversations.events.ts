@@ -19,6 +19,9 @@ export const CONVERSATION_EVENT_TYPES = [
   'CONVERSATION_WOKEN',
   'CONVERSATION_MERGED',
   'CONVERSATION_UNMERGED',
+  // a conversation's SLA clock reached its warning time, or its due time unmet (sla-check.ts)
+  'SLA_WARNING',
+  'SLA_BREACHED',
 ] as const;
 export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
 

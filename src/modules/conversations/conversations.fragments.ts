@@ -12,7 +12,7 @@ export const INBOX_CONVERSATION = fragment('InboxConversationFields', 'InboxConv
 export const CONVERSATION_MESSAGE = fragment(
   'ConversationMessageFields',
   'ConversationMessage',
-  'id messageSimplyId conversationSimplyId channel isInternal authorType authorUserId content contentType deliveryStatus createdAt',
+  'id messageSimplyId conversationSimplyId channel isInternal authorType authorUserId content contentType deliveryStatus createdAt attachments { filename contentType sizeBytes status fileSimplyId reason }',
 );
 
 export const CONVERSATION_READ_STATE = fragment('ConversationReadStateFields', 'ConversationReadState', 'conversationSimplyId lastReadMessageSimplyId readThroughAt unreadCount');

@@ -18,6 +18,7 @@ import { conversationId } from './conversations.ids.ts';
 import { CONVERSATION_LIMITS, createConversationInput, listConversationsInput, pageInput, updateConversationInput, type ConversationStatus } from './conversations.input.ts';
 import { conversationPage, countConversations, findConversation, insertConversation, searchTextOf, updateConversation as writeConversation, type ConversationChanges, type ConversationRow, type InboxRow, type ListFilter } from './conversations.sql.ts';
 import { activeMembers } from './people.sql.ts';
+import { afterConversationChanged, afterConversationCreated } from './routing-hooks.ts';
 import { matchVisitor, readableRecord, type RecordLink } from './record-link.ts';
 
 export type { ConversationRow, InboxRow };
@@ -78,6 +79,8 @@ export async function createConversation(ctx: RequestContext, raw: unknown): Pro
       actorUserId: person === null ? null : String(person),
       recipients: null,
     });
+    // it waits for routing (routing-hooks.ts): rules, balanced assignment, its SLA
+    await afterConversationCreated(ctx.services, db, row);
     return row;
   });
 }
@@ -170,6 +173,8 @@ export async function changeConversation(
     if (Object.keys(changes).length === 0) return before;
     const after = await writeConversation(db, team.id, before.id, changes);
     await alsoInTransaction?.(db, after);
+    // a reopened unassigned conversation waits for routing again; a freed agent takes the next (routing-hooks.ts)
+    await afterConversationChanged(ctx.services, db, before, after);
     await publishConversationEvent(ctx.services, db, {
       teamSimplyId: team.simplyId,
       type: event,

@@ -26,6 +26,8 @@ import { activeMembers } from './people.sql.ts';
 import { visibleConversation } from './conversations.service.ts';
 import { htmlText, mentionedSimplyIds, previewOf, storableContent } from './message-content.ts';
 import { planOutbound } from './outbound-channels.ts';
+import { afterMessagePosted } from './routing-hooks.ts';
+import { linkOutboundEmail, queueConversationEmail } from './email-outbound.ts';
 
 export type { MessageRow };
 
@@ -64,6 +66,8 @@ export async function postMessage(ctx: RequestContext, simplyId: string, raw: un
     if (conversation.mergedIntoId !== null) throw new ConversationMergedError(conversation.simplyId, conversation.mergedIntoSimplyId);
     const outbound = authorType !== 'END_USER' && channel !== 'INTERNAL_NOTE' ? planOutbound(conversation, channel) : null;
     const messageSimplyId = conversationMessageId.create();
+    // an EMAIL message is mailed: queued here, with the message, and retried until sent (email-outbound.ts)
+    const email = outbound?.historyChannel === 'EMAIL' ? await queueConversationEmail(ctx.services, db, conversation, { simplyId: messageSimplyId, content, contentType }) : null;
 
     // what the constituent was sent is part of their history (the record's communications)
     const deliverySimplyId =
@@ -75,6 +79,7 @@ export async function postMessage(ctx: RequestContext, simplyId: string, raw: un
             sourceSimplyId: conversation.simplyId,
             channelId: outbound.historyChannel,
             state: outbound.historyState,
+            mailMessageId: email?.mailId ?? null,
             destination: outbound.destination,
             subject: conversation.subject,
             text: contentType === 'HTML' ? htmlText(content) : content,
@@ -102,6 +107,7 @@ export async function postMessage(ctx: RequestContext, simplyId: string, raw: un
       },
       previewOf(content, contentType),
     );
+    if (email) await linkOutboundEmail(db, email, message);
 
     // the visitor writing again reopens a finished conversation and ends its snooze
     if (authorType === 'END_USER') {
@@ -110,6 +116,8 @@ export async function postMessage(ctx: RequestContext, simplyId: string, raw: un
       if (conversation.snoozedUntil !== null) changes.snoozedUntil = null;
       if (Object.keys(changes).length > 0) await updateConversation(db, team.id, conversation.id, changes);
     }
+    // a reopened unassigned conversation waits for routing again; its SLA clocks may have moved (routing-hooks.ts)
+    await afterMessagePosted(ctx.services, db, conversation, authorType === 'END_USER' && (conversation.status === 'RESOLVED' || conversation.status === 'CLOSED'));
     // whoever posts has read the thread up to their own message
     if (person !== null) await upsertReadMarker(db, team.id, conversation.id, person, message.id, message.createdAt);
 

@@ -2,8 +2,8 @@
 // place decides, so a channel that gains a sender changes here only:
 //
 //   CHAT      SENT    the conversation's chat is the delivery: the visitor's chat window reads it
-//   EMAIL     QUEUED  stored and counted in the history as queued; the email phase sends QUEUED
-//                     EMAIL messages (its job is sent where `plan.send` is called) and threads replies
+//   EMAIL     QUEUED  mailed through services.mail in the post's transaction (email-outbound.ts);
+//                     deliveryStatus then follows the mail (SENT, FAILED, DELIVERED)
 //   SMS, WHATSAPP, FACEBOOK  through the platform's channel providers (outgoing-messages'
 //                     registry); none is configured today: 409 CHANNEL_NOT_CONFIGURED
 //   FORM      what a visitor submitted, never sent to them: 400

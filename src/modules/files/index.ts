@@ -8,3 +8,5 @@ export type { ObjectStorage } from './storage/object-storage.ts';
 export { exportObjectKey } from './storage/storage-keys.ts';
 export { type ImageVariantWork, renderVersionVariants, type VariantWorkItem } from './variant-jobs.ts';
 export { UnreadableImageError } from './variants/unreadable-image-error.ts';
+// files that arrive without a credential (conversations' inbound email attachments), through the same inspection
+export { platformUploadOutcomes, platformUploadRefusal, stagePlatformUpload, type PlatformUploadOutcome } from './platform-uploads.ts';

@@ -39,6 +39,15 @@ function configuredBaseUrl(config: Config): string {
   return `https://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
 }
 
+/** The stored extra headers: the unsubscribe pair and a reply's threading headers, or null without any. */
+function headersOf(unsubscribe: Record<string, string> | null, threading: ValidMail['threading']): Record<string, string> | null {
+  if (!unsubscribe && !threading) return null;
+  return {
+    ...(unsubscribe ?? {}),
+    ...(threading ? { 'In-Reply-To': threading.inReplyTo, References: [...new Set([...threading.references, threading.inReplyTo])].join(' ') } : {}),
+  };
+}
+
 export function createMailer(services: Omit<Services, 'mail'>, options: MailerOptions = {}): Mailer {
   const retry = options.retry ?? DEFAULT_RETRY;
   const { config } = services;
@@ -69,7 +78,7 @@ export function createMailer(services: Omit<Services, 'mail'>, options: MailerOp
       source: mail.source,
       sourceId: mail.sourceId ?? null,
       envelopeFrom: returnPathFor(tokens, ref, bounceDomain),
-      headers: unsubscribe ? unsubscribeHeaders(unsubscribe) : null,
+      headers: headersOf(unsubscribe ? unsubscribeHeaders(unsubscribe) : null, mail.threading),
       contentWithheld: mail.withheld,
     };
   };

@@ -28,6 +28,11 @@ export function messageIdFor(simplyId: string, sender: Mailbox): string {
   return `<${simplyId}@${domain}>`;
 }
 
+/** The Message-ID the mail `simplyId` is sent with (messageIdFor under MAIL_FROM): known when it is queued, so a thread can store it. */
+export function mailMessageIdOf(config: Pick<Services['config'], 'MAIL_FROM'>, simplyId: string): string {
+  return messageIdFor(simplyId, mailbox(config.MAIL_FROM));
+}
+
 function describeError(error: unknown): string {
   const e = error as { message?: string; response?: string; code?: string };
   const text = e.response && !String(e.message).includes(e.response) ? `${e.message} (${e.response})` : String(e.message ?? error);

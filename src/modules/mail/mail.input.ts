@@ -62,6 +62,12 @@ const mailbox = z.string().transform((raw, ctx) => {
   return formatMailbox(parsed.value);
 });
 
+/** How many Message-IDs a References header carries at most (the first and the latest of a long thread). */
+export const MAX_REFERENCES = 30;
+
+/** `<local@domain>` as RFC 5322 writes a msg-id: one line, no spaces, at most 250 characters. */
+const messageIdHeader = z.string().regex(/^<[^<>\s@]{1,200}@[^<>\s@]{1,200}>$/, 'must be a Message-ID such as <id@example.org>').max(250);
+
 const recipients = (min: number) =>
   z
     .array(mailbox)
@@ -99,6 +105,10 @@ export const outgoingMailInput = z
       .optional(),
     unsubscribe: z.boolean().default(false),
     withheld: z.boolean().default(false),
+    threading: z
+      .object({ inReplyTo: messageIdHeader, references: z.array(messageIdHeader).max(MAX_REFERENCES, `at most ${MAX_REFERENCES} references`) })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((mail, ctx) => {

@@ -28,6 +28,11 @@ export interface OutgoingMail {
    * delivered, but the mail log shows it as withheld.
    */
   withheld?: boolean;
+  /**
+   * A reply in a thread (conversations' email): the In-Reply-To and References headers, each id
+   * `<local@domain>`; the receiving client threads the message under them.
+   */
+  threading?: { inReplyTo: string; references: string[] };
 }
 
 /**
