@@ -1,6 +1,7 @@
 // The request context every service takes: who is calling, in which team, through which face,
 // with the instance's services and per-request loaders. Plain data: nothing here knows GraphQL,
 // so the same service runs under a resolver, a REST route, a job or the CLI.
+import type { PublicAddress } from './public-address.ts';
 import type { AiProvider } from './ai/index.ts';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -27,6 +28,8 @@ export interface Services {
   notifier: PgNotifier;
   /** the AI model the platform's AI features use (docs/ai.md); null when none is configured */
   ai: AiProvider | null;
+  /** where handed-out links point (public-address.ts) */
+  publicAddress: PublicAddress;
   // `jobs`, `events` and `outbox` are declared by their own files (jobs.ts, pubsub/event-bus.ts,
   // outbox.ts), which need this interface themselves: declared here they would import each other
 }

@@ -188,6 +188,7 @@ export async function startApp(options: StartOptions): Promise<App> {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const baseUrl = config.PUBLIC_BASE_URL ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   baseUrlRef.value = baseUrl;
+  services.publicAddress.baseUrl = baseUrl;
   for (const module of modules) module.onListening?.(services, baseUrl);
   const metricsListener =
     config.METRICS_PORT === undefined ? null : await startMetricsListener({ host: config.METRICS_HOST, port: config.METRICS_PORT, token: config.METRICS_TOKEN, metrics });

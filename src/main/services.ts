@@ -60,7 +60,7 @@ export async function createServices(options: StartOptions): Promise<Services> {
   );
   // the core services; each module then adds its own (declared on Services by merging)
   const ai = await aiProviderOf(config, prisma, logger);
-  const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox, ai } as Services;
+  const services = { config, prisma, pool, logger, authenticator, jwt, events, jobs, notifier, outbox, ai, publicAddress: { baseUrl: null } } as Services;
   await startTracing(services);
   for (const module of modules) Object.assign(services, await module.services?.(services));
   for (const definition of outboxJobs) jobs.define(definition);

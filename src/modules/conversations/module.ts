@@ -17,7 +17,6 @@ import * as widgetsSchema from './widgets.schema.ts';
 import * as widgetVisitorSchema from './widget-visitor.schema.ts';
 import { conversationWidgetId, widgetVisitorId } from './widget.ids.ts';
 import { widgetEndpoints } from './widget-endpoints.ts';
-import { setWidgetBaseUrl } from './widget-links.ts';
 import { widgetVisitorTokens } from './widget-tokens.service.ts';
 
 export const conversationsModule = defineModule({
@@ -35,6 +34,5 @@ export const conversationsModule = defineModule({
   },
   // the chat widget's loader, page and files (widget-endpoints.ts)
   httpEndpoints: widgetEndpoints,
-  onListening: setWidgetBaseUrl,
   topics: ['conversationEvents'],
 });

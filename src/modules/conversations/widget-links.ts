@@ -4,26 +4,16 @@
 //   /widget/v1/frame/<cwg-…>           the chat page the script opens in an iframe
 //   /widget/v1/assets/<name>           the frame's own script, stylesheet and the graphql-ws client
 import type { Services } from '../../app/context.ts';
+import { publicBaseUrl } from '../../app/public-address.ts';
 
 export const WIDGET_PREFIX = '/widget/v1/';
 export const LOADER_PATH = `${WIDGET_PREFIX}loader.js`;
 export const FRAME_PATH = `${WIDGET_PREFIX}frame/`;
 export const ASSET_PATH = `${WIDGET_PREFIX}assets/`;
 
-// the server's address once it listens, per instance (tests run several in one process)
-const listening = new WeakMap<Services, string>();
 
-export function setWidgetBaseUrl(services: Services, baseUrl: string): void {
-  listening.set(services, baseUrl);
-}
-
-/** PUBLIC_BASE_URL, else the server's address once it listens. */
-export function widgetBase(services: Services): string {
-  return (services.config.PUBLIC_BASE_URL ?? listening.get(services) ?? 'https://localhost').replace(/\/+$/, '');
-}
-
-export const loaderUrl = (services: Services, widgetSimplyId: string) => `${widgetBase(services)}${LOADER_PATH}?w=${widgetSimplyId}`;
-export const frameUrl = (services: Services, widgetSimplyId: string) => `${widgetBase(services)}${FRAME_PATH}${widgetSimplyId}`;
+export const loaderUrl = (services: Services, widgetSimplyId: string) => `${publicBaseUrl(services)}${LOADER_PATH}?w=${widgetSimplyId}`;
+export const frameUrl = (services: Services, widgetSimplyId: string) => `${publicBaseUrl(services)}${FRAME_PATH}${widgetSimplyId}`;
 
 /** The one line a team pastes into its pages. */
 export const embedSnippet = (services: Services, widgetSimplyId: string) => `<script src="${loaderUrl(services, widgetSimplyId)}" async></script>`;

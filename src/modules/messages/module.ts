@@ -16,11 +16,6 @@ export const messagesModule = defineModule({
   config: messagesConfig,
   schema: { messageTemplatesSchema, outgoingMessageTemplatesSchema, mailDomainsSchema, messageSendersSchema },
   ids: [messageTemplateId, mailDomainId, messageSenderId],
-  services: () => ({ senderVerificationLinks: { baseUrl: null } }),
   // senders' confirmation links: a page and its button, outside /v1
   httpEndpoints: (services) => senderVerificationEndpoints(services),
-  // links mailed from now on point at this server (PUBLIC_BASE_URL wins)
-  onListening: (services, baseUrl) => {
-    services.senderVerificationLinks.baseUrl = baseUrl;
-  },
 });

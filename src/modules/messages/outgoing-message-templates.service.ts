@@ -34,7 +34,7 @@ import {
   updateOutgoingMessageTemplateInput,
   type TemplateSort,
 } from './outgoing-message-templates.input.ts';
-import { platformBaseUrl } from './sender-verification.ts';
+import { publicBaseUrl } from '../../app/public-address.ts';
 import { smsSegments, type SmsSegments } from './sms-segments.ts';
 import { BODY_TEXTS, mergeTagsOf, tagList, tagProblems, TAGGED_TEXTS, textsAroundTagsOf, unknownTagsOf, withPreheader } from './template-content.ts';
 
@@ -362,7 +362,7 @@ export async function previewOutgoingMessageTemplate(ctx: RequestContext, simply
   }
   const samples = new Map<string, string>(Object.entries(input.sampleValues ?? {}));
   // in a body the composer's own tag wins over a sample of the same name, as it wins over a field when sent
-  const bodyValues = new Map(samples).set(UNSUBSCRIBE_URL_TAG, `${platformBaseUrl(ctx.services)}${UNSUBSCRIBE_PATH}${SAMPLE_UNSUBSCRIBE_SEGMENT}`);
+  const bodyValues = new Map(samples).set(UNSUBSCRIBE_URL_TAG, `${publicBaseUrl(ctx.services)}${UNSUBSCRIBE_PATH}${SAMPLE_UNSUBSCRIBE_SEGMENT}`);
   const lineContext: MergeContext = { fields, record, values: samples };
   const bodyContext: MergeContext = { fields, record, values: bodyValues };
 

@@ -9,6 +9,7 @@ import type { MessageSender } from '../../generated/prisma/client.ts';
 import { constantTimeEqual } from '../../app/auth/tokens.ts';
 import type { Config } from '../../app/config.ts';
 import type { Services } from '../../app/context.ts';
+import { publicBaseUrl } from '../../app/public-address.ts';
 import { randomSecret } from '../../app/ids.ts';
 import { derivedSecretsKey } from '../../app/secrets-key.ts';
 import { inTransaction } from '../../app/transaction.ts';
@@ -24,13 +25,6 @@ export const RESEND_COOLDOWN_MS = 60 * 1000;
 /** what a well-formed token looks like: the prefix and 43 base64url characters */
 export const SENDER_TOKEN_PATTERN = /^svc_msv_[A-Za-z0-9_-]{43}$/;
 
-declare module '../../app/context.ts' {
-  interface Services {
-    /** where confirmation links point (the server's address once it listens; PUBLIC_BASE_URL wins) */
-    senderVerificationLinks: { baseUrl: string | null };
-  }
-}
-
 /** The stored form of a token. */
 export function senderTokenHash(config: Pick<Config, 'secretsKeyFile'>, token: string): string {
   return createHmac('sha256', derivedSecretsKey(config.secretsKeyFile, 'svc sender verification v1')).update(`sender-verification\0${token}`).digest('hex');
@@ -41,13 +35,8 @@ export function tokenMatches(stored: string | null, computed: string): boolean {
   return constantTimeEqual(stored ?? '0'.repeat(computed.length), computed) && stored !== null;
 }
 
-/** Where links this area makes point: PUBLIC_BASE_URL, else the server's address once it listens. */
-export function platformBaseUrl(services: Services): string {
-  return (services.config.PUBLIC_BASE_URL ?? services.senderVerificationLinks.baseUrl ?? 'http://localhost').replace(/\/+$/, '');
-}
-
 export function senderVerificationLink(services: Services, token: string): string {
-  return `${platformBaseUrl(services)}${SENDER_VERIFICATION_PATH}${token}`;
+  return `${publicBaseUrl(services)}${SENDER_VERIFICATION_PATH}${token}`;
 }
 
 export type VerifiableSender = Pick<MessageSender, 'emailAddress' | 'verificationStatus' | 'domainId'>;

@@ -11,10 +11,5 @@ export const signingModule = defineModule({
   description: 'Signing requests: documents signed by several people in order, with an audit trail and a signed PDF.',
   schema: { signingSchema, signingSettingsSchema },
   ids: [signingRequestId, signingSignerId],
-  services: () => ({ signingLinks: { baseUrl: null } }),
   jobs: (services) => signingJobs(services),
-  // links of requests without a signingBaseUrl point at this server's signing endpoints (PUBLIC_BASE_URL wins)
-  onListening: (services, baseUrl) => {
-    services.signingLinks.baseUrl = baseUrl;
-  },
 });

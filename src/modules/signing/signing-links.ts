@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { hashToken } from '../../app/auth/tokens.ts';
 import type { Services } from '../../app/context.ts';
+import { publicBaseUrl } from '../../app/public-address.ts';
 import { randomSecret } from '../../app/ids.ts';
 import { recordDelivery } from '../communications/index.ts';
 import { insertEvents, type RequestRow, type SignerRow } from './signing.sql.ts';
@@ -12,16 +13,9 @@ import { insertEvents, type RequestRow, type SignerRow } from './signing.sql.ts'
 export const SIGNING_TOKEN_PREFIX = 'svc_sgn_';
 const TOKEN_PLACEHOLDER = '{token}';
 
-declare module '../../app/context.ts' {
-  interface Services {
-    /** where signer links point when a request has no signingBaseUrl (set once the server listens) */
-    signingLinks: { baseUrl: string | null };
-  }
-}
-
 /** Where a link points: `{token}` in the base is replaced; otherwise `token=` is added to its query. */
 export function signingLink(services: Services, request: Pick<RequestRow, 'signingBaseUrl'>, token: string): string {
-  const base = request.signingBaseUrl ?? `${(services.config.PUBLIC_BASE_URL ?? services.signingLinks.baseUrl ?? 'http://localhost').replace(/\/+$/, '')}/v1/signing`;
+  const base = request.signingBaseUrl ?? `${publicBaseUrl(services)}/v1/signing`;
   if (base.includes(TOKEN_PLACEHOLDER)) return base.replace(TOKEN_PLACEHOLDER, encodeURIComponent(token));
   const url = new URL(base);
   url.searchParams.set('token', token);

@@ -10,10 +10,7 @@ export const viewsModule = defineModule({
   description: 'Data views: saved, filtered and sorted windows onto a collection, their records, their administration, and their sharing as an embedded page or a calendar feed.',
   schema,
   ids: [dataViewId, viewFieldLinkId],
-  services: () => ({ viewLinks: { baseUrl: null }, viewFeeds: new FeedCache() }),
+  services: () => ({ viewFeeds: new FeedCache() }),
   // the shared pages (/view-embeds/, /view-feeds/): opened without a credential, by their token
   httpEndpoints: (services) => viewShareEndpoints(services),
-  onListening: (services, baseUrl) => {
-    services.viewLinks.baseUrl = baseUrl;
-  },
 });

@@ -4,32 +4,21 @@
 //   /view-embeds/<token>      the read-only page of a view (an EMBED or an internal token)
 //   /view-feeds/<token>.ics   the calendar feed of a CALENDAR view (an ICS_FEED token)
 import type { Services } from '../../app/context.ts';
+import { publicBaseUrl } from '../../app/public-address.ts';
 
 export const EMBED_PATH = '/view-embeds/';
 export const FEED_PATH = '/view-feeds/';
 export const FEED_SUFFIX = '.ics';
 
-declare module '../../app/context.ts' {
-  interface Services {
-    /** the address the links point at: the server's once it listens (PUBLIC_BASE_URL wins) */
-    viewLinks: { baseUrl: string | null };
-  }
-}
-
-/** PUBLIC_BASE_URL, else the server's address once it listens. */
-export function viewLinkBase(services: Services): string {
-  return (services.config.PUBLIC_BASE_URL ?? services.viewLinks.baseUrl ?? 'https://localhost').replace(/\/+$/, '');
-}
-
 export function embedUrl(services: Services, token: string): string {
-  return `${viewLinkBase(services)}${EMBED_PATH}${token}`;
+  return `${publicBaseUrl(services)}${EMBED_PATH}${token}`;
 }
 
 export function feedUrl(services: Services, token: string): string {
-  return `${viewLinkBase(services)}${FEED_PATH}${token}${FEED_SUFFIX}`;
+  return `${publicBaseUrl(services)}${FEED_PATH}${token}${FEED_SUFFIX}`;
 }
 
 /** The host UIDs of feed events end with (RFC 5545 suggests a domain the producer owns). */
 export function feedHost(services: Services): string {
-  return new URL(viewLinkBase(services)).hostname;
+  return new URL(publicBaseUrl(services)).hostname;
 }

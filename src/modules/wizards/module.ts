@@ -10,11 +10,6 @@ export const wizardsModule = defineModule({
   description: 'Data wizards: multi-step data-entry forms, their steps and tasks, and running them.',
   schema,
   ids: [dataWizardId, dataWizardStepId, dataWizardStepTaskId, dataWizardInstanceId, dataWizardExternalLinkId],
-  services: () => ({ wizardLinks: { baseUrl: null } }),
   // the forms of external-access links (/wizard-links/<secret>)
   httpEndpoints: externalFormEndpoints,
-  // links point at this server when PUBLIC_BASE_URL is not set
-  onListening: (services, baseUrl) => {
-    services.wizardLinks.baseUrl = baseUrl;
-  },
 });

@@ -21,6 +21,7 @@ import { requireTeam } from '../../app/require-team.ts';
 import { runTransaction } from '../../app/transaction.ts';
 import { parseInput } from '../../app/validate.ts';
 import { findRecords, recordSimplyIds } from '../../kernel/index.ts';
+import { publicBaseUrl } from '../../app/public-address.ts';
 import { findAdminWizard } from './wizard-admin-lookup.ts';
 import { toWizardConfig, WIZARD_INCLUDE, type WizardConfig } from './wizard-config.ts';
 import {
@@ -37,13 +38,6 @@ import { dataWizardExternalLinkId, dataWizardId } from './wizards.ids.ts';
 export const EXTERNAL_LINK_TOKEN_PREFIX = 'svc_wxl_';
 /** where the form is served (AppModule.httpEndpoints): `<base URL>/wizard-links/<secret>` */
 export const EXTERNAL_FORM_PATH = '/wizard-links/';
-
-declare module '../../app/context.ts' {
-  interface Services {
-    /** the base URL of external-access links when PUBLIC_BASE_URL is not set (set once the server listens) */
-    wizardLinks: { baseUrl: string | null };
-  }
-}
 
 export type ExternalLinkStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED' | 'USED_UP';
 
@@ -71,8 +65,7 @@ export function linkStatus(row: Pick<DataWizardExternalLink, 'revokedAt' | 'expi
 }
 
 export function externalFormUrl(services: Services, token: string): string {
-  const base = (services.config.PUBLIC_BASE_URL ?? services.wizardLinks.baseUrl ?? 'https://localhost').replace(/\/+$/, '');
-  return `${base}${EXTERNAL_FORM_PATH}${token}`;
+  return `${publicBaseUrl(services)}${EXTERNAL_FORM_PATH}${token}`;
 }
 
 async function toViews(ctx: RequestContext, config: WizardConfig, rows: DataWizardExternalLink[]): Promise<ExternalLinkView[]> {
