@@ -61,6 +61,8 @@ import { mcpModule } from '../modules/mcp/module.ts';
 import { teamAssistantModule } from '../modules/team-assistant/module.ts';
 import { conversationsModule } from '../modules/conversations/module.ts';
 import { conversationRoutes } from '../../rest-adapter/routes/conversations.ts';
+import { websitesModule } from '../modules/websites/module.ts';
+import { websiteRoutes } from '../../rest-adapter/routes/websites.ts';
 import type { AppModule } from '../app/module.ts';
 import type { RegisteredModule, RestRoute } from '../../rest-adapter/route.ts';
 
@@ -98,6 +100,7 @@ export const modules: readonly RegisteredModule[] = [
   entry(oauthModule),
   entry(mcpModule),
   entry(teamAssistantModule, teamAssistantRoutes),
+  entry(websitesModule, websiteRoutes),
 ];
 
 /** Every REST route, in module order. */

@@ -49,6 +49,8 @@ export interface AuthScopes {
   identity: boolean;
   /** a signed-in user, or an OAuth token of a first-party client allowed for the team assistant, with identity:read */
   assistantCaller: boolean;
+  /** a person: a signed-in user, or an OAuth token the user consented to (any client); API keys and session tokens get IDP_REQUIRED */
+  userBacked: boolean;
   feature: { name: string; level: FeatureLevel };
   oauthScope: OauthScope;
   data: { collection: string; level: DataLevel };
@@ -124,6 +126,11 @@ export function authScopes(ctx: RequestContext) {
         return true;
       }
       if (p.kind !== 'USER') throw new IdpRequiredError('The team assistant is for signed-in users; API keys and session tokens cannot use it');
+      return true;
+    },
+    userBacked: () => {
+      authenticated();
+      if (p.kind !== 'USER' && p.kind !== 'OAUTH') throw new IdpRequiredError('This operation is for signed-in users and the OAuth tokens they consent to; API keys and session tokens cannot use it');
       return true;
     },
     feature: ({ name, level }: { name: string; level: FeatureLevel }) => notConstituent() && hasFeature(p, name, level),

@@ -71,6 +71,14 @@ const teamAssistant = { $all: { team: true, assistantCaller: true } } as const;
  */
 const teamAssistantSettings = { $all: { team: true, privileged: true } } as const;
 
+/**
+ * Websites: a person acting in the selected team, as a signed-in user or through an OAuth token
+ * they consented to (any client, e.g. a hosted MCP client) carrying `scope`. API keys and session
+ * tokens: IDP_REQUIRED. The feature permissions (TEAM_WEBSITES or TEAM_ADMIN_WEBSITES) and the
+ * per-website role are the websites area's own check, as they combine either feature with the site.
+ */
+const websites = (scope: OauthScope) => ({ $all: { team: true, userBacked: true, oauthScope: scope } }) as const;
+
 /** Only API keys of the team (e.g. minting session tokens). */
 const apiKey = { $all: { team: true, credential: ['API_KEY'] } } as const;
 
@@ -98,6 +106,7 @@ export const tier = {
   protectedHistory,
   teamAssistant,
   teamAssistantSettings,
+  websites,
   privileged,
   teamSettings,
   signedInUser,

@@ -1,0 +1,20 @@
+// The selections of this area's types that the REST table and tests use.
+import { fragment } from '../../app/graphql/fragments.ts';
+
+/** a website with its settings */
+export const WEBSITE = fragment(
+  'WebsiteFields',
+  'Website',
+  `id websiteSimplyId name slug isPublished publishedUrl firstPublishedAt metaTitle metaDescription socialImageUrl faviconFileSimplyId
+   themeSettings navigationJson headerDesignJson footerDesignJson headerFooterHasUnpublishedChanges headerFooterPublishedAt
+   campaignChromeConfig campaignChromeHasUnpublishedChanges campaignChromePublishedAt googleAnalyticsMeasurementId
+   defaultLanguageTagId availableLanguageTagIds redirectSettings restricted myRole members { userSimplyId role } pageCount createdAt updatedAt`,
+);
+
+/** a page: metadata, place in the tree, path and states (its design is read on its own) */
+export const WEBSITE_PAGE = fragment(
+  'WebsitePageFields',
+  'WebsitePage',
+  `id pageSimplyId websiteSimplyId title slug path parentPageSimplyId position isHomePage metaTitle metaDescription
+   publishState reviewState draftRevision publishedRevision publishedAt createdAt updatedAt`,
+);
