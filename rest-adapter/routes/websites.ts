@@ -7,6 +7,7 @@ import { WEBSITE, WEBSITE_PAGE } from '../../src/modules/websites/websites.fragm
 import { createWebsiteInput, updateWebsiteInput } from '../../src/modules/websites/websites.input.ts';
 import { defineRoutes, route } from '../route.ts';
 import { actOn, createOne, getOne, updateOne } from '../route-shapes.ts';
+import { websiteDesignRoutes } from './websites/designs.ts';
 
 const SITE = '/v1/websites/{websiteSimplyId}';
 const PAGE = '/v1/website-pages/{pageSimplyId}';
@@ -99,4 +100,5 @@ export const websiteRoutes = defineRoutes([
     select: WEBSITE_PAGE,
   }),
   actOn({ method: 'DELETE', path: PAGE, summary: 'Delete a page', description: 'A page with pages under it is refused (409 WEBSITE_PAGE_HAS_CHILDREN) (EDITOR; websites:write)', name: 'DeleteWebsitePage' }),
+  ...websiteDesignRoutes,
 ]);

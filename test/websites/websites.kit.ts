@@ -123,6 +123,21 @@ const websiteRaces: RaceTable = {
       },
     },
   ],
+  [`PATCH ${PAGE}/design`]: [
+    {
+      what: 'N patches inserting different sections into one draft: all N kept, N revisions',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { pages } = await siteWithPages(kit, 1);
+        const path = `/v1/website-pages/${pages[0]}/design`;
+        const xs = await kit.race(Array.from({ length: N }, (_, i) => ({ method: 'PATCH', path, body: { operations: [{ op: 'insert', parentId: null, component: { tagName: 'section', attributes: { id: `race${i}` } } }] } })));
+        kit.expectAnswers(xs, ['200']);
+        const after = await asAdmin(kit, 'GET', path);
+        expectSame(kit, 'sections kept', after.design.components.length, succeeded(xs).length, xs);
+        expectSame(kit, 'draft revision', after.draftRevision, 1 + succeeded(xs).length, xs);
+      },
+    },
+  ],
   [`DELETE ${PAGE}`]: [
     {
       what: 'N deletes of one page of three: one wins, the others close up',
@@ -146,6 +161,7 @@ export const kit: AreaTestKit = {
     [`POST ${SITE}/pages`]: () => ({ title: fresh('Page') }),
     [`PUT ${SITE}/pages/reorder`]: (own) => ({ tree: [{ pageSimplyId: own.pageSimplyId }] }),
     [`PUT ${PAGE}`]: () => ({ metaTitle: fresh('Title') }),
+    [`PATCH ${PAGE}/design`]: () => ({ operations: [{ op: 'insert', parentId: null, component: { tagName: 'p' } }] }),
   },
   async world({ server, team, name }) {
     const as = { token: team.userToken, teamId: team.teamSimplyId };

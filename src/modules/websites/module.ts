@@ -2,11 +2,12 @@
 // each site, and (in the files beside) designs, publishing and the served sites (docs/api/websites.md).
 import { defineModule } from '../../app/module.ts';
 import * as websitesSchema from './websites.schema.ts';
+import * as designsSchema from './designs.schema.ts';
 import { websiteId, websitePageId } from './websites.ids.ts';
 
 export const websitesModule = defineModule({
   name: 'websites',
   description: 'Team websites: sites, page trees, per-site roles, designs, publishing and the served pages.',
-  schema: { websitesSchema },
+  schema: { websitesSchema, designsSchema },
   ids: [websiteId, websitePageId],
 });

@@ -7,6 +7,7 @@ import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { parseInput } from '../../app/validate.ts';
 import { Prisma, type Website, type WebsitePage } from '../../generated/prisma/client.ts';
 import { emptyDesign } from './design-document.ts';
+import { recordActivity } from './page-activity.ts';
 import { PageTree, type TreePage } from './page-tree.ts';
 import { createPageInput, PAGE_LIMITS, type PageTreeNode, reorderPagesInput, slugFromTitle, updatePageInput } from './pages.input.ts';
 import { pageFor, siteFor } from './website-access.ts';
@@ -125,6 +126,7 @@ export async function createPage(ctx: RequestContext, websiteSimplyId: string, r
         createdByUserId: ctx.principal.userId,
       },
     });
+    await recordActivity(tx, page, 'CREATED', { userId: ctx.principal.userId, revision: 1 });
     tree = await PageTree.load(tx, site.teamId, site.id);
     if (input.position !== undefined) await placeAmongSiblings(tx, tree, site.teamId, parentId, page.id, input.position);
     if (home) await makeHomePage(tx, site, page.id);
@@ -158,6 +160,7 @@ export async function updatePage(ctx: RequestContext, pageSimplyId: string, raw:
     if (input.isPublished === false) Object.assign(data, { publishedDesign: Prisma.DbNull, publishedRevision: null, publishedAt: null });
     if (parentId !== page.parentId) Object.assign(data, { parentId, position: tree.children(parentId).length });
     if (Object.keys(data).length) await tx.websitePage.update({ where: { id: page.id, teamId: site.teamId }, data: data as never });
+    if (input.isPublished === false && page.publishedDesign !== null) await recordActivity(tx, page, 'UNPUBLISHED', { userId: ctx.principal.userId, revision: page.draftRevision });
     if (parentId !== page.parentId) {
       // close the gap the page left among its old siblings
       const after = await PageTree.load(tx, site.teamId, site.id);

@@ -18,3 +18,6 @@ export const WEBSITE_PAGE = fragment(
   `id pageSimplyId websiteSimplyId title slug path parentPageSimplyId position isHomePage metaTitle metaDescription
    publishState reviewState draftRevision publishedRevision publishedAt createdAt updatedAt`,
 );
+
+/** a page's draft design */
+export const WEBSITE_PAGE_DESIGN = fragment('WebsitePageDesignFields', 'WebsitePageDesign', 'pageSimplyId websiteSimplyId draftRevision publishedRevision design updatedAt');

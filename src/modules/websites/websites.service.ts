@@ -13,6 +13,7 @@ import { WebsiteSlugTakenError } from './websites.errors.ts';
 import { websiteId } from './websites.ids.ts';
 import { createWebsiteInput, RESERVED_SLUGS, updateWebsiteInput, type UpdateWebsiteInput } from './websites.input.ts';
 import { navigationPageRefs } from './navigation.input.ts';
+import { parseDesign } from './design-document.ts';
 import { slugFromTitle } from './pages.input.ts';
 
 export interface WebsiteView extends SiteAccess {
@@ -94,8 +95,19 @@ async function settingsData(tx: Tx, site: Website, input: UpdateWebsiteInput): P
   const data: Record<string, unknown> = {};
   const plain = ['name', 'metaTitle', 'metaDescription', 'socialImageUrl', 'googleAnalyticsMeasurementId', 'defaultLanguageTagId', 'availableLanguageTagIds', 'restricted'] as const;
   for (const key of plain) if (input[key] !== undefined) data[key] = input[key];
-  for (const key of ['themeSettings', 'redirectSettings', 'campaignChromeConfig', 'headerDesignJson', 'footerDesignJson'] as const) {
+  for (const key of ['themeSettings', 'redirectSettings', 'campaignChromeConfig'] as const) {
     if (input[key] !== undefined) data[key] = input[key] === null ? Prisma.DbNull : input[key];
+  }
+  // the header and footer are designs like a page's, checked the same way
+  for (const key of ['headerDesignJson', 'footerDesignJson'] as const) {
+    if (input[key] === undefined) continue;
+    if (input[key] === null) {
+      data[key] = Prisma.DbNull;
+      continue;
+    }
+    const { design, details: problems } = parseDesign(input[key], key);
+    details.push(...problems);
+    data[key] = design;
   }
   const navigation = input.navigationJson ?? input.navigationSettings;
   if (navigation !== undefined) {
