@@ -32,10 +32,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
     routes: [
       'POST /v1/websites/{websiteSimplyId}/blog/setup',
       'POST /v1/websites/{websiteSimplyId}/translate/start',
-      'GET /v1/website-pages/{pageSimplyId}/design',
-      'PATCH /v1/website-pages/{pageSimplyId}/design',
-      'GET /v1/website-pages/{pageSimplyId}/blocks',
-      'GET /v1/website-pages/{pageSimplyId}/activity',
       'POST /v1/website-pages/{pageSimplyId}/publish',
       'POST /v1/website-pages/{pageSimplyId}/submit-for-review',
       'POST /v1/website-pages/{pageSimplyId}/request-changes',
