@@ -7,7 +7,7 @@
 // positions 0…N-1 and different slugs; N moves keep every sibling list dense; N reorders leave one
 // of the submitted trees; one delete wins.
 import { distinct, expectDenseRanks, expectOneOf, expectSame } from '../concurrency/race-checks.ts';
-import { N, succeeded, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
+import { type Exchange, N, succeeded, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
 import { PERSON_ONLY } from '../concurrency/race-person.ts';
 import { fresh, ok, type AreaTestKit } from '../support/area-kit.ts';
 
@@ -39,6 +39,21 @@ async function expectDenseTree(kit: RaceKit, site: string, count: number, exchan
   expectSame(kit, 'home pages', pages.filter((p: { isHomePage: boolean }) => p.isHomePage).length, 1, exchanges);
   return pages;
 }
+
+const VERSION = '/v1/website-page-versions/{versionSimplyId}';
+const BACKUP = '/v1/website-backups/{websiteBackupSimplyId}';
+
+/** N requests of one kind, each answered 2xx (a serialized write: one after the other, all applied) */
+const allApplied = (what: string, build: (kit: RaceKit) => Promise<{ path: string; body?: unknown; check?: (xs: Exchange[]) => Promise<void> }>, status = '200') => ({
+  what,
+  callers: PERSON_ONLY,
+  async run(kit: RaceKit) {
+    const { path, body, check } = await build(kit);
+    const xs = await kit.race({ method: 'POST', path, body });
+    kit.expectAnswers(xs, [status]);
+    await check?.(xs);
+  },
+});
 
 const websiteRaces: RaceTable = {
   [`POST ${SITES}`]: [
@@ -138,6 +153,127 @@ const websiteRaces: RaceTable = {
       },
     },
   ],
+  [`POST ${PAGE}/publish`]: [
+    allApplied('N publishes of one page: each keeps a version, numbered 1…N', async (kit) => {
+      const { pages } = await siteWithPages(kit, 1);
+      return {
+        path: `/v1/website-pages/${pages[0]}/publish`,
+        body: {},
+        async check(xs) {
+          const versions = await asAdmin(kit, 'GET', `/v1/website-pages/${pages[0]}/versions?limit=100`);
+          expectDenseRanks(kit, 'version numbers', versions.map((v: { number: number }) => v.number), succeeded(xs).length, 1, xs);
+        },
+      };
+    }),
+  ],
+  [`POST ${PAGE}/submit-for-review`]: [
+    {
+      what: 'N submissions of one page: one moves it to IN_REVIEW, the others are refused',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { pages } = await siteWithPages(kit, 1);
+        const xs = await kit.race({ method: 'POST', path: `/v1/website-pages/${pages[0]}/submit-for-review` });
+        kit.expectAnswers(xs, ['200', '409 WEBSITE_PAGE_REVIEW_STATE']);
+        expectSame(kit, 'successful submissions', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
+  [`POST ${PAGE}/request-changes`]: [
+    {
+      what: 'N requests for changes on one page in review: one applies',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { pages } = await siteWithPages(kit, 1);
+        await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/submit-for-review`);
+        const xs = await kit.race({ method: 'POST', path: `/v1/website-pages/${pages[0]}/request-changes`, body: { message: 'again' } });
+        kit.expectAnswers(xs, ['200', '409 WEBSITE_PAGE_REVIEW_STATE']);
+        expectSame(kit, 'successful requests', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
+  [`POST ${PAGE}/versions`]: [
+    allApplied('N checkpoints of one page: numbered 1…N once each', async (kit) => {
+      const { pages } = await siteWithPages(kit, 1);
+      return {
+        path: `/v1/website-pages/${pages[0]}/versions`,
+        body: { label: 'race' },
+        async check(xs) {
+          const versions = await asAdmin(kit, 'GET', `/v1/website-pages/${pages[0]}/versions?limit=100`);
+          expectDenseRanks(kit, 'version numbers', versions.map((v: { number: number }) => v.number), succeeded(xs).length, 1, xs);
+        },
+      };
+    }, '201'),
+  ],
+  [`PATCH ${VERSION}`]: [
+    {
+      what: 'N different labels of one version: one stays',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { pages } = await siteWithPages(kit, 1);
+        const version = await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/versions`, {});
+        const bodies = Array.from({ length: N }, (_, i) => ({ label: `Label ${i}` }));
+        const xs = await kit.race(bodies.map((body) => ({ method: 'PATCH', path: `/v1/website-page-versions/${version.versionSimplyId}`, body })));
+        kit.expectAnswers(xs, ['200']);
+        expectOneOf(kit, 'the label', (await asAdmin(kit, 'GET', `/v1/website-page-versions/${version.versionSimplyId}`)).label, bodies.map((b) => b.label), xs);
+      },
+    },
+  ],
+  [`POST ${VERSION}/restore`]: [
+    allApplied('N restores of one version: each keeps the draft it replaces', async (kit) => {
+      const { pages } = await siteWithPages(kit, 1);
+      const version = await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/versions`, {});
+      return {
+        path: `/v1/website-page-versions/${version.versionSimplyId}/restore`,
+        async check(xs) {
+          const page = await asAdmin(kit, 'GET', `/v1/website-pages/${pages[0]}`);
+          expectSame(kit, 'draft revision', page.draftRevision, 1 + succeeded(xs).length, xs);
+          const versions = await asAdmin(kit, 'GET', `/v1/website-pages/${pages[0]}/versions?limit=100`);
+          expectDenseRanks(kit, 'version numbers', versions.map((v: { number: number }) => v.number), 1 + succeeded(xs).length, 1, xs);
+        },
+      };
+    }),
+  ],
+  [`POST ${SITE}/publish-activation`]: [allApplied('N activation tokens: each issued', async (kit) => ({ path: `${SITES}/${(await siteWithPages(kit, 0)).site}/publish-activation` }), '201')],
+  [`POST ${SITE}/header-footer/publish`]: [allApplied('N header and footer publishes: each applied', async (kit) => ({ path: `${SITES}/${(await siteWithPages(kit, 0)).site}/header-footer/publish` }))],
+  [`POST ${SITE}/campaign-chrome/publish`]: [
+    allApplied('N campaign chrome publishes: each keeps a backup', async (kit) => {
+      const { site } = await siteWithPages(kit, 1);
+      await asAdmin(kit, 'PUT', `${SITES}/${site}`, { campaignChromeConfig: { version: 2, popups: [{ id: 'b', type: 'BANNER', enabled: true, accessibleLabel: 'Notice', html: '<p>Hi</p>' }] } });
+      return {
+        path: `${SITES}/${site}/campaign-chrome/publish`,
+        async check(xs) {
+          expectSame(kit, 'backups', (await asAdmin(kit, 'GET', `${SITES}/${site}/backups?limit=100`)).length, succeeded(xs).length, xs);
+        },
+      };
+    }),
+  ],
+  [`POST ${SITE}/backups`]: [
+    allApplied('N backups of one site: N kept', async (kit) => {
+      const { site } = await siteWithPages(kit, 2);
+      return {
+        path: `${SITES}/${site}/backups`,
+        body: {},
+        async check(xs) {
+          expectSame(kit, 'backups', (await asAdmin(kit, 'GET', `${SITES}/${site}/backups?limit=100`)).length, succeeded(xs).length, xs);
+        },
+      };
+    }, '201'),
+  ],
+  [`POST ${BACKUP}/restore`]: [
+    allApplied('N restores of one backup: the site ends as the backup, the tree dense', async (kit) => {
+      const { site, pages } = await siteWithPages(kit, 2);
+      const backup = await asAdmin(kit, 'POST', `${SITES}/${site}/backups`, {});
+      await asAdmin(kit, 'DELETE', `/v1/website-pages/${pages[1]}`);
+      await asAdmin(kit, 'POST', `${SITES}/${site}/pages`, { title: 'Added later' });
+      return {
+        path: `/v1/website-backups/${backup.websiteBackupSimplyId}/restore`,
+        async check(xs) {
+          const after = await expectDenseTree(kit, site, 2, xs);
+          expectSame(kit, 'pages', after.map((p: { pageSimplyId: string }) => p.pageSimplyId).sort(), [...pages].sort(), xs);
+        },
+      };
+    }),
+  ],
   [`DELETE ${PAGE}`]: [
     {
       what: 'N deletes of one page of three: one wins, the others close up',
@@ -162,11 +298,21 @@ export const kit: AreaTestKit = {
     [`PUT ${SITE}/pages/reorder`]: (own) => ({ tree: [{ pageSimplyId: own.pageSimplyId }] }),
     [`PUT ${PAGE}`]: () => ({ metaTitle: fresh('Title') }),
     [`PATCH ${PAGE}/design`]: () => ({ operations: [{ op: 'insert', parentId: null, component: { tagName: 'p' } }] }),
+    [`POST ${PAGE}/publish`]: () => ({}),
+    [`POST ${PAGE}/request-changes`]: () => ({}),
+    [`POST ${PAGE}/versions`]: () => ({ label: fresh('Label') }),
+    [`PATCH ${VERSION}`]: () => ({ label: fresh('Label') }),
+    [`POST ${SITE}/backups`]: () => ({}),
   },
   async world({ server, team, name }) {
     const as = { token: team.userToken, teamId: team.teamSimplyId };
     const site = await ok(await server.request('POST', SITES, { ...as, body: { name: name('Website') } }), 'create website');
     const page = await ok(await server.request('POST', `${SITES}/${site.websiteSimplyId}/pages`, { ...as, body: { title: name('Website page') } }), 'create page');
-    return { ids: { websiteSimplyId: site.websiteSimplyId, pageSimplyId: page.pageSimplyId }, names: ['Website', 'Website page'] };
+    const version = await ok(await server.request('POST', `/v1/website-pages/${page.pageSimplyId}/versions`, { ...as, body: { label: name('Version') } }), 'save a version');
+    const backup = await ok(await server.request('POST', `${SITES}/${site.websiteSimplyId}/backups`, { ...as, body: { summary: name('Backup') } }), 'back up');
+    return {
+      ids: { websiteSimplyId: site.websiteSimplyId, pageSimplyId: page.pageSimplyId, versionSimplyId: version.versionSimplyId, websiteBackupSimplyId: backup.websiteBackupSimplyId },
+      names: ['Website', 'Website page', 'Version', 'Backup'],
+    };
   },
 };

@@ -16,7 +16,9 @@ export interface SiteAccess {
   role: WebsiteRole;
 }
 
-type Db = Pick<Tx, 'website' | 'websiteMember' | 'websitePage' | '$queryRawUnsafe'>;
+/** what the access checks read: the client or a transaction */
+export type WebsitesDb = Pick<Tx, 'website' | 'websiteMember' | 'websitePage' | '$queryRawUnsafe'>;
+type Db = WebsitesDb;
 
 /** 403 without either websites feature (at `level`), before anything is read. */
 export function requireWebsitesFeature(ctx: RequestContext, level: 'VIEW' | 'EDIT'): void {

@@ -21,3 +21,9 @@ export const WEBSITE_PAGE = fragment(
 
 /** a page's draft design */
 export const WEBSITE_PAGE_DESIGN = fragment('WebsitePageDesignFields', 'WebsitePageDesign', 'pageSimplyId websiteSimplyId draftRevision publishedRevision design updatedAt');
+
+/** a version of a page, with its design */
+export const WEBSITE_PAGE_VERSION = fragment('WebsitePageVersionFields', 'WebsitePageVersion', 'id versionSimplyId pageSimplyId number kind label note draftRevision design createdByUserSimplyId createdAt');
+
+/** a backup of a site (content on its detail only) */
+export const WEBSITE_BACKUP = fragment('WebsiteBackupFields', 'WebsiteBackup', 'id websiteBackupSimplyId websiteSimplyId kind summary pageCount byteSize content createdByUserSimplyId createdAt');

@@ -86,6 +86,9 @@ export const updateWebsiteInput = z
     availableLanguageTagIds: z.array(languageTag, { message: 'must be an array of language tags' }).max(WEBSITE_LIMITS.languages, `at most ${WEBSITE_LIMITS.languages} languages`).optional(),
     redirectSettings: boundedObject.nullable().optional(),
     restricted: z.boolean({ message: 'must be true or false' }).optional(),
+    /** true takes the site live (the first time with activationToken), false takes it offline */
+    isPublished: z.boolean({ message: 'must be true or false' }).optional(),
+    activationToken: z.string({ message: 'must be a string' }).max(1000).optional(),
     members: z.array(member, { message: 'must be an array of { userSimplyId, role }' }).max(WEBSITE_LIMITS.members, `at most ${WEBSITE_LIMITS.members} members`).optional(),
   })
   .refine((v) => !(v.navigationJson !== undefined && v.navigationSettings !== undefined), {

@@ -14,6 +14,7 @@ import { websiteId } from './websites.ids.ts';
 import { createWebsiteInput, RESERVED_SLUGS, updateWebsiteInput, type UpdateWebsiteInput } from './websites.input.ts';
 import { navigationPageRefs } from './navigation.input.ts';
 import { parseDesign } from './design-document.ts';
+import { publishedStateChange } from './site-publishing.service.ts';
 import { slugFromTitle } from './pages.input.ts';
 
 export interface WebsiteView extends SiteAccess {
@@ -150,6 +151,7 @@ export async function updateWebsite(ctx: RequestContext, simplyId: string, raw: 
       data.slug = await freeSlug(tx, input.slug, access.site.name);
     }
     if (input.members !== undefined) await replaceMembers(tx, access.site, input.members);
+    if (input.isPublished !== undefined) Object.assign(data, await publishedStateChange(ctx, tx, access.site, input.isPublished, input.activationToken));
     const site = Object.keys(data).length ? await tx.website.update({ where: { id: access.site.id, teamId: access.site.teamId }, data: data as never }) : access.site;
     return viewOf(tx, await siteFor(ctx, tx, site.simplyId, 'VIEWER'));
   });

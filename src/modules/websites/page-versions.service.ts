@@ -1,0 +1,126 @@
+// Versions of a page (docs/api/websites.md "Versions"): immutable snapshots of its design, taken by
+// each publish, by hand, and before a restore replaces the draft, so a restore never loses the
+// draft it replaces. Restoring puts a version's design on the draft; it never publishes.
+import type { RequestContext } from '../../app/context.ts';
+import { NotFoundError } from '../../app/errors.ts';
+import { pagination, parsePaging, type Page, type PageInput } from '../../app/paging.ts';
+import { requireTeam } from '../../app/require-team.ts';
+import { runTransaction, type Tx } from '../../app/transaction.ts';
+import { parseInput } from '../../app/validate.ts';
+import type { WebsitePage, WebsitePageVersion } from '../../generated/prisma/client.ts';
+import { z } from 'zod';
+import { recordActivity } from './page-activity.ts';
+import { pageFor, siteFor, type WebsitesDb } from './website-access.ts';
+import type { WebsiteRole } from './website-roles.ts';
+import { websitePageVersionId } from './websites.ids.ts';
+
+export const VERSION_KINDS = ['PUBLISHED', 'CHECKPOINT', 'BEFORE_RESTORE'] as const;
+export type VersionKind = (typeof VERSION_KINDS)[number];
+
+const label = z.string({ message: 'must be a string' }).trim().min(1, 'must not be blank').max(200, 'at most 200 characters');
+const note = z.string({ message: 'must be a string' }).trim().max(2000, 'at most 2000 characters');
+export const checkpointInput = z.strictObject({ label: label.optional(), note: note.optional() });
+export const versionMetadataInput = z
+  .strictObject({ label: label.nullable().optional(), note: note.nullable().optional() })
+  .refine((v) => v.label !== undefined || v.note !== undefined, { message: 'send label or note' });
+
+export interface VersionView {
+  version: WebsitePageVersion;
+  pageSimplyId: string;
+  userSimplyId: string | null;
+}
+
+/** Takes a version of `page` as it is in the transaction (`design`: its draft unless given). */
+export async function takeVersion(tx: Tx, page: WebsitePage, kind: VersionKind, by: bigint | null, extra: { label?: string; note?: string; design?: unknown } = {}): Promise<WebsitePageVersion> {
+  const last = await tx.websitePageVersion.findFirst({ where: { teamId: page.teamId, pageId: page.id }, orderBy: { number: 'desc' }, select: { number: true } });
+  return tx.websitePageVersion.create({
+    data: {
+      simplyId: websitePageVersionId.create(),
+      teamId: page.teamId,
+      pageId: page.id,
+      number: (last?.number ?? 0) + 1,
+      kind,
+      label: extra.label ?? null,
+      note: extra.note ?? null,
+      design: (extra.design ?? page.draftDesign) as never,
+      draftRevision: page.draftRevision,
+      createdByUserId: by,
+    },
+  });
+}
+
+async function userSimplyIds(db: Pick<Tx, '$queryRawUnsafe'>, ids: (bigint | null)[]): Promise<Map<bigint, string>> {
+  const wanted = [...new Set(ids.filter((id): id is bigint => id !== null))];
+  if (!wanted.length) return new Map();
+  const rows = await db.$queryRawUnsafe<{ id: bigint; simplyId: string }[]>('SELECT id, "simplyId" FROM "User" WHERE id = ANY($1::bigint[])', wanted);
+  return new Map(rows.map((r) => [r.id, r.simplyId]));
+}
+
+export async function listVersions(ctx: RequestContext, pageSimplyId: string, args: PageInput): Promise<Page<VersionView>> {
+  const paging = parsePaging(args);
+  const db = ctx.services.prisma;
+  const { page } = await pageFor(ctx, db, pageSimplyId, 'VIEWER');
+  const where = { teamId: page.teamId, pageId: page.id };
+  const [rows, total] = await Promise.all([db.websitePageVersion.findMany({ where, orderBy: { number: 'desc' }, skip: paging.offset, take: paging.limit }), db.websitePageVersion.count({ where })]);
+  const users = await userSimplyIds(db, rows.map((r) => r.createdByUserId));
+  return { nodes: rows.map((version) => ({ version, pageSimplyId, userSimplyId: version.createdByUserId === null ? null : (users.get(version.createdByUserId) ?? null) })), pagination: pagination(total, paging) };
+}
+
+export async function createCheckpoint(ctx: RequestContext, pageSimplyId: string, raw: unknown): Promise<VersionView> {
+  const input = parseInput(checkpointInput, raw ?? {}, 'Invalid version');
+  return runTransaction(ctx.services.prisma, async (tx) => {
+    const { page } = await pageFor(ctx, tx, pageSimplyId, 'EDITOR');
+    await tx.$queryRawUnsafe('SELECT 1 FROM "WebsitePage" WHERE "teamId" = $1 AND id = $2 FOR UPDATE', page.teamId, page.id);
+    const current = await tx.websitePage.findUniqueOrThrow({ where: { id: page.id, teamId: page.teamId } });
+    const version = await takeVersion(tx, current, 'CHECKPOINT', ctx.principal.userId, input);
+    await recordActivity(tx, current, 'VERSION_SAVED', { userId: ctx.principal.userId, summary: input.label ?? null, revision: current.draftRevision, details: { versionSimplyId: version.simplyId } });
+    return { version, pageSimplyId, userSimplyId: (await userSimplyIds(tx, [ctx.principal.userId])).get(ctx.principal.userId ?? -1n) ?? null };
+  });
+}
+
+/** The version and its page, with the caller's role on the page's site reaching `needed` (404 otherwise). */
+async function versionFor(ctx: RequestContext, db: WebsitesDb & Pick<Tx, 'websitePageVersion'>, versionSimplyId: string, needed: WebsiteRole): Promise<{ version: WebsitePageVersion; page: WebsitePage }> {
+  websitePageVersionId.assert(versionSimplyId, 'versionSimplyId');
+  const team = requireTeam(ctx);
+  const version = await db.websitePageVersion.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId: versionSimplyId } }, include: { page: { include: { website: { select: { simplyId: true } } } } } });
+  if (!version) throw new NotFoundError('Website page version', versionSimplyId);
+  try {
+    await siteFor(ctx, db, version.page.website.simplyId, needed);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NotFoundError('Website page version', versionSimplyId);
+    throw error;
+  }
+  const { page, ...rest } = version;
+  const { website: _site, ...pageRow } = page;
+  return { version: rest as WebsitePageVersion, page: pageRow as WebsitePage };
+}
+
+export async function getVersion(ctx: RequestContext, versionSimplyId: string): Promise<VersionView> {
+  const db = ctx.services.prisma;
+  const { version, page } = await versionFor(ctx, db, versionSimplyId, 'VIEWER');
+  const users = await userSimplyIds(db, [version.createdByUserId]);
+  return { version, pageSimplyId: page.simplyId, userSimplyId: version.createdByUserId === null ? null : (users.get(version.createdByUserId) ?? null) };
+}
+
+export async function updateVersionMetadata(ctx: RequestContext, versionSimplyId: string, raw: unknown): Promise<VersionView> {
+  const input = parseInput(versionMetadataInput, raw, 'Invalid version');
+  return runTransaction(ctx.services.prisma, async (tx) => {
+    const { version, page } = await versionFor(ctx, tx, versionSimplyId, 'EDITOR');
+    const updated = await tx.websitePageVersion.update({ where: { id: version.id, teamId: version.teamId }, data: { ...(input.label !== undefined ? { label: input.label } : {}), ...(input.note !== undefined ? { note: input.note } : {}) } });
+    const users = await userSimplyIds(tx, [updated.createdByUserId]);
+    return { version: updated, pageSimplyId: page.simplyId, userSimplyId: updated.createdByUserId === null ? null : (users.get(updated.createdByUserId) ?? null) };
+  });
+}
+
+/** Puts the version's design on the draft (a new draft revision), after keeping the draft it replaces as a BEFORE_RESTORE version. */
+export async function restoreVersion(ctx: RequestContext, versionSimplyId: string): Promise<{ page: WebsitePage; restoredFrom: VersionView }> {
+  return runTransaction(ctx.services.prisma, async (tx) => {
+    const { version, page: found } = await versionFor(ctx, tx, versionSimplyId, 'EDITOR');
+    await tx.$queryRawUnsafe('SELECT 1 FROM "WebsitePage" WHERE "teamId" = $1 AND id = $2 FOR UPDATE', found.teamId, found.id);
+    const page = await tx.websitePage.findUniqueOrThrow({ where: { id: found.id, teamId: found.teamId } });
+    await takeVersion(tx, page, 'BEFORE_RESTORE', ctx.principal.userId, { note: `the draft before version ${version.number} was restored` });
+    const updated = await tx.websitePage.update({ where: { id: page.id, teamId: page.teamId }, data: { draftDesign: version.design as never, draftRevision: page.draftRevision + 1 } });
+    await recordActivity(tx, page, 'VERSION_RESTORED', { userId: ctx.principal.userId, revision: updated.draftRevision, details: { versionSimplyId: version.simplyId, number: version.number } });
+    return { page: updated, restoredFrom: { version, pageSimplyId: page.simplyId, userSimplyId: null } };
+  });
+}
