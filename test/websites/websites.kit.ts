@@ -42,6 +42,8 @@ async function expectDenseTree(kit: RaceKit, site: string, count: number, exchan
 
 const VERSION = '/v1/website-page-versions/{versionSimplyId}';
 const BACKUP = '/v1/website-backups/{websiteBackupSimplyId}';
+const COMMENT = '/v1/website-comments/{commentSimplyId}';
+const REPLY = '/v1/website-comment-replies/{replySimplyId}';
 
 /** N requests of one kind, each answered 2xx (a serialized write: one after the other, all applied) */
 const allApplied = (what: string, build: (kit: RaceKit) => Promise<{ path: string; body?: unknown; check?: (xs: Exchange[]) => Promise<void> }>, status = '200') => ({
@@ -274,6 +276,79 @@ const websiteRaces: RaceTable = {
       };
     }),
   ],
+  [`POST ${PAGE}/comments`]: [
+    allApplied('N comments on one page: N kept', async (kit) => {
+      const { pages } = await siteWithPages(kit, 1);
+      return {
+        path: `/v1/website-pages/${pages[0]}/comments`,
+        body: { xPercent: 10, yPixels: 10, comment: 'race' },
+        async check(xs) {
+          expectSame(kit, 'comments', (await asAdmin(kit, 'GET', `/v1/website-pages/${pages[0]}/comments`)).length, succeeded(xs).length, xs);
+        },
+      };
+    }, '201'),
+  ],
+  [`POST ${COMMENT}/resolve`]: [
+    allApplied('N resolves of one comment: resolved once, by the first', async (kit) => {
+      const { pages } = await siteWithPages(kit, 1);
+      const comment = await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/comments`, { xPercent: 1, yPixels: 1, comment: 'x' });
+      return {
+        path: `/v1/website-comments/${comment.commentSimplyId}/resolve`,
+        async check(xs) {
+          expectSame(kit, 'resolvedAt answered', new Set(succeeded(xs).map((x) => x.response.body.data.resolvedAt)).size, 1, xs);
+        },
+      };
+    }),
+  ],
+  [`POST ${COMMENT}/unresolve`]: [
+    allApplied('N reopenings of one resolved comment: open', async (kit) => {
+      const { pages } = await siteWithPages(kit, 1);
+      const comment = await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/comments`, { xPercent: 1, yPixels: 1, comment: 'x' });
+      await asAdmin(kit, 'POST', `/v1/website-comments/${comment.commentSimplyId}/resolve`);
+      return { path: `/v1/website-comments/${comment.commentSimplyId}/unresolve` };
+    }),
+  ],
+  [`POST ${COMMENT}/replies`]: [
+    allApplied('N replies to one comment: N kept', async (kit) => {
+      const { pages } = await siteWithPages(kit, 1);
+      const comment = await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/comments`, { xPercent: 1, yPixels: 1, comment: 'x' });
+      return {
+        path: `/v1/website-comments/${comment.commentSimplyId}/replies`,
+        body: { comment: 'reply' },
+        async check(xs) {
+          const [listed] = await asAdmin(kit, 'GET', `/v1/website-pages/${pages[0]}/comments`);
+          expectSame(kit, 'replies', listed.replies.length, succeeded(xs).length, xs);
+        },
+      };
+    }, '201'),
+  ],
+  [`DELETE ${COMMENT}`]: [
+    {
+      what: 'N deletes of one comment: one wins',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { pages } = await siteWithPages(kit, 1);
+        const comment = await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/comments`, { xPercent: 1, yPixels: 1, comment: 'x' });
+        const xs = await kit.race({ method: 'DELETE', path: `/v1/website-comments/${comment.commentSimplyId}` });
+        kit.expectAnswers(xs, ['200', '404 NOT_FOUND']);
+        expectSame(kit, 'successful deletes', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
+  [`DELETE ${REPLY}`]: [
+    {
+      what: 'N deletes of one reply: one wins',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { pages } = await siteWithPages(kit, 1);
+        const comment = await asAdmin(kit, 'POST', `/v1/website-pages/${pages[0]}/comments`, { xPercent: 1, yPixels: 1, comment: 'x' });
+        const reply = await asAdmin(kit, 'POST', `/v1/website-comments/${comment.commentSimplyId}/replies`, { comment: 'y' });
+        const xs = await kit.race({ method: 'DELETE', path: `/v1/website-comment-replies/${reply.replySimplyId}` });
+        kit.expectAnswers(xs, ['200', '404 NOT_FOUND']);
+        expectSame(kit, 'successful deletes', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
   [`DELETE ${PAGE}`]: [
     {
       what: 'N deletes of one page of three: one wins, the others close up',
@@ -303,6 +378,11 @@ export const kit: AreaTestKit = {
     [`POST ${PAGE}/versions`]: () => ({ label: fresh('Label') }),
     [`PATCH ${VERSION}`]: () => ({ label: fresh('Label') }),
     [`POST ${SITE}/backups`]: () => ({}),
+    [`POST ${PAGE}/comments`]: () => ({ xPercent: 1, yPixels: 1, comment: fresh('Comment') }),
+    [`POST ${COMMENT}/replies`]: () => ({ comment: fresh('Reply') }),
+  },
+  readQueries: {
+    'GET /v1/website-comments': () => 'limit=100',
   },
   async world({ server, team, name }) {
     const as = { token: team.userToken, teamId: team.teamSimplyId };
@@ -310,9 +390,18 @@ export const kit: AreaTestKit = {
     const page = await ok(await server.request('POST', `${SITES}/${site.websiteSimplyId}/pages`, { ...as, body: { title: name('Website page') } }), 'create page');
     const version = await ok(await server.request('POST', `/v1/website-pages/${page.pageSimplyId}/versions`, { ...as, body: { label: name('Version') } }), 'save a version');
     const backup = await ok(await server.request('POST', `${SITES}/${site.websiteSimplyId}/backups`, { ...as, body: { summary: name('Backup') } }), 'back up');
+    const comment = await ok(await server.request('POST', `/v1/website-pages/${page.pageSimplyId}/comments`, { ...as, body: { xPercent: 5, yPixels: 5, comment: name('Comment') } }), 'comment');
+    const reply = await ok(await server.request('POST', `/v1/website-comments/${comment.commentSimplyId}/replies`, { ...as, body: { comment: name('Reply') } }), 'reply');
     return {
-      ids: { websiteSimplyId: site.websiteSimplyId, pageSimplyId: page.pageSimplyId, versionSimplyId: version.versionSimplyId, websiteBackupSimplyId: backup.websiteBackupSimplyId },
-      names: ['Website', 'Website page', 'Version', 'Backup'],
+      ids: {
+        websiteSimplyId: site.websiteSimplyId,
+        pageSimplyId: page.pageSimplyId,
+        versionSimplyId: version.versionSimplyId,
+        websiteBackupSimplyId: backup.websiteBackupSimplyId,
+        commentSimplyId: comment.commentSimplyId,
+        replySimplyId: reply.replySimplyId,
+      },
+      names: ['Website', 'Website page', 'Version', 'Backup', 'Comment', 'Reply'],
     };
   },
 };

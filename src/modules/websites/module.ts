@@ -4,11 +4,12 @@ import { defineModule } from '../../app/module.ts';
 import * as websitesSchema from './websites.schema.ts';
 import * as designsSchema from './designs.schema.ts';
 import * as publishingSchema from './publishing.schema.ts';
-import { websiteBackupId, websiteId, websitePageId, websitePageVersionId } from './websites.ids.ts';
+import * as commentsSchema from './comments.schema.ts';
+import { websiteBackupId, websiteCommentId, websiteCommentReplyId, websiteId, websitePageId, websitePageVersionId } from './websites.ids.ts';
 
 export const websitesModule = defineModule({
   name: 'websites',
   description: 'Team websites: sites, page trees, per-site roles, designs, publishing and the served pages.',
-  schema: { websitesSchema, designsSchema, publishingSchema },
-  ids: [websiteId, websitePageId, websitePageVersionId, websiteBackupId],
+  schema: { websitesSchema, designsSchema, publishingSchema, commentsSchema },
+  ids: [websiteId, websitePageId, websitePageVersionId, websiteBackupId, websiteCommentId, websiteCommentReplyId],
 });

@@ -1,5 +1,5 @@
 // The selections of this area's types that the REST table and tests use.
-import { fragment } from '../../app/graphql/fragments.ts';
+import { fragment, selection } from '../../app/graphql/fragments.ts';
 
 /** a website with its settings */
 export const WEBSITE = fragment(
@@ -27,3 +27,14 @@ export const WEBSITE_PAGE_VERSION = fragment('WebsitePageVersionFields', 'Websit
 
 /** a backup of a site (content on its detail only) */
 export const WEBSITE_BACKUP = fragment('WebsiteBackupFields', 'WebsiteBackup', 'id websiteBackupSimplyId websiteSimplyId kind summary pageCount byteSize content createdByUserSimplyId createdAt');
+
+/** a reply to a review comment */
+export const WEBSITE_COMMENT_REPLY = fragment('WebsiteCommentReplyFields', 'WebsiteCommentReply', 'id replySimplyId commentSimplyId comment authorUserSimplyId createdAt');
+
+/** a review comment with its replies */
+export const WEBSITE_COMMENT = fragment(
+  'WebsiteCommentFields',
+  'WebsiteComment',
+  selection`id commentSimplyId pageSimplyId websiteSimplyId xPercent yPixels comment targetDevice grapesComponentId resolved resolvedAt resolvedByUserSimplyId
+   authorUserSimplyId replies { ${WEBSITE_COMMENT_REPLY} } createdAt updatedAt`,
+);

@@ -9,3 +9,7 @@ export const websitePageId = idKind('wpg', 'website page');
 export const websitePageVersionId = idKind('wpv', 'website page version');
 /** a backup of a website (`wbk-XXXX-XXXX-XXXX`), the websiteBackupSimplyId */
 export const websiteBackupId = idKind('wbk', 'website backup');
+/** a review comment on a page (`wcm-XXXX-XXXX-XXXX`), the commentSimplyId */
+export const websiteCommentId = idKind('wcm', 'website comment');
+/** a reply to a review comment (`wcr-XXXX-XXXX-XXXX`), the replySimplyId */
+export const websiteCommentReplyId = idKind('wcr', 'website comment reply');
