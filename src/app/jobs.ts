@@ -66,6 +66,12 @@ const BACKSTOP_POLL_SECONDS = 5;
 export interface JobsOptions {
   /** the poll when NOTIFY is unavailable (default 2) */
   pollingIntervalSeconds?: number;
+  /**
+   * the backstop poll (default 5): what picks up a job that becomes due later (a retry's delay, a
+   * startAfter), since NOTIFY wakes workers when a job is sent, not when it comes due; tests that
+   * wait on retries shorten it
+   */
+  backstopPollSeconds?: number;
   /** queue name → handler calls at once, overriding the definition (JOB_CONCURRENCY) */
   concurrency?: Readonly<Record<string, number>>;
   /** pg-boss's own pool (default 10) */
@@ -91,11 +97,13 @@ export class Jobs {
   private services: Services | null = null;
   private readonly logger: Logger;
   private readonly pollingIntervalSeconds: number;
+  private readonly backstopPollSeconds: number;
   private readonly concurrency: Readonly<Record<string, number>>;
 
   constructor(connectionString: string, logger: Logger, options: JobsOptions = {}) {
     this.logger = logger;
     this.pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+    this.backstopPollSeconds = options.backstopPollSeconds ?? BACKSTOP_POLL_SECONDS;
     this.concurrency = options.concurrency ?? {};
     this.boss = new PgBoss({
       connectionString,
@@ -156,7 +164,7 @@ export class Jobs {
         batchSize: d.batchSize ?? 1,
         localConcurrency: 1,
         pollingIntervalSeconds: this.pollingIntervalSeconds,
-        notifyPollingIntervalSeconds: Math.max(this.pollingIntervalSeconds, BACKSTOP_POLL_SECONDS),
+        notifyPollingIntervalSeconds: Math.max(this.pollingIntervalSeconds, this.backstopPollSeconds),
         ...(d.groupConcurrency ? { groupConcurrency: d.groupConcurrency } : {}),
       };
       // one work() per handler slot, so each slot has a worker id to wake: a slot that just handled

@@ -32,6 +32,8 @@ export interface StartOptions {
   logger?: Logger;
   /** pg-boss polling interval; tests shorten it */
   jobPollingIntervalSeconds?: number;
+  /** the jobs' backstop poll (JobsOptions.backstopPollSeconds); tests that wait on retries shorten it */
+  jobBackstopPollSeconds?: number;
 }
 
 /** Builds the services one process needs, without any HTTP: shared by the server, the worker and the CLI. */
@@ -51,7 +53,11 @@ export async function createServices(options: StartOptions): Promise<Services> {
   await listenForCredentialInvalidation(notifier, authenticator);
   const events = new EventBus(notifier, (err) => logger.warn({ err }, 'event publish failed'));
   await events.start();
-  const jobs = new Jobs(databaseUrl, logger, { pollingIntervalSeconds: options.jobPollingIntervalSeconds, concurrency: config.JOB_CONCURRENCY });
+  const jobs = new Jobs(databaseUrl, logger, {
+    pollingIntervalSeconds: options.jobPollingIntervalSeconds,
+    backstopPollSeconds: options.jobBackstopPollSeconds,
+    concurrency: config.JOB_CONCURRENCY,
+  });
   const outbox = new DomainEventOutbox(pool, jobs, ({ consumer, event, error, attempts, dead }) =>
     logger[dead ? 'error' : 'warn'](
       { err: error, consumer, eventId: event.eventId, eventType: event.eventType, attempts },

@@ -269,6 +269,9 @@ describe('local storage: signed uploads', () => {
     // A peak of RSS alone would count garbage the collector has not got round to (every socket read
     // is a fresh buffer), which depends on V8's timing, not on the upload. Collecting before each
     // sample measures what the upload holds on to; a body kept in memory would show in full.
+    // Samples are taken as the body is sent (every 2 MiB, the last once the whole file is out but not
+    // yet answered, when a buffering receiver would hold the most), not on a timer: a full collection
+    // takes longer than a short interval, and timer samples starved the upload for half a minute.
     v8.setFlagsFromString('--expose-gc');
     const collect = vm.runInNewContext('gc') as () => void;
     const chunk = randomBytes(1024 * 1024);
@@ -278,15 +281,19 @@ describe('local storage: signed uploads', () => {
     const before = process.memoryUsage();
     let peakRss = before.rss;
     let peakBuffers = before.arrayBuffers;
-    const sampler = setInterval(() => {
+    let samples = 0;
+    const sample = (sent: number) => {
+      if (sent % 2 !== 0) return;
       collect();
+      samples++;
       const now = process.memoryUsage();
       peakRss = Math.max(peakRss, now.rss);
       peakBuffers = Math.max(peakBuffers, now.arrayBuffers);
-    }, 25);
-    const { status, key } = await postChunks(chunk, 50).finally(() => clearInterval(sampler));
+    };
+    const { status, key } = await postChunks(chunk, 50, sample);
     const mib = (bytes: number) => bytes / 1024 / 1024;
-    console.log(`50 MiB upload: RSS grew by ${mib(peakRss - before.rss).toFixed(1)} MiB at most, live buffers by ${mib(peakBuffers - before.arrayBuffers).toFixed(1)} MiB`);
+    console.log(`50 MiB upload: RSS grew by ${mib(peakRss - before.rss).toFixed(1)} MiB at most, live buffers by ${mib(peakBuffers - before.arrayBuffers).toFixed(1)} MiB (${samples} samples)`);
+    expect(samples).toBe(25);
     expect(status).toBe(204);
     expect(mib(peakRss - before.rss)).toBeLessThan(50);
     expect(mib(peakBuffers - before.arrayBuffers)).toBeLessThan(16);
@@ -295,8 +302,11 @@ describe('local storage: signed uploads', () => {
   }, 120_000);
 });
 
-/** posts `count` times `chunk` as one file, streamed from a generator (the body never exists whole) */
-async function postChunks(chunk: Buffer, count: number): Promise<{ status: number; key: string }> {
+/**
+ * posts `count` times `chunk` as one file, streamed from a generator (the body never exists whole);
+ * `sent` hears how many chunks have gone out, before the next one is produced
+ */
+async function postChunks(chunk: Buffer, count: number, sent?: (chunks: number) => void): Promise<{ status: number; key: string }> {
   const hash = createHash('sha256');
   for (let i = 0; i < count; i++) hash.update(chunk);
   const binding = bindingFor(Buffer.alloc(0), { contentType: 'video/mp4', sizeBytes: chunk.length * count, checksumSha256: hash.digest('base64') });
@@ -304,7 +314,10 @@ async function postChunks(chunk: Buffer, count: number): Promise<{ status: numbe
   const boundary = `----svc${randomUUID()}`;
   async function* body() {
     yield multipartHead(boundary, signed.fields, 'video/mp4');
-    for (let i = 0; i < count; i++) yield chunk;
+    for (let i = 0; i < count; i++) {
+      yield chunk;
+      sent?.(i + 1);
+    }
     yield Buffer.from(`\r\n--${boundary}--\r\n`);
   }
   const status = await new Promise<number>((resolve, reject) => {

@@ -47,7 +47,16 @@ beforeAll(async () => {
   const dataDir = path.join(inject('testDataDir'), `mail-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const config = loadConfig({ NODE_ENV: 'test' }, { DATA_DIR: dataDir, LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: 2000, SMTP_URL: sink.url });
-  services = await createServices({ config, databaseUrl: db.url, migrate: false, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), jobPollingIntervalSeconds: 0.5 });
+  // retries come due after their backoff, and dead letters are not announced: a 1 s backstop poll
+  // picks both up (5 s by default)
+  services = await createServices({
+    config,
+    databaseUrl: db.url,
+    migrate: false,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    jobPollingIntervalSeconds: 0.5,
+    jobBackstopPollSeconds: 1,
+  });
   await services.jobs.start({ work: true });
   teamId = (await bootstrapTeam(services.prisma, { teamName: 'Mail team', email: uniqueEmail('admin') })).teamId;
   fast = createMailer(services, { retry: FAST });

@@ -51,6 +51,11 @@ export interface StartOptions {
   /** share the data folder (signing key, TLS certificate) with another instance */
   dataDir?: string;
   runJobs?: boolean;
+  /**
+   * how often idle job workers look for jobs that came due (default 5 s, as in production): a file
+   * waiting on retry delays sets 1, every queue then polling once a second
+   */
+  jobBackstopPollSeconds?: number;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -67,6 +72,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     migrate: false,
     runJobs: options.runJobs ?? false,
     jobPollingIntervalSeconds: 0.5,
+    jobBackstopPollSeconds: options.jobBackstopPollSeconds,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
   });
   const ca = app.tls ? app.tls.cert : '';

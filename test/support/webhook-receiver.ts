@@ -31,6 +31,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** answer after this many ms */
   delayMs?: number;
+  /** answer once this settles (then after delayMs): a stall the test ends when it has seen enough */
+  until?: Promise<unknown>;
   /** never answer (until the receiver closes) */
   stall?: boolean;
 }
@@ -97,10 +99,13 @@ export async function startReceiver(dir: string): Promise<Receiver> {
         stalled.add(res);
         return;
       }
-      setTimeout(() => {
-        res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain', ...answer.headers });
-        res.end(answer.body ?? 'ok');
-      }, answer.delayMs ?? 0);
+      const respond = () =>
+        setTimeout(() => {
+          res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain', ...answer.headers });
+          res.end(answer.body ?? 'ok');
+        }, answer.delayMs ?? 0);
+      if (answer.until) void answer.until.finally(() => !res.destroyed && respond());
+      else respond();
     });
   });
   let connections = 0;

@@ -87,8 +87,9 @@ it('a receiver that stalls does not hold back a healthy one; both are delivered'
     await server.request('POST', '/v1/webhooks', { token: team.apiKey, body: { eventType: 'DATA_RECORD_CREATED', targetUrl: `${stalling.origin}${slowPath}`, timeoutSeconds: 15, retryCount: 0 } }),
     201,
   );
-  // the slow receiver answers only after 12 s (inside its subscription's timeout)
-  stalling.reply(slowPath, { status: 200, delayMs: 12_000 });
+  // the slow receiver answers only once the healthy deliveries are checked (inside its subscription's timeout)
+  let release!: () => void;
+  stalling.reply(slowPath, { status: 200, until: new Promise<void>((resolve) => (release = resolve)) });
   const events = 20;
   await writeRecords({ team, people }, events);
   // every healthy delivery is made and logged while the slow receiver still holds every request
@@ -102,6 +103,7 @@ it('a receiver that stalls does not hold back a healthy one; both are delivered'
   const slowLog = expectOk(await server.request('GET', `/v1/webhooks/${slow.id}/deliveries?limit=100`, { token: team.apiKey })) as any[];
   expect(slowLog.filter((d) => d.deliveryStatus === 'SUCCEEDED')).toHaveLength(0);
   // and the slow one gets all of its deliveries in the end
+  release();
   await until('the slow deliveries', () => stalling.on(slowPath).length === events, 60_000);
   await until('the slow deliveries logged', async () => {
     const list = expectOk(await server.request('GET', `/v1/webhooks/${slow.id}/deliveries?limit=100`, { token: team.apiKey })) as any[];

@@ -2,9 +2,12 @@
 // five consecutive failed attempts the target is paused for 30 s; its due deliveries wait without
 // using an attempt, and the delivery log shows `waitingReason: TARGET_PAUSED` with `nextAttemptAt`
 // at the pause end; after the pause they are attempted again, and a success resets the breaker.
+// The rule's 30 s is checked on the rule itself; the server's pause is shortened
+// (WEBHOOK_BREAKER_PAUSE_SECONDS), so the drill does not wait out a real half-minute.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { afterAttempts, BREAKER_THRESHOLD, CLOSED, FIRST_PAUSE_SECONDS, MAX_PAUSE_SECONDS } from '../../src/modules/webhooks/target-breaker.ts';
+import { loadConfig } from '../../src/main/config.ts';
 import { createCollection } from '../support/data-fixtures.ts';
 import { expectOk } from '../support/expect-envelope.ts';
 import { createTeam } from '../support/fixtures.ts';
@@ -13,6 +16,8 @@ import { untilWith } from '../support/until.ts';
 import { type Receiver, startWebhookBed, type WebhookBed } from '../support/webhook-receiver.ts';
 
 const until = untilWith({ timeoutMs: 20_000, everyMs: 100 });
+/** the server's first pause: long enough to watch deliveries wait and to add one during it */
+const PAUSE_SECONDS = 10;
 let bed: WebhookBed;
 let receiver: Receiver;
 let server: TestServer;
@@ -20,7 +25,8 @@ let server: TestServer;
 beforeAll(async () => {
   bed = await startWebhookBed('webhook_breaker');
   receiver = bed.receiver;
-  server = await startTestServer({ databaseUrl: bed.db.url, runJobs: true, env: bed.env });
+  // retries and the deliveries waiting for the pause come due later: a 1 s backstop poll picks them up
+  server = await startTestServer({ databaseUrl: bed.db.url, runJobs: true, env: { ...bed.env, WEBHOOK_BREAKER_PAUSE_SECONDS: PAUSE_SECONDS }, jobBackstopPollSeconds: 1 });
 });
 afterAll(async () => {
   await server?.close();
@@ -36,6 +42,14 @@ describe('the breaker rule', () => {
     const { state, tripped } = afterAttempts(CLOSED, failures(BREAKER_THRESHOLD), now);
     expect(tripped).toBe(true);
     expect(state).toEqual({ consecutiveFailures: 5, pauseSeconds: FIRST_PAUSE_SECONDS, pausedUntil: new Date(now.getTime() + 30_000) });
+    expect(loadConfig({}).WEBHOOK_BREAKER_PAUSE_SECONDS).toBe(FIRST_PAUSE_SECONDS);
+  });
+
+  it('a shorter first pause (the tests\' setting) doubles the same way', () => {
+    let state = afterAttempts(CLOSED, failures(5), now, PAUSE_SECONDS).state;
+    expect(state).toEqual({ consecutiveFailures: 5, pauseSeconds: PAUSE_SECONDS, pausedUntil: new Date(now.getTime() + PAUSE_SECONDS * 1000) });
+    state = afterAttempts(state, [false], new Date(state.pausedUntil!.getTime() + 1), PAUSE_SECONDS).state;
+    expect(state.pauseSeconds).toBe(2 * PAUSE_SECONDS);
   });
 
   it('a success resets the count; failures during a pause do not extend it', () => {
@@ -91,8 +105,9 @@ it('a failing target is paused, its deliveries wait without using attempts, then
     expect(d.attemptNumber).toBe(d.attempts.length);
     expect(Math.abs(Date.parse(d.nextAttemptAt) - pauseEnd)).toBeLessThan(5_000);
   }
-  expect(pauseEnd - Date.now()).toBeGreaterThan(10_000);
-  expect(pauseEnd - Date.now()).toBeLessThanOrEqual(30_000);
+  // the pause has a third of it left at least: room to add a delivery during it
+  expect(pauseEnd - Date.now()).toBeGreaterThan((PAUSE_SECONDS * 1000) / 3);
+  expect(pauseEnd - Date.now()).toBeLessThanOrEqual(PAUSE_SECONDS * 1000);
 
   // a delivery created during the pause waits too, before its first attempt
   expectOk(await write('during'), 201);

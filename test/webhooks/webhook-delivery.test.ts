@@ -26,7 +26,8 @@ let server: TestServer;
 beforeAll(async () => {
   bed = await startWebhookBed('webhooks');
   receiver = bed.receiver;
-  server = await startTestServer({ databaseUrl: bed.db.url, runJobs: true, env: bed.env });
+  // retries come due after their delay: a 1 s backstop poll picks them up (5 s by default)
+  server = await startTestServer({ databaseUrl: bed.db.url, runJobs: true, env: bed.env, jobBackstopPollSeconds: 1 });
 });
 afterAll(async () => {
   await server?.close();

@@ -226,7 +226,7 @@ export class AttemptRecorder {
       const current = await loadBreakers(db, failing.map((o) => o.key), true);
       const now = new Date();
       for (const o of failing) {
-        const { state, tripped } = afterAttempts(current.get(breakerKey(o.key)) ?? CLOSED, o.successes, now);
+        const { state, tripped } = afterAttempts(current.get(breakerKey(o.key)) ?? CLOSED, o.successes, now, this.services.config.WEBHOOK_BREAKER_PAUSE_SECONDS);
         states.push({ ...o.key, state });
         if (tripped) {
           this.logger.warn({ teamId: o.key.teamId, target: o.key.origin, pausedUntil: state.pausedUntil, pauseSeconds: state.pauseSeconds }, 'webhook target paused after consecutive failures');

@@ -25,9 +25,15 @@ export function pausedUntil(state: BreakerState | undefined, now: Date): Date | 
 
 /**
  * The state after some attempts finished (`successes` in completion order: true for a 2xx).
- * `tripped` when this step started a pause.
+ * `tripped` when this step started a pause. `firstPauseSeconds`: WEBHOOK_BREAKER_PAUSE_SECONDS
+ * (30 but in tests, which would otherwise wait out a real half-minute pause).
  */
-export function afterAttempts(state: BreakerState, successes: readonly boolean[], now: Date): { state: BreakerState; tripped: boolean } {
+export function afterAttempts(
+  state: BreakerState,
+  successes: readonly boolean[],
+  now: Date,
+  firstPauseSeconds = FIRST_PAUSE_SECONDS,
+): { state: BreakerState; tripped: boolean } {
   let next = state;
   let tripped = false;
   for (const success of successes) {
@@ -38,7 +44,7 @@ export function afterAttempts(state: BreakerState, successes: readonly boolean[]
     }
     const failures = next.consecutiveFailures + 1;
     if (failures >= BREAKER_THRESHOLD && !pausedUntil(next, now)) {
-      const pause = next.pauseSeconds === 0 ? FIRST_PAUSE_SECONDS : Math.min(next.pauseSeconds * 2, MAX_PAUSE_SECONDS);
+      const pause = next.pauseSeconds === 0 ? firstPauseSeconds : Math.min(next.pauseSeconds * 2, MAX_PAUSE_SECONDS);
       next = { consecutiveFailures: failures, pauseSeconds: pause, pausedUntil: new Date(now.getTime() + pause * 1000) };
       tripped = true;
     } else next = { ...next, consecutiveFailures: failures };

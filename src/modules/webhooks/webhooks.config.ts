@@ -1,4 +1,4 @@
-// Webhook deliveries: trusted certificates, loopback for tests, concurrency per target. README.md "Configuration" explains each setting.
+// Webhook deliveries: trusted certificates, loopback for tests, concurrency per target, the breaker's first pause (tests). README.md "Configuration" explains each setting.
 import { z } from 'zod';
 import { defineConfigSlice, envBool } from '../../app/config.ts';
 
@@ -9,6 +9,8 @@ const settings = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   // attempts to one webhook target (one team's target origin) in flight at once over every instance
   WEBHOOK_TARGET_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  // tests only: a failing target's first pause (doubling after each further failure, up to 10 minutes)
+  WEBHOOK_BREAKER_PAUSE_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
 });
 
 declare module '../../app/config.ts' {
