@@ -14,14 +14,6 @@ export interface NotBuiltGroup {
 
 export const routesNotBuilt: readonly NotBuiltGroup[] = [
   {
-    area: 'conversations',
-    doc: 2,
-    section: '4.3',
-    routes: [
-      'GET /v1/conversations/analytics',
-    ],
-  },
-  {
     area: 'websites',
     doc: 3,
     section: '4.1',
@@ -55,14 +47,6 @@ export const routesNotBuilt: readonly NotBuiltGroup[] = [
       'GET /v1/websites/{websiteSimplyId}/saved-layouts/{savedLayoutSimplyId}',
       'PATCH /v1/websites/{websiteSimplyId}/saved-layouts/{savedLayoutSimplyId}',
       'DELETE /v1/websites/{websiteSimplyId}/saved-layouts/{savedLayoutSimplyId}',
-      'GET /v1/website-pages/{pageSimplyId}/comments',
-      'POST /v1/website-pages/{pageSimplyId}/comments',
-      'GET /v1/website-comments',
-      'POST /v1/website-comments/{commentSimplyId}/resolve',
-      'POST /v1/website-comments/{commentSimplyId}/unresolve',
-      'POST /v1/website-comments/{commentSimplyId}/replies',
-      'DELETE /v1/website-comments/{commentSimplyId}',
-      'DELETE /v1/website-comment-replies/{replySimplyId}',
       'GET /v1/websites/{websiteSimplyId}/access-areas',
       'POST /v1/websites/{websiteSimplyId}/access-areas',
       'POST /v1/websites/{websiteSimplyId}/access-areas/root-page',

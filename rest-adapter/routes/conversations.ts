@@ -36,6 +36,8 @@ import { actOn, createOne, getOne, listPage, updateOne } from '../route-shapes.t
 import { queryBool, queryInt, queryList } from '../schemas.ts';
 import { conversationRoutingRoutes } from './conversations/routing.ts';
 import { conversationWidgetRoutes } from './conversations/widgets.ts';
+import { conversationAnalyticsRoutes } from './conversations/analytics.ts';
+import { conversationAiRoutes } from './conversations/ai.ts';
 
 const ONE = '/v1/conversations/{conversationSimplyId}';
 const INBOX = '/v1/conversations/inbox';
@@ -219,7 +221,7 @@ const conversationTableAndInboxRoutes = defineRoutes([
     select: INBOX_CONVERSATION,
   }),
   lifecycle(`${INBOX_ONE}/takeover`, 'TakeOverInboxConversation', 'takeOverInboxConversation', 'Take a conversation over', 'You become the assignee and the AI stops answering (a person; inbox at edit level)'),
-  lifecycle(`${INBOX_ONE}/assign-ai`, 'AssignInboxConversationToAi', 'assignInboxConversationToAi', 'Hand a conversation to the AI', 'The AI assistant answers from now on: aiHandling true (the assignee stays; inbox at edit level)'),
+  lifecycle(`${INBOX_ONE}/assign-ai`, 'AssignInboxConversationToAi', 'assignInboxConversationToAi', 'Hand a conversation to the AI', 'The AI assistant answers the visitor from now on: aiHandling true (the assignee stays; inbox at edit level); it hands back to people when it cannot answer. Without an AI model configured: 403 AI_FEATURE_UNAVAILABLE'),
   updateOne({
     method: 'PUT',
     path: `${INBOX_ONE}/snooze`,
@@ -261,4 +263,4 @@ const conversationTableAndInboxRoutes = defineRoutes([
   }),
 ]);
 
-export const conversationRoutes = [...conversationTableAndInboxRoutes, ...conversationWidgetRoutes, ...conversationRoutingRoutes];
+export const conversationRoutes = [...conversationTableAndInboxRoutes, ...conversationWidgetRoutes, ...conversationRoutingRoutes, ...conversationAiRoutes, ...conversationAnalyticsRoutes];

@@ -8,6 +8,7 @@ import { PERSON_ONLY } from '../concurrency/race-person.ts';
 import { fresh, ok, type AreaTestKit } from '../support/area-kit.ts';
 import { widgetIdRouteBodies, widgetRaces, widgetWorld } from './widget-kit.ts';
 import { routingIdRouteBodies, routingRaces, routingWorld } from './routing-kit.ts';
+import { aiIdRouteBodies, aiRaces, aiWorldIds } from './ai-kit.ts';
 
 const ONE = '/v1/conversations/{conversationSimplyId}';
 const INBOX_ONE = '/v1/conversations/inbox/{conversationSimplyId}';
@@ -201,10 +202,15 @@ const conversationRaces: RaceTable = {
 };
 
 export const kit: AreaTestKit = {
-  races: { ...conversationRaces, ...widgetRaces, ...routingRaces },
+  races: { ...conversationRaces, ...widgetRaces, ...routingRaces, ...aiRaces },
+  readQueries: {
+    // the fuller read: a daily series besides the totals
+    'GET /v1/conversations/analytics': () => 'granularity=day',
+  },
   idRouteBodies: {
     ...widgetIdRouteBodies,
     ...routingIdRouteBodies,
+    ...aiIdRouteBodies,
     [`PUT ${ONE}`]: () => ({ priority: 'HIGH' }),
     [`POST ${ONE}/messages`]: () => ({ content: fresh('message') }),
     [`POST ${INBOX_ONE}/messages`]: () => ({ content: fresh('message') }),
@@ -217,10 +223,10 @@ export const kit: AreaTestKit = {
     const make = async (what: string, record: string | undefined) =>
       (await ok(await call('POST', '/v1/conversations', { subject: name(what), visitorName: name('Visitor'), visitorEmail: `visitor-${randomBytes(4).toString('hex')}@example.org`, ...(record ? { dataRecordSimplyId: record } : {}) }), `create ${what}`)).id as string;
     const conversationSimplyId = await make('Conversation', ids.dataRecordSimplyId);
-    await ok(await call('POST', `/v1/conversations/${conversationSimplyId}/messages`, { content: name('Message'), authorType: 'END_USER' }), 'post a message');
+    const message = await ok(await call('POST', `/v1/conversations/${conversationSimplyId}/messages`, { content: name('Message'), authorType: 'END_USER' }), 'post a message');
     const target = await make('Merge target', undefined);
     const widgets = await widgetWorld(world);
     const routing = await routingWorld(world);
-    return { ids: { conversationSimplyId, [MERGE_TARGET]: target, ...widgets.ids, ...routing.ids }, names: ['Conversation', 'Visitor', 'Message', 'Merge target', ...widgets.names, ...(routing.names ?? [])] };
+    return { ids: { conversationSimplyId, [MERGE_TARGET]: target, ...aiWorldIds(message.id), ...widgets.ids, ...routing.ids }, names: ['Conversation', 'Visitor', 'Message', 'Merge target', ...widgets.names, ...(routing.names ?? [])] };
   },
 };

@@ -9,7 +9,8 @@ import { useServer } from '../support/use-server.ts';
 import { adminOf, call, createContacts, FEATURES, keyOf, memberWith, post, startConversation, visitorEmail, type Caller } from './conversation-fixtures.ts';
 
 describe('the inbox', () => {
-  const { server, teams: [team] } = useServer({ teams: 1 });
+  // handing to the AI needs a model configured (a closed port: nothing here asks it, as no job runs)
+  const { server, teams: [team] } = useServer({ teams: 1, env: { AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'unreachable' } });
   let agent: Caller & { userSimplyId: string };
   let colleague: Caller & { userSimplyId: string };
   let supervisor: Caller & { userSimplyId: string };

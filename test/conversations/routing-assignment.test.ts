@@ -23,8 +23,10 @@ describe('balanced assignment', () => {
   let team: TeamFixture;
   beforeAll(async () => {
     database = await createMigratedDatabase('conversation_routing');
-    a = await startTestServer({ databaseUrl: database.url, runJobs: true });
-    b = await startTestServer({ databaseUrl: database.url, dataDir: a.dataDir, runJobs: true });
+    // an AI rule hands to the AI only with a model configured (a closed port: no visitor message here asks it)
+    const env = { AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'unreachable' };
+    a = await startTestServer({ databaseUrl: database.url, runJobs: true, env });
+    b = await startTestServer({ databaseUrl: database.url, dataDir: a.dataDir, runJobs: true, env });
     team = await createTeam(a);
   });
   afterAll(async () => {

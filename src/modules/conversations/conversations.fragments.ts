@@ -2,10 +2,12 @@
 import { fragment, selection } from '../../app/graphql/fragments.ts';
 
 const CONVERSATION_FIELDS = `id conversationSimplyId subject channel status priority assignedUserId assignedAt aiHandling resolvedAt visitorName visitorEmail
-  visitorPhone dataRecordSimplyId recordLinkSource lastMessageAt lastMessagePreview lastMessageAuthorType lastEndUserMessageAt firstResponseAt messageCount
+  visitorPhone visitorLanguage dataRecordSimplyId recordLinkSource lastMessageAt lastMessagePreview lastMessageAuthorType lastEndUserMessageAt firstResponseAt messageCount
   snoozedUntil isSnoozed mergedIntoConversationSimplyId mergedAt createdAt updatedAt`;
 
-export const CONVERSATION = fragment('ConversationFields', 'Conversation', CONVERSATION_FIELDS);
+// the table's answers say whether a conversation is a widget's (and a preview); the inbox's list
+// leaves it to the detail's `widget`, so a page stays one statement
+export const CONVERSATION = fragment('ConversationFields', 'Conversation', `${CONVERSATION_FIELDS} widgetSimplyId isSimulated`);
 
 export const INBOX_CONVERSATION = fragment('InboxConversationFields', 'InboxConversation', `${CONVERSATION_FIELDS} unread following`);
 
@@ -30,7 +32,7 @@ export const INBOX_CONVERSATION_DETAIL = fragment(
   'InboxConversationDetail',
   selection`conversation { ${INBOX_CONVERSATION} } messages { ${CONVERSATION_MESSAGE} } hasOlderMessages readState { ${CONVERSATION_READ_STATE} }
     followers { ${PERSON} } assignedUser { ${PERSON} } linkedRecord { dataRecordSimplyId linkSource readable dataCollectionSimplyId name isArchived }
-    merges { ${CONVERSATION_MERGE} }`,
+    merges { ${CONVERSATION_MERGE} } widget { widgetSimplyId name visitorSimplyId visitorIsVerified isSimulated }`,
 );
 
 const TALLY = fragment('InboxTallyFields', 'InboxTally', 'total unread');

@@ -8,6 +8,7 @@ import { pageArgs } from '../../app/graphql/args.ts';
 import { givenFields, suppliedFields } from '../../app/graphql/input-fields.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import { ALL } from './conversation-access.ts';
+import { widgetOriginOf } from './conversation-origin.ts';
 import { conversationEventMessage, subscribeConversationEvents, type ConversationEventMessage } from './conversation-subscription.ts';
 import { CONVERSATION_EVENT_TYPES, type ConversationEvent } from './conversations.events.ts';
 import { AUTHOR_TYPES, CONTENT_TYPES, CONVERSATION_CHANNELS, CONVERSATION_LIMITS, DELIVERY_STATUSES, MESSAGE_CHANNELS, PRIORITIES, STATUSES } from './conversations.input.ts';
@@ -63,6 +64,15 @@ function conversationFields<T extends ConversationRow>(t: PothosSchemaTypes.Obje
     isSnoozed: t.boolean({ resolve: (c) => c.isSnoozed }),
     mergedIntoConversationSimplyId: t.string({ nullable: true, description: 'the conversation it was merged into (its messages read there)', resolve: (c) => c.mergedIntoSimplyId }),
     mergedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.mergedAt }),
+    widgetSimplyId: t.string({
+      nullable: true,
+      description: 'the chat widget whose visitor the conversation is with (started there, or a widget conversation was merged into it); null otherwise',
+      resolve: async (c, _args, ctx) => (await widgetOriginOf(ctx, c))?.widgetSimplyId ?? null,
+    }),
+    isSimulated: t.boolean({
+      description: 'a chat widget preview (POST …/widgets/{id}/simulate): no real visitor, left out of analytics',
+      resolve: async (c, _args, ctx) => (await widgetOriginOf(ctx, c))?.isSimulated ?? false,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
   };

@@ -8,6 +8,7 @@ import type { Paging } from '../../app/paging.ts';
 import type { Visibility } from './conversation-access.ts';
 import type { SnoozeFilter } from './conversations.input.ts';
 import { big, bigOrNull, Params, type Db } from './sql-helpers.ts';
+import { trackConversationChanged, trackConversationCreated } from './analytics-track.ts';
 
 export interface ConversationRow {
   id: bigint;
@@ -26,6 +27,8 @@ export interface ConversationRow {
   visitorEmail: string | null;
   visitorEmailKey: string | null;
   visitorPhone: string | null;
+  /** the language the visitor writes in (BCP-47), detected from their messages (language-detect.ts) */
+  visitorLanguage: string | null;
   dataRecordId: bigint | null;
   dataRecordSimplyId: string | null;
   recordLinkSource: string | null;
@@ -70,7 +73,7 @@ function inboxRowOf(row: Record<string, unknown>): InboxRow {
 
 /** The answered columns of `c`, with the assignee's and the surviving conversation's simplyIds. */
 const CONVERSATION_COLUMNS = `c.id, c."simplyId", c."teamId", c.subject, c.channel, c.status, c.priority, c."assignedUserId", au."simplyId" AS "assignedUserSimplyId",
-  c."assignedAt", c."aiHandling", c."resolvedAt", c."visitorName", c."visitorEmail", c."visitorEmailKey", c."visitorPhone", c."dataRecordId",
+  c."assignedAt", c."aiHandling", c."resolvedAt", c."visitorName", c."visitorEmail", c."visitorEmailKey", c."visitorPhone", c."visitorLanguage", c."dataRecordId",
   c."dataRecordSimplyId", c."recordLinkSource", c."lastMessageAt", c."lastMessagePreview", c."lastMessageAuthorType", c."lastEndUserMessageAt",
   c."firstResponseAt", c."messageCount", c."snoozedUntil", coalesce(c."snoozedUntil" > now(), false) AS "isSnoozed", c."mergedIntoId",
   mi."simplyId" AS "mergedIntoSimplyId", c."mergedAt", c."createdAt", c."updatedAt"`;
@@ -143,7 +146,10 @@ export async function insertConversation(db: pg.PoolClient, d: ConversationDraft
       d.dataRecordId, d.dataRecordSimplyId, d.recordLinkSource, searchTextOf(d), d.replyToken, d.createdByKind, d.createdById,
     ],
   );
-  return conversationOf(rows[0]);
+  const row = conversationOf(rows[0]);
+  // counted by analytics with the insert, whichever way it came in (analytics-track.ts)
+  await trackConversationCreated(db, row, { kind: d.createdByKind, id: d.createdById });
+  return row;
 }
 
 /** The columns an update may set (already decided by the service), by column name. */
@@ -179,7 +185,10 @@ export async function updateConversation(db: pg.PoolClient, teamId: bigint, id: 
      SELECT ${CONVERSATION_COLUMNS} FROM c ${CONVERSATION_JOINS}`,
     params.values,
   );
-  return conversationOf(rows[0]);
+  const row = conversationOf(rows[0]);
+  // status, assignee and resolution moves reach analytics from every writer (analytics-track.ts)
+  await trackConversationChanged(db, row);
+  return row;
 }
 
 // ---- lists ----
@@ -270,11 +279,42 @@ export async function conversationPage(db: Db, f: ListFilter, paging: Paging): P
 }
 
 export async function countConversations(db: Db, f: ListFilter): Promise<number> {
+  const counted = await countFromCells(db, f);
+  if (counted !== null) return counted;
   const params = new Params();
   const join = f.unread != null ? markerJoin(f, params) : '';
   const where = whereOf(f, params, 'rm');
   const { rows } = await db.query(`SELECT count(*)::int AS n FROM "Conversation" c ${join} WHERE ${where}`, params.values);
   return rows[0].n as number;
+}
+
+/**
+ * A list's total from the counts the "Conversation" trigger keeps per assignee, status, channel,
+ * priority and snooze (ConversationInboxCount): a sum over a few rows instead of a count over every
+ * conversation in reach. A snooze whose time has passed counts as awake even before the wake-up
+ * job clears it: those few are counted from the conversations themselves. Filters the counts do
+ * not know (unread, text, a record, related) answer null: count the rows.
+ */
+async function countFromCells(db: Db, f: ListFilter): Promise<number | null> {
+  if (f.unread != null || f.q || f.dataRecordId != null || f.related) return null;
+  const params = new Params();
+  const cells = [`k."teamId" = ${params.add(f.teamId)}`];
+  if (f.visibility.reach === 'OWN') cells.push(f.visibility.userId === null ? 'k."assigneeKey" = 0' : `k."assigneeKey" IN (0, ${params.add(f.visibility.userId)})`);
+  if (f.statuses?.length) cells.push(`k.status = ANY(${params.add(f.statuses)}::text[])`);
+  if (f.channels?.length) cells.push(`k.channel = ANY(${params.add(f.channels)}::text[])`);
+  if (f.priorities?.length) cells.push(`k.priority = ANY(${params.add(f.priorities)}::text[])`);
+  if (f.assignedUserId === null) cells.push('k."assigneeKey" = 0');
+  else if (typeof f.assignedUserId === 'object') cells.push(`k."assigneeKey" = coalesce((SELECT u.id FROM "User" u WHERE u."simplyId" = ${params.add(f.assignedUserId.simplyId)}), -1)`);
+  else if (f.assignedUserId !== undefined) cells.push(`k."assigneeKey" = ${params.add(f.assignedUserId)}`);
+  if (f.snoozed === 'AWAKE') cells.push('NOT k.snoozed');
+  else if (f.snoozed === 'SNOOZED') cells.push('k.snoozed');
+  // snoozes already over but not yet woken: awake for the list, counted as snoozed by the cells
+  const due = f.snoozed === 'AWAKE' || f.snoozed === 'SNOOZED' ? `(SELECT count(*) FROM "Conversation" c WHERE ${whereOf({ ...f, snoozed: undefined }, params, 'rm')} AND c."snoozedUntil" <= now())` : '0';
+  const { rows } = await db.query(
+    `SELECT coalesce((SELECT sum(k.count) FROM "ConversationInboxCount" k WHERE ${cells.join(' AND ')}), 0) ${f.snoozed === 'SNOOZED' ? '-' : '+'} ${due} AS n`,
+    params.values,
+  );
+  return Number(rows[0].n);
 }
 
 export interface SummaryRow {

@@ -31,6 +31,7 @@ import { insertAttachments, insertEmail, replyTokenExists, storedEmail, targetOf
 import { insertMessage } from './messages.sql.ts';
 import { previewOf } from './message-content.ts';
 import { randomSecret } from '../../app/ids.ts';
+import { afterVisitorMessage } from './ai-hooks.ts';
 
 /** The largest mail taken for a conversation (attachments included); larger ones are refused (552) at DATA. */
 export const MAX_INBOUND_EMAIL_BYTES = 25 * 1024 * 1024;
@@ -218,6 +219,8 @@ async function storeForTeam(services: Services, recipients: Recipients, mail: Pa
     if (conversation.snoozedUntil !== null) changes.snoozedUntil = null;
     if (Object.keys(changes).length > 0) await updateConversation(db, teamId, conversation.id, changes);
     await afterMessagePosted(services, db, conversation, reopened);
+    // the visitor's language, and the AI's reply while it handles the conversation (ai-hooks.ts)
+    await afterVisitorMessage(services, db, conversation, message);
 
     await publishConversationEvent(services, db, {
       teamSimplyId, type: 'MESSAGE_CREATED', conversationSimplyId: conversation.simplyId, messageSimplyId: message.simplyId, actor: SYSTEM_ACTOR, assignees: [conversation.assignedUserSimplyId],

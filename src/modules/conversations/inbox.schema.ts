@@ -6,6 +6,7 @@ import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { pageArgs } from '../../app/graphql/args.ts';
 import { givenFields } from '../../app/graphql/input-fields.ts';
+import { widgetOriginOf, type WidgetOrigin } from './conversation-origin.ts';
 import { CONVERSATION_LIMITS, STATUSES } from './conversations.input.ts';
 import type { MergeRow } from './merges.sql.ts';
 import type { FollowerRow, PersonRow } from './people.sql.ts';
@@ -77,6 +78,17 @@ const MergeRef = builder.objectRef<MergeRow>('ConversationMerge').implement({
   }),
 });
 
+const WidgetOriginRef = builder.objectRef<WidgetOrigin>('ConversationWidgetOrigin').implement({
+  description: 'The chat widget and visitor a conversation is with.',
+  fields: (t) => ({
+    widgetSimplyId: t.string({ resolve: (w) => w.widgetSimplyId }),
+    name: t.string({ description: 'the widget’s name', resolve: (w) => w.widgetName }),
+    visitorSimplyId: t.string({ resolve: (w) => w.visitorSimplyId }),
+    visitorIsVerified: t.boolean({ description: 'the team’s server signed who the visitor is (identity verification); false: anonymous, their name and email are what they typed', resolve: (w) => w.visitorIsVerified }),
+    isSimulated: t.boolean({ description: 'an agent’s preview of the widget (POST …/widgets/{id}/simulate): no real visitor', resolve: (w) => w.isSimulated }),
+  }),
+});
+
 const DetailRef = builder.objectRef<InboxDetail>('InboxConversationDetail').implement({
   description: 'One conversation of the inbox with its newest messages, the caller’s read state, followers, assignee, record and merge history.',
   fields: (t) => ({
@@ -88,6 +100,12 @@ const DetailRef = builder.objectRef<InboxDetail>('InboxConversationDetail').impl
     assignedUser: t.field({ type: PersonRef, nullable: true, resolve: (d) => d.assignedUser }),
     linkedRecord: t.field({ type: LinkedRecordRef, nullable: true, resolve: (d) => d.linkedRecord }),
     merges: t.field({ type: [MergeRef], description: 'every merge it took part in (as source or target), oldest first', resolve: (d) => d.merges }),
+    widget: t.field({
+      type: WidgetOriginRef,
+      nullable: true,
+      description: 'the chat widget and visitor the conversation is with; null when it did not come through a widget',
+      resolve: (d, _args, ctx) => widgetOriginOf(ctx, d.conversation),
+    }),
   }),
 });
 

@@ -12,6 +12,7 @@ import { CONVERSATION_LIMITS, snoozeInput } from './conversations.input.ts';
 import { type ConversationRow } from './conversations.sql.ts';
 import { follow, unfollow } from './people.sql.ts';
 import { changeConversation, visibleConversation } from './conversations.service.ts';
+import { afterHandedToAi, requireAiModel } from './ai-hooks.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,10 +26,24 @@ export async function takeOverConversation(ctx: RequestContext, simplyId: string
   }));
 }
 
-/** PUT …/assign-ai: the AI assistant answers from now on (the assignee stays; the answering itself is a later phase). */
+/**
+ * PUT …/assign-ai: the AI assistant answers the visitor from now on (the assignee stays), a visitor
+ * message still unanswered at once (ai-hooks.ts). Without a model: 403 AI_FEATURE_UNAVAILABLE,
+ * after the conversation is found (another team's is 404 all the same).
+ */
 export async function assignConversationToAi(ctx: RequestContext, simplyId: string): Promise<ConversationRow> {
   const visibility = inboxVisibility(ctx, 'EDIT');
-  return changeConversation(ctx, simplyId, visibility, (before) => (before.aiHandling ? {} : { aiHandling: true }));
+  return changeConversation(
+    ctx,
+    simplyId,
+    visibility,
+    (before) => {
+      requireAiModel(ctx.services);
+      return before.aiHandling ? {} : { aiHandling: true };
+    },
+    'CONVERSATION_UPDATED',
+    (db, after) => afterHandedToAi(ctx.services, db, after),
+  );
 }
 
 /**

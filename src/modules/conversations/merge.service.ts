@@ -4,6 +4,11 @@
 // messages read in time order there. An unmerge clears the pointer and recomputes the target's
 // totals: the source comes back as it was, and what was posted to the target since stays there.
 // Every merge is a ConversationMerge row (who, when, undone when and by whom), shown in the detail.
+//
+// A chat widget visitor's conversation merged into another keeps its visitor: the target is tied to
+// the same visitor (unless it has a visitor of its own), so their widget shows the merged thread and
+// agents' replies there reach them; the merge row remembers it and the unmerge takes it back, also
+// from the conversations the target was merged into since with the visitor carried along.
 import type { RequestContext } from '../../app/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../app/errors.ts';
 import { requireTeam } from '../../app/require-team.ts';
@@ -16,7 +21,7 @@ import { conversationId, conversationMergeId } from './conversations.ids.ts';
 import { mergeInput } from './conversations.input.ts';
 import { findConversation, findConversationById, lockConversations, updateConversation, type ConversationRow } from './conversations.sql.ts';
 import { refreshThreadTotals } from './messages.sql.ts';
-import { closeMerge, insertMerge, openMergeOf, type MergeRow } from './merges.sql.ts';
+import { carryWidgetThread, closeMerge, dropCarriedWidgetThread, insertMerge, openMergeOf, widgetThreadOf, type CarriedThread, type MergeRow } from './merges.sql.ts';
 import { previewOf } from './message-content.ts';
 
 export interface MergeResult {
@@ -57,12 +62,15 @@ async function merge(ctx: RequestContext, sourceSimplyId: string, targetSimplyId
     if (target.mergedIntoId !== null) throw new ConversationMergedError(target.simplyId, target.mergedIntoSimplyId);
     // a target without a record takes the source's; the unmerge gives it back
     const takesRecord = target.dataRecordId === null && source.dataRecordId !== null;
+    // the source's widget visitor sees the target from now on (a target with its own visitor keeps it)
+    const visitor = await widgetThreadOf(db, team.id, source.id);
+    const carried = visitor !== null && (await carryWidgetThread(db, team.id, target.id, visitor)) ? visitor : null;
     const row = await insertMerge(db, {
       simplyId: conversationMergeId.create(),
       teamId: team.id,
       sourceId: source.id,
       targetId: target.id,
-      targetBefore: takesRecord ? { linked: true, dataRecordSimplyId: source.dataRecordSimplyId } : {},
+      targetBefore: { ...(takesRecord ? { linked: true, dataRecordSimplyId: source.dataRecordSimplyId } : {}), ...(carried ? { widgetThread: carried } : {}) },
       byKind: actor.kind,
       byId: actor.id,
     });
@@ -102,10 +110,26 @@ async function unmerge(ctx: RequestContext, simplyId: string, visibility: Visibi
     if (open.targetBefore.linked && target.dataRecordSimplyId === open.targetBefore.dataRecordSimplyId) {
       await updateConversation(db, team.id, target.id, { dataRecordId: null, dataRecordSimplyId: null, recordLinkSource: null });
     }
+    if (open.targetBefore.widgetThread) await takeBackVisitor(db, team.id, target.id, open.targetBefore.widgetThread);
     await refreshThreadTotals(db, team.id, target.id, previewOf);
     for (const c of [source, target]) {
       await publishConversationEvent(ctx.services, db, { teamSimplyId: team.simplyId, type: 'CONVERSATION_UNMERGED', conversationSimplyId: c.simplyId, actor, assignees: [c.assignedUserSimplyId] });
     }
     return { merge: row, sourceConversation: (await findConversationById(db, team.id, source.id))!, targetConversation: (await findConversationById(db, team.id, target.id))! };
   });
+}
+
+/**
+ * The visitor a merge gave `conversationId` loses it again, and so do the conversations it was
+ * merged into since that carried the same visitor along (their threads no longer hold the
+ * visitor's conversation).
+ */
+async function takeBackVisitor(db: Parameters<typeof openMergeOf>[0], teamId: bigint, conversationId: bigint, visitor: CarriedThread): Promise<void> {
+  const same = (t: CarriedThread | undefined) => t?.widgetId === visitor.widgetId && t.visitorId === visitor.visitorId;
+  let at: bigint | null = conversationId;
+  for (let hops = 0; at !== null && hops < 50; hops++) {
+    await dropCarriedWidgetThread(db, teamId, at, visitor);
+    const onward = await openMergeOf(db, teamId, at);
+    at = onward && same(onward.targetBefore.widgetThread) ? onward.targetId : null;
+  }
 }

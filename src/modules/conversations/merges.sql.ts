@@ -1,4 +1,5 @@
-// The merge history: one row per merge of a conversation into another, closed by its unmerge.
+// The merge history: one row per merge of a conversation into another, closed by its unmerge; and
+// the chat widget visitor a merge lets see the conversation it went into (ConversationWidgetThread).
 import type pg from 'pg';
 import { big, type Db } from './sql-helpers.ts';
 
@@ -9,7 +10,14 @@ export interface MergeRow {
   targetId: bigint;
   sourceSimplyId: string;
   targetSimplyId: string;
-  targetBefore: { dataRecordId?: string | null; dataRecordSimplyId?: string | null; recordLinkSource?: string | null; linked?: boolean };
+  targetBefore: {
+    dataRecordId?: string | null;
+    dataRecordSimplyId?: string | null;
+    recordLinkSource?: string | null;
+    linked?: boolean;
+    /** the widget visitor the merge let see the target (ids as strings: JSON) */
+    widgetThread?: CarriedThread;
+  };
   mergedAt: Date;
   mergedByKind: string;
   mergedById: string | null;
@@ -73,3 +81,40 @@ export async function mergesOf(db: Db, teamId: bigint, conversationId: bigint): 
   return rows.map(mergeOf);
 }
 
+
+// ---- the widget visitor of a merged thread ----
+
+/** A chat widget visitor's tie to a conversation (ids as strings, as kept in targetBefore). */
+export interface CarriedThread {
+  widgetId: string;
+  visitorId: string;
+}
+
+/** The widget visitor whose conversation this is (or who was given it by a merge), or null. */
+export async function widgetThreadOf(db: pg.PoolClient, teamId: bigint, conversationId: bigint): Promise<CarriedThread | null> {
+  const { rows } = await db.query(`SELECT "widgetId", "visitorId" FROM "ConversationWidgetThread" WHERE "teamId" = $1 AND "conversationId" = $2`, [teamId, conversationId]);
+  return rows[0] ? { widgetId: String(rows[0].widgetId), visitorId: String(rows[0].visitorId) } : null;
+}
+
+/**
+ * Lets the visitor see the conversation theirs was merged into. The target is no preview, whatever
+ * the source was: it stays in analytics. False when the target has a visitor of its own already.
+ */
+export async function carryWidgetThread(db: pg.PoolClient, teamId: bigint, targetId: bigint, thread: CarriedThread): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO "ConversationWidgetThread" ("teamId", "conversationId", "widgetId", "visitorId", "isSimulated") VALUES ($1, $2, $3, $4, false)
+     ON CONFLICT ("teamId", "conversationId") DO NOTHING`,
+    [teamId, targetId, BigInt(thread.widgetId), BigInt(thread.visitorId)],
+  );
+  return rowCount === 1;
+}
+
+/** Takes back what carryWidgetThread gave: only the same visitor's tie to that conversation. */
+export async function dropCarriedWidgetThread(db: pg.PoolClient, teamId: bigint, conversationId: bigint, thread: CarriedThread): Promise<void> {
+  await db.query(`DELETE FROM "ConversationWidgetThread" WHERE "teamId" = $1 AND "conversationId" = $2 AND "widgetId" = $3 AND "visitorId" = $4`, [
+    teamId,
+    conversationId,
+    BigInt(thread.widgetId),
+    BigInt(thread.visitorId),
+  ]);
+}

@@ -28,6 +28,7 @@ import { htmlText, mentionedSimplyIds, previewOf, storableContent } from './mess
 import { planOutbound } from './outbound-channels.ts';
 import { afterMessagePosted } from './routing-hooks.ts';
 import { linkOutboundEmail, queueConversationEmail } from './email-outbound.ts';
+import { afterVisitorMessage } from './ai-hooks.ts';
 
 export type { MessageRow };
 
@@ -108,6 +109,8 @@ export async function postMessage(ctx: RequestContext, simplyId: string, raw: un
       previewOf(content, contentType),
     );
     if (email) await linkOutboundEmail(db, email, message);
+    // the visitor's language, and the AI's reply while it handles the conversation (ai-hooks.ts)
+    if (authorType === 'END_USER') await afterVisitorMessage(ctx.services, db, conversation, message);
 
     // the visitor writing again reopens a finished conversation and ends its snooze
     if (authorType === 'END_USER') {

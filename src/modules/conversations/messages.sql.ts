@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import type { Paging } from '../../app/paging.ts';
 import { big, bigOrNull, THREAD, type Db } from './sql-helpers.ts';
+import { trackFirstResponse } from './analytics-track.ts';
 
 export interface MessageRow {
   id: bigint;
@@ -134,7 +135,10 @@ export async function insertMessage(db: pg.PoolClient, d: MessageDraft, preview:
       d.content, d.contentType, d.deliveryStatus, d.deliverySimplyId, d.mentionedUserIds.map(String), preview,
     ],
   );
-  return messageOf(rows[0]);
+  const message = messageOf(rows[0]);
+  // a reply to the visitor (an agent's or the AI's, as firstResponseAt counts it) may be analytics' first response
+  if ((d.authorType === 'AGENT' || d.authorType === 'AI') && d.channel !== 'INTERNAL_NOTE') await trackFirstResponse(db, d.teamId, d.conversationId, message);
+  return message;
 }
 
 /**

@@ -13,7 +13,7 @@
 //               limit and under the rule's maxOpenPerAgent; the fewest open conversations first,
 //               then the longest since their last assignment, then the lowest id. None: it waits.
 //   AGENT       the named agent, present or not (an owner; limits bound pools only)
-//   AI          aiHandling turns true
+//   AI          aiHandling turns true (the AI answers: ai-hooks.ts); without a model, left as UNASSIGNED
 //   UNASSIGNED  left as it is
 // No rule matched: UNMATCHED (left unassigned). Assigned, merged, closed or AI-handled meanwhile: SKIPPED.
 import type pg from 'pg';
@@ -26,6 +26,7 @@ import { firstMatchingRule } from './rule-match.ts';
 import { OPEN_STATUSES, ruleLoads, teamAgents, type AgentRow } from './routing-people.sql.ts';
 import { teamRules, type RuleRow } from './routing-rules.sql.ts';
 import { applySla } from './sla-apply.ts';
+import { afterHandedToAi } from './ai-hooks.ts';
 import { big } from './sql-helpers.ts';
 
 const BATCH = 100;
@@ -144,7 +145,10 @@ async function decide(batch: Batch, p: Pending): Promise<{ outcome: Outcome; rul
     case 'UNASSIGNED':
       return { outcome: 'UNASSIGNED', ruleId, decided: true };
     case 'AI': {
+      // without a model nobody would answer: the conversation stays with people, as UNASSIGNED leaves it
+      if (!batch.services.ai) return { outcome: 'UNASSIGNED', ruleId, decided: true };
       const after = await updateConversation(batch.db, batch.teamId, c.id, { aiHandling: true });
+      await afterHandedToAi(batch.services, batch.db, after);
       await publishConversationEvent(batch.services, batch.db, { teamSimplyId: batch.teamSimplyId, type: 'CONVERSATION_UPDATED', conversationSimplyId: after.simplyId, actor: SYSTEM, assignees: [null] });
       return { outcome: 'AI', ruleId, decided: true };
     }

@@ -18,6 +18,7 @@ import { slaFacts } from './sla-facts.sql.ts';
 import { policiesById } from './sla-policies.sql.ts';
 import { nextCheckOf, slaClocks } from './sla-state.ts';
 import { big } from './sql-helpers.ts';
+import { trackSlaOutcomes } from './analytics-track.ts';
 
 export const NOTIFY_SLA = 'conversations.sla-notify';
 const BATCH = 200;
@@ -81,6 +82,8 @@ async function checkTeam(services: Services, db: pg.PoolClient, teamId: bigint, 
         await services.jobs.boss.send(NOTIFY_SLA, job, { db: onConnection(db), retryLimit: 5, retryDelay: 5 });
       }
     }
+    // met and breached clocks are analytics' SLA hit rate (analytics-track.ts)
+    await trackSlaOutcomes(db, teamId, id, clocks, f.assignedUserId);
     const next = nextCheckOf(clocks, now);
     await db.query(`UPDATE "ConversationSla" SET "nextCheckAt" = $3 WHERE "teamId" = $1 AND "conversationId" = $2`, [teamId, id, next]);
     if (next) await queueSlaCheck(services, db, teamId, id, next);

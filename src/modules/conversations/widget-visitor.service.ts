@@ -26,6 +26,7 @@ import { postMessage, type MessageRow } from './messages.service.ts';
 import { htmlText } from './message-content.ts';
 import { activeMembers } from './people.sql.ts';
 import { matchVisitor } from './record-link.ts';
+import { THREAD } from './sql-helpers.ts';
 import { publicWidget, type PublicWidget, type VisitorView } from './widget-tokens.service.ts';
 import { startConversationInput, visitorMessageInput, WIDGET_LIMITS } from './widget.input.ts';
 
@@ -91,23 +92,27 @@ export async function listVisitorConversations(ctx: RequestContext): Promise<Vis
     `SELECT c."simplyId" AS "conversationSimplyId", c.status, c."createdAt", ${VISIBLE_LAST} AS "lastMessageAt"
        FROM "ConversationWidgetThread" t JOIN "Conversation" c ON c."teamId" = t."teamId" AND c.id = t."conversationId"
       WHERE t."teamId" = $1 AND t."visitorId" = $2 AND t."widgetId" = $3
+        -- a conversation merged into another the visitor sees reads there (merge.service.ts)
+        AND (c."mergedIntoId" IS NULL OR NOT EXISTS (SELECT 1 FROM "ConversationWidgetThread" mt
+              WHERE mt."teamId" = t."teamId" AND mt."visitorId" = t."visitorId" AND mt."conversationId" = c."mergedIntoId"))
       ORDER BY t."createdAt" DESC LIMIT $4`,
     [team.id, facts.visitorId, facts.widgetId, WIDGET_LIMITS.visitorConversations],
   );
   return rows;
 }
 
-/** widgetVisitorMessages: the newest `limit` messages the visitor may see, oldest first; internal notes never. */
+/** widgetVisitorMessages: the newest `limit` messages of the thread (merged conversations included) the visitor may see, oldest first; internal notes never. */
 export async function listVisitorMessages(ctx: RequestContext, simplyId: string, limit: number | null | undefined): Promise<VisitorMessage[]> {
   const team = requireTeam(ctx);
   const conversation = await visitorConversation(ctx, simplyId);
   const n = limit ?? 50;
   if (!Number.isInteger(n) || n < 1 || n > 100) throw new ValidationError('Invalid paging parameters', [{ field: 'limit', message: 'must be 1-100' }]);
   const { rows } = await ctx.services.pool.query(
-    `SELECT * FROM (
+    `WITH RECURSIVE ${THREAD}
+     SELECT * FROM (
        SELECT m."simplyId", $3::text AS "conversationSimplyId", m."authorType", m.content, m."contentType", m."createdAt", m.id
          FROM "ConversationMessage" m
-        WHERE m."teamId" = $1 AND m."conversationId" = $2 AND m.channel <> 'INTERNAL_NOTE'
+        WHERE m."teamId" = $1 AND m."conversationId" IN (SELECT id FROM thread) AND m.channel <> 'INTERNAL_NOTE'
         ORDER BY m."createdAt" DESC, m.id DESC LIMIT $4) newest
       ORDER BY "createdAt", id`,
     [team.id, conversation.id, conversation.conversationSimplyId, n],

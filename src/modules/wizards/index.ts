@@ -3,3 +3,7 @@
 export { exportWizards } from './wizard-export.ts';
 export { runWizard } from './wizard-runner.ts';
 export { dataWizardId, dataWizardStepId } from './wizards.ids.ts';
+// conversations turns completed runs of external-access links into FORM messages (its form-*.ts)
+export { loadWizardConfig, type WizardConfig } from './wizard-config.ts';
+export { WIZARD_COMPLETED, type CompletionData } from './wizard-events.ts';
+export { submittedRun, type SubmittedRun } from './wizard-run-answers.ts';
