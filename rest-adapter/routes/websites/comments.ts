@@ -1,7 +1,7 @@
 // Review comments → src/modules/websites/comments.schema.ts (docs/api/websites.md "Review comments").
 import { z } from 'zod';
 import { operation, PAGINATION } from '../../../src/app/graphql/fragments.ts';
-import { createCommentInput, replyInput } from '../../../src/modules/websites/comments.service.ts';
+import { createCommentInput, replyInput } from '../../../src/modules/websites/comments.input.ts';
 import { WEBSITE_COMMENT, WEBSITE_COMMENT_REPLY } from '../../../src/modules/websites/websites.fragments.ts';
 import { respond, route } from '../../route.ts';
 import { actOn, updateOne } from '../../route-shapes.ts';

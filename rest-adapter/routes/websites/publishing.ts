@@ -2,9 +2,7 @@
 // review", "Versions", "Publishing a site", "Backups").
 import { z } from 'zod';
 import { operation, PAGINATION } from '../../../src/app/graphql/fragments.ts';
-import { createBackupInput } from '../../../src/modules/websites/backups.service.ts';
-import { publishInput, requestChangesInput } from '../../../src/modules/websites/page-publishing.service.ts';
-import { checkpointInput, versionMetadataInput } from '../../../src/modules/websites/page-versions.service.ts';
+import { checkpointInput, createBackupInput, publishInput, requestChangesInput, versionMetadataInput } from '../../../src/modules/websites/publishing.input.ts';
 import { WEBSITE, WEBSITE_BACKUP, WEBSITE_PAGE, WEBSITE_PAGE_VERSION } from '../../../src/modules/websites/websites.fragments.ts';
 import { respond, route } from '../../route.ts';
 import { actOn, getOne, updateOne } from '../../route-shapes.ts';

@@ -12,16 +12,14 @@ import { requireTeam } from '../../app/require-team.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { parseInput } from '../../app/validate.ts';
 import { Prisma, type Website, type WebsiteBackup } from '../../generated/prisma/client.ts';
-import { z } from 'zod';
 import { recordActivity } from './page-activity.ts';
 import { PageTree } from './page-tree.ts';
 import { siteFor } from './website-access.ts';
 import { websiteBackupId } from './websites.ids.ts';
+import { createBackupInput } from './publishing.input.ts';
 
 /** the most backups a site keeps: beyond it, taking one drops the oldest AUTOMATIC ones */
 export const MAX_BACKUPS_PER_SITE = 200;
-
-export const createBackupInput = z.strictObject({ summary: z.string({ message: 'must be a string' }).trim().max(500, 'at most 500 characters').optional() });
 
 /** The settings a backup keeps (content, not identity: name and slug stay as they are). */
 const SETTINGS = [

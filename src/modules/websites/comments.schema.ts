@@ -3,7 +3,8 @@
 import { tier } from '../../app/auth/tiers.ts';
 import { builder } from '../../app/builder.ts';
 import { pageType } from '../../app/graphql/page.ts';
-import { type CommentView, createComment, createReply, deleteComment, deleteReply, listPageComments, listTeamComments, type ReplyView, setResolved, TARGET_DEVICES } from './comments.service.ts';
+import { type CommentView, createComment, createReply, deleteComment, deleteReply, listPageComments, listTeamComments, type ReplyView, setResolved } from './comments.service.ts';
+import { TARGET_DEVICES } from './comments.input.ts';
 
 const read = tier.websites('websites:read');
 const write = tier.websites('websites:write');

@@ -2,7 +2,6 @@
 // (xPercent across, yPixels down, on a device, optionally on a component), resolved and reopened,
 // answered by replies. Commenting tells the page's editors (WORKFLOW notifications) and the people
 // @mentioned (MENTION notifications), in the transaction that writes the comment.
-import { z } from 'zod';
 import type { RequestContext } from '../../app/context.ts';
 import { ApiError, NotFoundError, ValidationError } from '../../app/errors.ts';
 import { pagination, parsePaging, type Page, type PageInput } from '../../app/paging.ts';
@@ -16,22 +15,10 @@ import { recordActivity } from './page-activity.ts';
 import { pageFor, siteFor } from './website-access.ts';
 import { effectiveRole, type WebsiteRole, atLeast } from './website-roles.ts';
 import { websiteCommentId, websiteCommentReplyId, websiteId } from './websites.ids.ts';
+import { COMMENT_LIMITS, createCommentInput, replyInput } from './comments.input.ts';
 
-export const COMMENT_LIMITS = { comment: 5000, mentions: 20 } as const;
-export const TARGET_DEVICES = ['DESKTOP', 'TABLET', 'MOBILE'] as const;
 /** `@usr-XXXX-XXXX-XXXX` in a comment names a person to tell */
 const MENTION = /@(usr-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})\b/g;
-
-const text = z.string({ message: 'must be a string' }).trim().min(1, 'must not be blank').max(COMMENT_LIMITS.comment, `at most ${COMMENT_LIMITS.comment} characters`);
-
-export const createCommentInput = z.strictObject({
-  xPercent: z.number({ message: 'must be a number' }).min(0, 'must be 0-100').max(100, 'must be 0-100'),
-  yPixels: z.number({ message: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1_000_000, 'at most 1000000'),
-  comment: text,
-  targetDevice: z.enum(TARGET_DEVICES, { message: `must be one of ${TARGET_DEVICES.join(', ')}` }).optional(),
-  grapesComponentId: z.string({ message: 'must be a component id' }).regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a component id').optional(),
-});
-export const replyInput = z.strictObject({ comment: text });
 
 export class CommentAuthorRequiredError extends ApiError {
   constructor(what: string) {

@@ -7,7 +7,6 @@
 //
 // Publishing a page puts it on the site's published pages; the site itself is live only once it is
 // published (PUT isPublished, site-publishing.service.ts). Each action locks the page's row.
-import { z } from 'zod';
 import type { RequestContext } from '../../app/context.ts';
 import { ApiError } from '../../app/errors.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
@@ -16,6 +15,7 @@ import type { WebsitePage } from '../../generated/prisma/client.ts';
 import { recordActivity } from './page-activity.ts';
 import { takeVersion } from './page-versions.service.ts';
 import { pageFor } from './website-access.ts';
+import { publishInput, requestChangesInput } from './publishing.input.ts';
 import type { WebsiteRole } from './website-roles.ts';
 
 export class ReviewStateError extends ApiError {
@@ -25,9 +25,6 @@ export class ReviewStateError extends ApiError {
     });
   }
 }
-
-export const publishInput = z.strictObject({ summary: z.string().trim().max(500, 'at most 500 characters').optional() });
-export const requestChangesInput = z.strictObject({ message: z.string().trim().min(1, 'must not be blank').max(2000, 'at most 2000 characters').optional() });
 
 /** The page's row locked for the transaction, read fresh, with the caller's role reaching `needed`. */
 async function lockedPage(ctx: RequestContext, tx: Tx, pageSimplyId: string, needed: WebsiteRole): Promise<WebsitePage> {

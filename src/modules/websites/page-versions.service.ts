@@ -8,21 +8,14 @@ import { requireTeam } from '../../app/require-team.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { parseInput } from '../../app/validate.ts';
 import type { WebsitePage, WebsitePageVersion } from '../../generated/prisma/client.ts';
-import { z } from 'zod';
 import { recordActivity } from './page-activity.ts';
 import { pageFor, siteFor, type WebsitesDb } from './website-access.ts';
 import type { WebsiteRole } from './website-roles.ts';
 import { websitePageVersionId } from './websites.ids.ts';
+import { checkpointInput, versionMetadataInput } from './publishing.input.ts';
 
 export const VERSION_KINDS = ['PUBLISHED', 'CHECKPOINT', 'BEFORE_RESTORE'] as const;
 export type VersionKind = (typeof VERSION_KINDS)[number];
-
-const label = z.string({ message: 'must be a string' }).trim().min(1, 'must not be blank').max(200, 'at most 200 characters');
-const note = z.string({ message: 'must be a string' }).trim().max(2000, 'at most 2000 characters');
-export const checkpointInput = z.strictObject({ label: label.optional(), note: note.optional() });
-export const versionMetadataInput = z
-  .strictObject({ label: label.nullable().optional(), note: note.nullable().optional() })
-  .refine((v) => v.label !== undefined || v.note !== undefined, { message: 'send label or note' });
 
 export interface VersionView {
   version: WebsitePageVersion;
