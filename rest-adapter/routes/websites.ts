@@ -9,7 +9,10 @@ import { defineRoutes, route } from '../route.ts';
 import { actOn, createOne, getOne, updateOne } from '../route-shapes.ts';
 import { websiteDesignRoutes } from './websites/designs.ts';
 import { websitePublishingRoutes } from './websites/publishing.ts';
+import { websiteServingRoutes } from './websites/serving.ts';
 import { websiteCommentRoutes } from './websites/comments.ts';
+import { websiteAccessAreaRoutes } from './websites/access-areas.ts';
+import { websiteStudioRoutes } from './websites/studio.ts';
 
 const SITE = '/v1/websites/{websiteSimplyId}';
 const PAGE = '/v1/website-pages/{pageSimplyId}';
@@ -104,5 +107,8 @@ export const websiteRoutes = defineRoutes([
   actOn({ method: 'DELETE', path: PAGE, summary: 'Delete a page', description: 'A page with pages under it is refused (409 WEBSITE_PAGE_HAS_CHILDREN) (EDITOR; websites:write)', name: 'DeleteWebsitePage' }),
   ...websiteDesignRoutes,
   ...websitePublishingRoutes,
+  ...websiteServingRoutes,
   ...websiteCommentRoutes,
+  ...websiteAccessAreaRoutes,
+  ...websiteStudioRoutes,
 ]);

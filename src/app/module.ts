@@ -63,6 +63,8 @@ export interface HttpEndpoint {
   /** the route template of the access log and metrics */
   route: string;
   handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void>;
+  /** whether every path on this Host is the endpoint's (a website's custom domain); asked for each request, so it answers from memory */
+  servesHost?(host: string | undefined): boolean;
 }
 
 /** What AppModule.listen opened. */

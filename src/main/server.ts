@@ -108,6 +108,12 @@ export async function startApp(options: StartOptions): Promise<App> {
           });
         }
       }
+      // a host an area serves whole (a website's custom domain): every path there is the area's
+      const hosted = endpoints.find((e) => e.servesHost?.(req.headers.host));
+      if (hosted) {
+        route = hosted.route;
+        return await hosted.handle(req, res, url, requestId);
+      }
       if (path === '/metrics') {
         route = path;
         return await serveMetricsOnMainPort(req, res, requestId, metrics, config.METRICS_TOKEN);

@@ -5,11 +5,13 @@
 // Races on websites: N creates with one name get N different slugs; N different settings on one
 // site leave one whole body; one delete wins. Races on pages: N creates under one parent get
 // positions 0…N-1 and different slugs; N moves keep every sibling list dense; N reorders leave one
-// of the submitted trees; one delete wins.
+// of the submitted trees; one delete wins. Access areas: N over one root page make one; N with a
+// new root page make N pages, dense; a blog set-up is made once.
 import { distinct, expectDenseRanks, expectOneOf, expectSame } from '../concurrency/race-checks.ts';
 import { type Exchange, N, succeeded, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
 import { PERSON_ONLY } from '../concurrency/race-person.ts';
 import { fresh, ok, type AreaTestKit } from '../support/area-kit.ts';
+import { createCollection } from '../support/data-fixtures.ts';
 
 const SITES = '/v1/websites';
 const SITE = `${SITES}/{websiteSimplyId}`;
@@ -44,6 +46,7 @@ const VERSION = '/v1/website-page-versions/{versionSimplyId}';
 const BACKUP = '/v1/website-backups/{websiteBackupSimplyId}';
 const COMMENT = '/v1/website-comments/{commentSimplyId}';
 const REPLY = '/v1/website-comment-replies/{replySimplyId}';
+const AREA = '/v1/website-access-areas/{accessAreaSimplyId}';
 
 /** N requests of one kind, each answered 2xx (a serialized write: one after the other, all applied) */
 const allApplied = (what: string, build: (kit: RaceKit) => Promise<{ path: string; body?: unknown; check?: (xs: Exchange[]) => Promise<void> }>, status = '200') => ({
@@ -236,6 +239,7 @@ const websiteRaces: RaceTable = {
     }),
   ],
   [`POST ${SITE}/publish-activation`]: [allApplied('N activation tokens: each issued', async (kit) => ({ path: `${SITES}/${(await siteWithPages(kit, 0)).site}/publish-activation` }), '201')],
+  [`POST ${SITE}/preview-sessions`]: [allApplied('N preview sessions of one site: each issued', async (kit) => ({ path: `${SITES}/${(await siteWithPages(kit, 1)).site}/preview-sessions`, body: {} }), '201')],
   [`POST ${SITE}/header-footer/publish`]: [allApplied('N header and footer publishes: each applied', async (kit) => ({ path: `${SITES}/${(await siteWithPages(kit, 0)).site}/header-footer/publish` }))],
   [`POST ${SITE}/campaign-chrome/publish`]: [
     allApplied('N campaign chrome publishes: each keeps a backup', async (kit) => {
@@ -363,6 +367,65 @@ const websiteRaces: RaceTable = {
       },
     },
   ],
+  [`POST ${SITE}/access-areas`]: [
+    {
+      what: 'N areas over one root page: one is made, the others are refused',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site, pages } = await siteWithPages(kit, 1);
+        const collection = await createCollection(kit.server, kit.team, { name: fresh('People'), fields: { name: 'PLAIN_TEXT' } });
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/${site}/access-areas`, body: { name: 'Members', rootPageSimplyIds: [pages[0]], admits: [{ dataCollectionSimplyId: collection.id }] } });
+        kit.expectAnswers(xs, ['201', '409 WEBSITE_ACCESS_AREA_PAGE_TAKEN']);
+        expectSame(kit, 'areas made', succeeded(xs).length, 1, xs);
+        expectSame(kit, 'areas listed', (await asAdmin(kit, 'GET', `${SITES}/${site}/access-areas`)).length, 1, xs);
+      },
+    },
+  ],
+  [`POST ${SITE}/access-areas/root-page`]: [
+    {
+      what: 'N areas with a new root page of one title: N areas, N pages with different slugs',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site } = await siteWithPages(kit, 1);
+        const collection = await createCollection(kit.server, kit.team, { name: fresh('People'), fields: { name: 'PLAIN_TEXT' } });
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/${site}/access-areas/root-page`, body: { name: 'Members', admits: [{ dataCollectionSimplyId: collection.id }], page: { title: 'Members' } } });
+        kit.expectAnswers(xs, ['201']);
+        await expectDenseTree(kit, site, 1 + succeeded(xs).length, xs);
+        const roots = (await asAdmin(kit, 'GET', `${SITES}/${site}/access-areas`)).map((a: { rootPageSimplyIds: string[] }) => a.rootPageSimplyIds[0]);
+        expectSame(kit, 'areas', roots.length, succeeded(xs).length, xs);
+        if (!distinct(roots)) kit.problem('two areas got one root page', xs);
+      },
+    },
+  ],
+  [`PUT ${AREA}`]: [
+    {
+      what: 'N different names of one area: one whole body stays',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site } = await siteWithPages(kit, 0);
+        const collection = await createCollection(kit.server, kit.team, { name: fresh('People'), fields: { name: 'PLAIN_TEXT' } });
+        const area = await asAdmin(kit, 'POST', `${SITES}/${site}/access-areas/root-page`, { name: 'Members', admits: [{ dataCollectionSimplyId: collection.id }], page: { title: 'Members' } });
+        const bodies = Array.from({ length: N }, (_, i) => ({ name: `Area ${i}`, enabled: i % 2 === 0 }));
+        const xs = await kit.race(bodies.map((body) => ({ method: 'PUT', path: `/v1/website-access-areas/${area.accessAreaSimplyId}`, body })));
+        kit.expectAnswers(xs, ['200']);
+        const [after] = await asAdmin(kit, 'GET', `${SITES}/${site}/access-areas`);
+        expectOneOf(kit, 'the area', { name: after.name, enabled: after.enabled }, bodies, xs);
+      },
+    },
+  ],
+  [`POST ${SITE}/blog/setup`]: [
+    {
+      what: 'N blog set-ups of one site: one makes the blog, the others answer it',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site } = await siteWithPages(kit, 1);
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/${site}/blog/setup` });
+        kit.expectAnswers(xs, ['201', '200']);
+        expectSame(kit, 'set-ups that made the blog', xs.filter((x) => x.response.status === 201).length, 1, xs);
+        await expectDenseTree(kit, site, 3, xs);
+      },
+    },
+  ],
 };
 
 export const kit: AreaTestKit = {
@@ -378,13 +441,17 @@ export const kit: AreaTestKit = {
     [`POST ${PAGE}/versions`]: () => ({ label: fresh('Label') }),
     [`PATCH ${VERSION}`]: () => ({ label: fresh('Label') }),
     [`POST ${SITE}/backups`]: () => ({}),
+    [`POST ${SITE}/preview-sessions`]: () => ({}),
     [`POST ${PAGE}/comments`]: () => ({ xPercent: 1, yPixels: 1, comment: fresh('Comment') }),
     [`POST ${COMMENT}/replies`]: () => ({ comment: fresh('Reply') }),
+    [`POST ${SITE}/access-areas`]: (own) => ({ name: fresh('Area'), rootPageSimplyIds: [own.pageSimplyId], admits: [{ dataCollectionSimplyId: own.dataCollectionSimplyId }] }),
+    [`POST ${SITE}/access-areas/root-page`]: (own) => ({ name: fresh('Area'), admits: [{ dataCollectionSimplyId: own.dataCollectionSimplyId }], page: { title: fresh('Members') } }),
+    [`PUT ${AREA}`]: () => ({ name: fresh('Area') }),
   },
   readQueries: {
     'GET /v1/website-comments': () => 'limit=100',
   },
-  async world({ server, team, name }) {
+  async world({ server, team, name, ids, need }) {
     const as = { token: team.userToken, teamId: team.teamSimplyId };
     const site = await ok(await server.request('POST', SITES, { ...as, body: { name: name('Website') } }), 'create website');
     const page = await ok(await server.request('POST', `${SITES}/${site.websiteSimplyId}/pages`, { ...as, body: { title: name('Website page') } }), 'create page');
@@ -392,6 +459,11 @@ export const kit: AreaTestKit = {
     const backup = await ok(await server.request('POST', `${SITES}/${site.websiteSimplyId}/backups`, { ...as, body: { summary: name('Backup') } }), 'back up');
     const comment = await ok(await server.request('POST', `/v1/website-pages/${page.pageSimplyId}/comments`, { ...as, body: { xPercent: 5, yPixels: 5, comment: name('Comment') } }), 'comment');
     const reply = await ok(await server.request('POST', `/v1/website-comments/${comment.commentSimplyId}/replies`, { ...as, body: { comment: name('Reply') } }), 'reply');
+    const { dataCollectionSimplyId } = ids.dataCollectionSimplyId ? ids : await need('dataCollectionSimplyId');
+    const area = await ok(
+      await server.request('POST', `${SITES}/${site.websiteSimplyId}/access-areas/root-page`, { ...as, body: { name: name('Access area'), admits: [{ dataCollectionSimplyId }], page: { title: name('Members page') } } }),
+      'access area',
+    );
     return {
       ids: {
         websiteSimplyId: site.websiteSimplyId,
@@ -400,8 +472,9 @@ export const kit: AreaTestKit = {
         websiteBackupSimplyId: backup.websiteBackupSimplyId,
         commentSimplyId: comment.commentSimplyId,
         replySimplyId: reply.replySimplyId,
+        accessAreaSimplyId: area.accessAreaSimplyId,
       },
-      names: ['Website', 'Website page', 'Version', 'Backup', 'Comment', 'Reply'],
+      names: ['Website', 'Website page', 'Version', 'Backup', 'Comment', 'Reply', 'Access area', 'Members page'],
     };
   },
 };

@@ -6,14 +6,13 @@ import { ApiError, ValidationError } from '../../app/errors.ts';
 import { runTransaction, type Tx } from '../../app/transaction.ts';
 import { parseInput } from '../../app/validate.ts';
 import { Prisma, type Website, type WebsitePage } from '../../generated/prisma/client.ts';
-import { emptyDesign } from './design-document.ts';
 import { recordActivity } from './page-activity.ts';
+import { insertPage } from './page-insert.ts';
 import { PageTree, type TreePage } from './page-tree.ts';
-import { createPageInput, PAGE_LIMITS, type PageTreeNode, reorderPagesInput, slugFromTitle, updatePageInput } from './pages.input.ts';
+import { createPageInput, PAGE_LIMITS, type PageTreeNode, reorderPagesInput, updatePageInput } from './pages.input.ts';
 import { pageFor, siteFor } from './website-access.ts';
 import type { WebsiteRole } from './website-roles.ts';
 import { PagePathTakenError } from './websites.errors.ts';
-import { websitePageId } from './websites.ids.ts';
 
 export interface PageView {
   page: WebsitePage;
@@ -46,16 +45,6 @@ export class PageHasChildrenError extends ApiError {
 function assertSlugFree(tree: PageTree, parentId: bigint | null, slug: string, except: bigint | null): void {
   const clash = tree.children(parentId).find((p) => p.slug === slug && p.id !== except);
   if (clash) throw new PagePathTakenError([...(parentId === null ? [] : tree.segments(parentId)), slug].join('/'));
-}
-
-/** A slug from the title not yet taken among the siblings: "about", "about-2"… */
-function freeSiblingSlug(tree: PageTree, parentId: bigint | null, base: string): string {
-  const used = new Set(tree.children(parentId).map((p) => p.slug));
-  if (!used.has(base)) return base;
-  for (let n = 2; ; n++) {
-    const candidate = `${base.slice(0, PAGE_LIMITS.slug - String(n).length - 1)}-${n}`;
-    if (!used.has(candidate)) return candidate;
-  }
 }
 
 function parentIn(tree: PageTree, simplyId: string | null | undefined, field: string): TreePage | null {
@@ -99,36 +88,13 @@ export async function createPage(ctx: RequestContext, websiteSimplyId: string, r
   const input = parseInput(createPageInput, raw, 'Invalid page');
   return runTransaction(ctx.services.prisma, async (tx) => {
     const { site, role } = await siteFor(ctx, tx, websiteSimplyId, 'EDITOR', { lock: true });
-    let tree = await PageTree.load(tx, site.teamId, site.id);
-    if (tree.pages.length >= PAGE_LIMITS.pagesPerSite) throw new ValidationError('Invalid page', [{ field: 'websiteSimplyId', message: `a website has at most ${PAGE_LIMITS.pagesPerSite} pages` }]);
+    const tree = await PageTree.load(tx, site.teamId, site.id);
     const parent = parentIn(tree, input.parentPageSimplyId, 'parentPageSimplyId');
-    if (parent && tree.depth(parent.id) >= PAGE_LIMITS.depth) throw new ValidationError('Invalid page', [{ field: 'parentPageSimplyId', message: `pages nest at most ${PAGE_LIMITS.depth} deep` }]);
     const home = input.isHomePage ?? tree.pages.length === 0;
     if (home && parent) throw new ValidationError('Invalid page', [{ field: 'isHomePage', message: 'the home page is a root page: leave parentPageSimplyId out' }]);
     const parentId = parent?.id ?? null;
-    let slug: string;
-    if (input.slug !== undefined) {
-      assertSlugFree(tree, parentId, input.slug, null);
-      slug = input.slug;
-    } else slug = freeSiblingSlug(tree, parentId, slugFromTitle(input.title));
-    const page = await tx.websitePage.create({
-      data: {
-        simplyId: websitePageId.create(),
-        teamId: site.teamId,
-        websiteId: site.id,
-        parentId,
-        position: tree.children(parentId).length,
-        title: input.title,
-        slug,
-        metaTitle: input.metaTitle ?? null,
-        metaDescription: input.metaDescription ?? null,
-        draftDesign: emptyDesign() as never,
-        createdByUserId: ctx.principal.userId,
-      },
-    });
-    await recordActivity(tx, page, 'CREATED', { userId: ctx.principal.userId, revision: 1 });
-    tree = await PageTree.load(tx, site.teamId, site.id);
-    if (input.position !== undefined) await placeAmongSiblings(tx, tree, site.teamId, parentId, page.id, input.position);
+    const page = await insertPage(ctx, tx, site, { title: input.title, slug: input.slug, parentId, field: 'parentPageSimplyId', metaTitle: input.metaTitle, metaDescription: input.metaDescription });
+    if (input.position !== undefined) await placeAmongSiblings(tx, await PageTree.load(tx, site.teamId, site.id), site.teamId, parentId, page.id, input.position);
     if (home) await makeHomePage(tx, site, page.id);
     const fresh = await tx.websitePage.findUniqueOrThrow({ where: { id: page.id, teamId: site.teamId } });
     return viewOf(await PageTree.load(tx, site.teamId, site.id), site, role, fresh);

@@ -22,3 +22,10 @@ export class PagePathTakenError extends ApiError {
     super(409, 'WEBSITE_PAGE_PATH_TAKEN', `Another page of the website already has the path /${path}`, { details: [{ field: 'slug', message: 'is taken by a sibling page' }] });
   }
 }
+
+/** A custom domain another website (of any team) already serves. */
+export class WebsiteDomainTakenError extends ApiError {
+  constructor(domain: string) {
+    super(409, 'WEBSITE_DOMAIN_TAKEN', `Another website already uses the domain ${domain}`, { details: [{ field: 'customDomain', message: 'is used by another website' }] });
+  }
+}

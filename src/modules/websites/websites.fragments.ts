@@ -8,7 +8,7 @@ export const WEBSITE = fragment(
   `id websiteSimplyId name slug isPublished publishedUrl firstPublishedAt metaTitle metaDescription socialImageUrl faviconFileSimplyId
    themeSettings navigationJson headerDesignJson footerDesignJson headerFooterHasUnpublishedChanges headerFooterPublishedAt
    campaignChromeConfig campaignChromeHasUnpublishedChanges campaignChromePublishedAt googleAnalyticsMeasurementId
-   defaultLanguageTagId availableLanguageTagIds redirectSettings restricted myRole members { userSimplyId role } pageCount createdAt updatedAt`,
+   defaultLanguageTagId availableLanguageTagIds redirectSettings restricted customDomain myRole members { userSimplyId role } pageCount createdAt updatedAt`,
 );
 
 /** a page: metadata, place in the tree, path and states (its design is read on its own) */

@@ -13,3 +13,5 @@ export const websiteBackupId = idKind('wbk', 'website backup');
 export const websiteCommentId = idKind('wcm', 'website comment');
 /** a reply to a review comment (`wcr-XXXX-XXXX-XXXX`), the replySimplyId */
 export const websiteCommentReplyId = idKind('wcr', 'website comment reply');
+/** an access area of a website (`waa-XXXX-XXXX-XXXX`), the accessAreaSimplyId */
+export const websiteAccessAreaId = idKind('waa', 'website access area');

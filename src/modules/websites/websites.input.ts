@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isLanguageTag } from '../../app/localized-text.ts';
 import { campaignChromeInput } from './campaign-chrome.input.ts';
 import { navigationInput } from './navigation.input.ts';
+import { customDomainSchema } from './serve-host.ts';
 import { WEBSITE_ROLES } from './website-roles.ts';
 
 export const WEBSITE_LIMITS = {
@@ -86,6 +87,8 @@ export const updateWebsiteInput = z
     availableLanguageTagIds: z.array(languageTag, { message: 'must be an array of language tags' }).max(WEBSITE_LIMITS.languages, `at most ${WEBSITE_LIMITS.languages} languages`).optional(),
     redirectSettings: boundedObject.nullable().optional(),
     restricted: z.boolean({ message: 'must be true or false' }).optional(),
+    /** a hostname of the team's own serving the published site (serve-host.ts); null clears */
+    customDomain: customDomainSchema.nullable().optional(),
     /** true takes the site live (the first time with activationToken), false takes it offline */
     isPublished: z.boolean({ message: 'must be true or false' }).optional(),
     activationToken: z.string({ message: 'must be a string' }).max(1000).optional(),

@@ -9,13 +9,14 @@ import { parseInput } from '../../app/validate.ts';
 import { Prisma, type Website } from '../../generated/prisma/client.ts';
 import { type SiteAccess, requireWebsitesFeature, siteFor } from './website-access.ts';
 import { effectiveRole, type WebsiteRole } from './website-roles.ts';
-import { WebsiteSlugTakenError } from './websites.errors.ts';
+import { WebsiteDomainTakenError, WebsiteSlugTakenError } from './websites.errors.ts';
 import { websiteId } from './websites.ids.ts';
 import { createWebsiteInput, RESERVED_SLUGS, updateWebsiteInput, type UpdateWebsiteInput } from './websites.input.ts';
 import { navigationPageRefs } from './navigation.input.ts';
 import { parseDesign } from './design-document.ts';
 import { publishedStateChange } from './site-publishing.service.ts';
 import { slugFromTitle } from './pages.input.ts';
+import { platformHost } from './serve-host.ts';
 
 export interface WebsiteView extends SiteAccess {
   members: { userSimplyId: string; role: WebsiteRole }[];
@@ -120,6 +121,11 @@ async function settingsData(tx: Tx, site: Website, input: UpdateWebsiteInput): P
     data.navigationJson = navigation;
   }
   if (input.faviconFileSimplyId !== undefined) data.faviconFileSimplyId = input.faviconFileSimplyId;
+  if (input.customDomain !== undefined && input.customDomain !== site.customDomain) {
+    const taken = input.customDomain !== null && (await tx.website.findFirst({ where: { customDomain: input.customDomain, id: { not: site.id } }, select: { id: true } }));
+    if (taken) throw new WebsiteDomainTakenError(input.customDomain!);
+    data.customDomain = input.customDomain;
+  }
   if (details.length) throw new ValidationError('Invalid website settings', details);
   return data as Partial<Website>;
 }
@@ -145,6 +151,9 @@ export async function updateWebsite(ctx: RequestContext, simplyId: string, raw: 
   const input = parseInput(updateWebsiteInput, raw, 'Invalid website settings');
   return runTransaction(ctx.services.prisma, async (tx) => {
     const access = await siteFor(ctx, tx, simplyId, 'OWNER', { lock: true });
+    if (input.customDomain && [platformHost(ctx.services), 'localhost'].includes(input.customDomain)) {
+      throw new ValidationError('Invalid website settings', [{ field: 'customDomain', message: 'is the platform’s own address' }]);
+    }
     const data = await settingsData(tx, access.site, input);
     if (input.slug !== undefined && input.slug !== access.site.slug) {
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('website-slugs'))`);

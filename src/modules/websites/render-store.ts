@@ -1,0 +1,187 @@
+// The stored renderings of served pages (prisma/schema/website-renderings.prisma). A page is
+// rendered once for each fingerprint of what it shows (render-fingerprint below) and kept; requests
+// are answered from the stored bytes. Renderings of one page and fingerprint made at the same time
+// (two instances, or concurrent first requests) are one render in a process and one row in the
+// database (the last write of identical bytes wins).
+//
+// A design that fails to render never takes the page down: the failure is logged and stored under
+// its fingerprint (so it is not retried on every request), and the page's last good rendering keeps
+// being served. A page showing data views is rendered again when DATA_VIEW_FRESH_MS has passed,
+// since their records change without anyone publishing.
+import { createHash } from 'node:crypto';
+import type { Services } from '../../app/context.ts';
+import type { CampaignPopup } from './campaign-chrome.input.ts';
+import type { DesignDocument } from './design-document.ts';
+import { DATA_VIEW_ROWS, type DataViewOutcome, dataViewTableHtml, siteDataViewTable } from './dataview-render.ts';
+import { walkComponents } from './design-document.ts';
+import { activeChrome } from './render-chrome.ts';
+import { type NavigablePage } from './render-navigation.ts';
+import { RENDERER_VERSION, renderPage, servedPolicy } from './render-page.ts';
+import type { ServedPage, ServedSite } from './serve-site.ts';
+
+export const DATA_VIEW_FRESH_MS = 5 * 60_000;
+/** good renderings kept per page (older ones go) */
+const KEPT_PER_PAGE = 5;
+
+export interface StoredRendering {
+  html: Buffer;
+  etag: string;
+  policy: string;
+  /** when the stored bytes stop being current (a page with data views), or null */
+  freshUntil: number | null;
+}
+
+export const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+
+/** The pages visitors can reach (published; every page in a preview), for the navigation. */
+export function navigablePages(pages: ServedPage[], all = false): Map<string, NavigablePage> {
+  return new Map(pages.filter((p) => all || p.published).map((p) => [p.simplyId, { simplyId: p.simplyId, title: p.title, path: p.path }]));
+}
+
+/**
+ * Everything a served page is made of, hashed: the renderer's version, the address base, the
+ * page's published revision and metadata, the site's settings that show, the publish times of its
+ * header, footer and chrome and the chrome entries live now, and the reachable pages' paths and
+ * titles (the navigation).
+ */
+export function renderingFingerprint(site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now: number): string {
+  const parts = {
+    v: RENDERER_VERSION,
+    basePath,
+    page: [page.id.toString(), page.publishedRevision, page.publishedAt?.toISOString() ?? null, page.title, page.metaTitle, page.metaDescription],
+    site: [site.name, site.metaTitle, site.metaDescription, site.socialImageUrl, site.faviconFileSimplyId, site.defaultLanguageTagId, site.navigationJson ?? null],
+    headerFooter: site.headerFooterPublishedAt?.toISOString() ?? null,
+    chrome: [site.campaignChromePublishedAt?.toISOString() ?? null, activeChrome(site.publishedCampaignChromeConfig, page.simplyId, now).map((p) => p.id)],
+    pages: pages.filter((p) => p.published).map((p) => [p.simplyId, p.path, p.title]),
+  };
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+function dataViewIds(...designs: (DesignDocument | null)[]): string[] {
+  const ids = new Set<string>();
+  for (const d of designs) {
+    if (!d || !Array.isArray(d.components)) continue;
+    walkComponents(d.components, (c) => {
+      const id = c.attributes?.['data-view-id'];
+      if (c.type === 'data-view' && typeof id === 'string') ids.add(id);
+    });
+  }
+  return [...ids].slice(0, 20);
+}
+
+export interface RenderSources {
+  site: ServedSite;
+  page: ServedPage;
+  pages: ServedPage[];
+  basePath: string;
+  now: number;
+  design: DesignDocument | null;
+  header: DesignDocument | null;
+  footer: DesignDocument | null;
+  chromeConfig: unknown;
+  /** a preview: every page is reachable */
+  allPages?: boolean;
+}
+
+/** Renders a page from its sources (data views read now). */
+export async function renderFromSources(services: Services, s: RenderSources): Promise<{ html: Buffer; policy: string; hasDataViews: boolean }> {
+  const views = dataViewIds(s.design, s.header, s.footer);
+  const tables = new Map<string, DataViewOutcome>();
+  for (const id of views) {
+    const outcome = await siteDataViewTable(services, s.site.teamId, id, DATA_VIEW_ROWS.onPage).catch((err: unknown) => {
+      services.logger.warn({ err, dataViewSimplyId: id }, 'a data view of a website page could not be read');
+      return null;
+    });
+    tables.set(id, outcome);
+  }
+  const rendered = renderPage({
+    site: { ...s.site, header: s.header, footer: s.footer },
+    page: { simplyId: s.page.simplyId, title: s.page.title, metaTitle: s.page.metaTitle, metaDescription: s.page.metaDescription, design: s.design },
+    basePath: s.basePath,
+    pages: navigablePages(s.pages, s.allPages),
+    chrome: activeChrome(s.chromeConfig, s.page.simplyId, s.now) as CampaignPopup[],
+    dataView: (id, componentId) => dataViewTableHtml(tables.get(id) ?? null, componentId),
+  });
+  return { html: Buffer.from(rendered.html), policy: servedPolicy(rendered.styleHash), hasDataViews: views.length > 0 };
+}
+
+const inFlight = new Map<string, Promise<StoredRendering | null>>();
+
+/** The page's rendering for the site as it is now: stored, rendered and stored, or (when rendering fails) the last good one. */
+export function servedRendering(services: Services, site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now = Date.now()): Promise<StoredRendering | null> {
+  const fingerprint = renderingFingerprint(site, page, pages, basePath, now);
+  const key = `${page.id}:${fingerprint}`;
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = storedOrRendered(services, site, page, pages, basePath, now, fingerprint).finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+async function storedOrRendered(services: Services, site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now: number, fingerprint: string): Promise<StoredRendering | null> {
+  const db = services.prisma;
+  const row = await db.websiteRendering.findUnique({ where: { pageId_fingerprint: { pageId: page.id, fingerprint } }, select: { html: true, etag: true, policy: true, freshUntil: true } });
+  if (row?.html != null && row.etag && row.policy && (row.freshUntil === null || row.freshUntil.getTime() > now)) {
+    return { html: Buffer.from(row.html), etag: row.etag, policy: row.policy, freshUntil: row.freshUntil?.getTime() ?? null };
+  }
+  if (row && row.html === null) return lastGood(services, page);
+  const started = performance.now();
+  try {
+    const sources = await db.websitePage.findUnique({ where: { id: page.id, teamId: site.teamId }, select: { publishedDesign: true } });
+    const siteDesigns = await db.website.findUnique({ where: { id: site.id, teamId: site.teamId }, select: { publishedHeaderDesignJson: true, publishedFooterDesignJson: true } });
+    if (!sources?.publishedDesign) return null;
+    const { html, policy, hasDataViews } = await renderFromSources(services, {
+      site,
+      page,
+      pages,
+      basePath,
+      now,
+      design: sources.publishedDesign as unknown as DesignDocument,
+      header: (siteDesigns?.publishedHeaderDesignJson ?? null) as DesignDocument | null,
+      footer: (siteDesigns?.publishedFooterDesignJson ?? null) as DesignDocument | null,
+      chromeConfig: site.publishedCampaignChromeConfig,
+    });
+    const etag = etagOf(html);
+    const freshUntil = hasDataViews ? new Date(now + DATA_VIEW_FRESH_MS) : null;
+    const text = html.toString('utf8');
+    const values = { html: text, etag, policy, byteSize: html.length, error: null, renderMs: Math.round(performance.now() - started), freshUntil, createdAt: new Date(now) };
+    await db.websiteRendering.upsert({
+      where: { pageId_fingerprint: { pageId: page.id, fingerprint } },
+      create: { teamId: site.teamId, websiteId: site.id, pageId: page.id, fingerprint, ...values },
+      update: values,
+    });
+    await prune(services, page);
+    return { html, etag, policy, freshUntil: freshUntil?.getTime() ?? null };
+  } catch (error) {
+    services.logger.error({ err: error, websiteSimplyId: site.simplyId, pageSimplyId: page.simplyId, fingerprint }, 'a website page could not be rendered: its last good rendering stays served');
+    await db.websiteRendering
+      .upsert({
+        where: { pageId_fingerprint: { pageId: page.id, fingerprint } },
+        create: { teamId: site.teamId, websiteId: site.id, pageId: page.id, fingerprint, html: null, error: String((error as Error)?.message ?? error).slice(0, 2000) },
+        update: {},
+      })
+      .catch((err: unknown) => services.logger.warn({ err }, 'could not record a failed website rendering'));
+    return lastGood(services, page);
+  }
+}
+
+async function lastGood(services: Services, page: ServedPage): Promise<StoredRendering | null> {
+  const row = await services.prisma.websiteRendering.findFirst({
+    where: { pageId: page.id, html: { not: null } },
+    orderBy: { createdAt: 'desc' },
+    select: { html: true, etag: true, policy: true },
+  });
+  if (!row?.html || !row.etag || !row.policy) return null;
+  // served as it is, and looked at again soon: it is a stand-in
+  return { html: Buffer.from(row.html), etag: row.etag, policy: row.policy, freshUntil: Date.now() + 60_000 };
+}
+
+async function prune(services: Services, page: ServedPage): Promise<void> {
+  await services.prisma.$executeRawUnsafe(
+    `DELETE FROM "WebsiteRendering" WHERE "pageId" = $1 AND id NOT IN (
+       SELECT id FROM "WebsiteRendering" WHERE "pageId" = $1 AND html IS NOT NULL ORDER BY "createdAt" DESC, id DESC LIMIT ${KEPT_PER_PAGE})
+       AND (html IS NOT NULL OR "createdAt" < now() - interval '1 day')`,
+    page.id,
+  );
+}
