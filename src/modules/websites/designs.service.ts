@@ -12,6 +12,7 @@ import { componentIdOf, type DesignComponent, type DesignDocument, walkComponent
 import { patchDesignInput } from './design-operations.input.ts';
 import { applyDesignOperations } from './design-patch.ts';
 import { recordActivity } from './page-activity.ts';
+import { layoutsForOperations } from './saved-layouts.service.ts';
 import { pageFor } from './website-access.ts';
 
 export class DesignConflictError extends ApiError {
@@ -35,11 +36,9 @@ export async function getDesign(ctx: RequestContext, pageSimplyId: string): Prom
 export async function patchDesign(ctx: RequestContext, pageSimplyId: string, raw: unknown): Promise<PageDesign> {
   const input = parseInput(patchDesignInput, raw, 'Invalid design patch');
   return runTransaction(ctx.services.prisma, async (tx) => {
-    const { page: found, site } = await pageFor(ctx, tx, pageSimplyId, 'EDITOR');
-    await tx.$queryRawUnsafe('SELECT 1 FROM "WebsitePage" WHERE "teamId" = $1 AND id = $2 FOR UPDATE', found.teamId, found.id);
-    const page = await tx.websitePage.findUniqueOrThrow({ where: { id: found.id, teamId: found.teamId } });
+    const { page, site } = await pageFor(ctx, tx, pageSimplyId, 'EDITOR', { lockPage: true });
     if (input.baseRevision !== undefined && input.baseRevision !== page.draftRevision) throw new DesignConflictError(input.baseRevision, page.draftRevision);
-    const result = applyDesignOperations(page.draftDesign as unknown as DesignDocument, input.operations);
+    const result = applyDesignOperations(page.draftDesign as unknown as DesignDocument, input.operations, await layoutsForOperations(tx, site, input.operations));
     if ('problem' in result) throw new ValidationError('Invalid design patch: nothing was changed', [result.problem]);
     const revision = page.draftRevision + 1;
     const updated = await tx.websitePage.update({ where: { id: page.id, teamId: page.teamId }, data: { draftDesign: result.design as never, draftRevision: revision } });

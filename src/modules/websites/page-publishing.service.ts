@@ -28,9 +28,7 @@ export class ReviewStateError extends ApiError {
 
 /** The page's row locked for the transaction, read fresh, with the caller's role reaching `needed`. */
 async function lockedPage(ctx: RequestContext, tx: Tx, pageSimplyId: string, needed: WebsiteRole): Promise<WebsitePage> {
-  const { page } = await pageFor(ctx, tx, pageSimplyId, needed);
-  await tx.$queryRawUnsafe('SELECT 1 FROM "WebsitePage" WHERE "teamId" = $1 AND id = $2 FOR UPDATE', page.teamId, page.id);
-  return tx.websitePage.findUniqueOrThrow({ where: { id: page.id, teamId: page.teamId } });
+  return (await pageFor(ctx, tx, pageSimplyId, needed, { lockPage: true })).page;
 }
 
 export async function publishPage(ctx: RequestContext, pageSimplyId: string, raw: unknown): Promise<WebsitePage> {

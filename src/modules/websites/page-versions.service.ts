@@ -62,9 +62,7 @@ export async function listVersions(ctx: RequestContext, pageSimplyId: string, ar
 export async function createCheckpoint(ctx: RequestContext, pageSimplyId: string, raw: unknown): Promise<VersionView> {
   const input = parseInput(checkpointInput, raw ?? {}, 'Invalid version');
   return runTransaction(ctx.services.prisma, async (tx) => {
-    const { page } = await pageFor(ctx, tx, pageSimplyId, 'EDITOR');
-    await tx.$queryRawUnsafe('SELECT 1 FROM "WebsitePage" WHERE "teamId" = $1 AND id = $2 FOR UPDATE', page.teamId, page.id);
-    const current = await tx.websitePage.findUniqueOrThrow({ where: { id: page.id, teamId: page.teamId } });
+    const { page: current } = await pageFor(ctx, tx, pageSimplyId, 'EDITOR', { lockPage: true });
     const version = await takeVersion(tx, current, 'CHECKPOINT', ctx.principal.userId, input);
     await recordActivity(tx, current, 'VERSION_SAVED', { userId: ctx.principal.userId, summary: input.label ?? null, revision: current.draftRevision, details: { versionSimplyId: version.simplyId } });
     return { version, pageSimplyId, userSimplyId: (await userSimplyIds(tx, [ctx.principal.userId])).get(ctx.principal.userId ?? -1n) ?? null };
