@@ -13,6 +13,9 @@ import { websiteServingRoutes } from './websites/serving.ts';
 import { websiteCommentRoutes } from './websites/comments.ts';
 import { websiteAccessAreaRoutes } from './websites/access-areas.ts';
 import { websiteStudioRoutes } from './websites/studio.ts';
+import { websiteImportRoutes } from './websites/import.ts';
+import { websiteLayoutRoutes } from './websites/layouts.ts';
+import { websiteAiRoutes } from './websites/ai.ts';
 
 const SITE = '/v1/websites/{websiteSimplyId}';
 const PAGE = '/v1/website-pages/{pageSimplyId}';
@@ -111,4 +114,7 @@ export const websiteRoutes = defineRoutes([
   ...websiteCommentRoutes,
   ...websiteAccessAreaRoutes,
   ...websiteStudioRoutes,
+  ...websiteImportRoutes,
+  ...websiteLayoutRoutes,
+  ...websiteAiRoutes,
 ]);

@@ -122,9 +122,14 @@ describe('design operations', () => {
     // the example's last two operations remove things an existing draft would have
     expectOk(await patch(page, { operations: [{ op: 'insert', parentId: null, component: { tagName: 'div', attributes: { id: 'old-banner' } } }, { op: 'setRule', selectors: ['.old-banner'], style: { display: 'none' } }] }));
     const { baseRevision: _ignored, ...example } = PATCH_EXAMPLE;
-    const saved = expectOk(await patch(page, example));
+    // insertLayout names a saved layout of the page's site
+    const { websiteSimplyId } = expectOk(await call(server, admin, 'GET', `/v1/website-pages/${page}`));
+    const layout = expectOk(await call(server, admin, 'POST', `/v1/websites/${websiteSimplyId}/saved-layouts`, { name: 'Footer note', category: 'footer', contentJson: { components: [{ tagName: 'p', components: [{ type: 'textnode', content: 'Thanks' }] }] } }), 201);
+    const operations = example.operations.map((o) => (o.op === 'insertLayout' ? { ...o, savedLayoutSimplyId: layout.savedLayoutSimplyId } : o));
+    const saved = expectOk(await patch(page, { ...example, operations }));
     expect(saved.design.components[0].attributes.id).toBe('hero');
-    expect(new Set(PATCH_EXAMPLE.operations.map((o) => o.op)).size).toBe(10);
+    expect(saved.design.components.at(-1).components[0].content).toBe('Thanks');
+    expect(new Set(PATCH_EXAMPLE.operations.map((o) => o.op)).size).toBe(11);
   });
 
   it('needs EDITOR to patch; a viewer reads', async () => {

@@ -6,12 +6,17 @@
 // site leave one whole body; one delete wins. Races on pages: N creates under one parent get
 // positions 0…N-1 and different slugs; N moves keep every sibling list dense; N reorders leave one
 // of the submitted trees; one delete wins. Access areas: N over one root page make one; N with a
-// new root page make N pages, dense; a blog set-up is made once.
+// new root page make N pages, dense; a blog set-up is made once. Saved layouts: N creates make N;
+// N content changes of one layout count N revisions; one delete wins; one detach of a synced layout
+// wins (the others find no reference). Imports (the route world cannot reach a source site):
+// N discovers or starts naming a private address are each refused and queue nothing; N reviews of
+// an import that does not exist are each 404.
 import { distinct, expectDenseRanks, expectOneOf, expectSame } from '../concurrency/race-checks.ts';
 import { type Exchange, N, succeeded, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
 import { PERSON_ONLY } from '../concurrency/race-person.ts';
 import { fresh, ok, type AreaTestKit } from '../support/area-kit.ts';
 import { createCollection } from '../support/data-fixtures.ts';
+import { aiIdRouteBodies, aiRaces } from './drafts-kit.ts';
 
 const SITES = '/v1/websites';
 const SITE = `${SITES}/{websiteSimplyId}`;
@@ -47,6 +52,8 @@ const BACKUP = '/v1/website-backups/{websiteBackupSimplyId}';
 const COMMENT = '/v1/website-comments/{commentSimplyId}';
 const REPLY = '/v1/website-comment-replies/{replySimplyId}';
 const AREA = '/v1/website-access-areas/{accessAreaSimplyId}';
+const LAYOUT = `${SITE}/saved-layouts/{savedLayoutSimplyId}`;
+const LAYOUT_CONTENT = (words: string) => ({ components: [{ tagName: 'p', components: [{ type: 'textnode', content: words }] }] });
 
 /** N requests of one kind, each answered 2xx (a serialized write: one after the other, all applied) */
 const allApplied = (what: string, build: (kit: RaceKit) => Promise<{ path: string; body?: unknown; check?: (xs: Exchange[]) => Promise<void> }>, status = '200') => ({
@@ -413,6 +420,94 @@ const websiteRaces: RaceTable = {
       },
     },
   ],
+  [`POST ${SITE}/saved-layouts`]: [
+    allApplied('N creates of layouts on one site: N layouts', async (kit) => {
+      const { site } = await siteWithPages(kit, 0);
+      return {
+        path: `${SITES}/${site}/saved-layouts`,
+        body: { name: 'Banner', category: 'banner', contentJson: LAYOUT_CONTENT('Hello') },
+        check: async (xs) => expectSame(kit, 'layouts listed', (await asAdmin(kit, 'GET', `${SITES}/${site}/saved-layouts`)).length, succeeded(xs).length, xs),
+      };
+    }, '201'),
+  ],
+  [`PATCH ${LAYOUT}`]: [
+    {
+      what: 'N content changes of one layout: N revisions, one whole body stays',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site } = await siteWithPages(kit, 0);
+        const layout = await asAdmin(kit, 'POST', `${SITES}/${site}/saved-layouts`, { name: 'Banner', category: 'banner', syncMode: 'SYNCED', contentJson: LAYOUT_CONTENT('Hello') });
+        const bodies = Array.from({ length: N }, (_, i) => ({ name: `Banner ${i}`, contentJson: LAYOUT_CONTENT(`Version ${i}`) }));
+        const path = `${SITES}/${site}/saved-layouts/${layout.savedLayoutSimplyId}`;
+        const xs = await kit.race(bodies.map((body) => ({ method: 'PATCH', path, body })));
+        kit.expectAnswers(xs, ['200']);
+        const after = await asAdmin(kit, 'GET', path);
+        expectSame(kit, 'content revision', after.contentRevision, 1 + succeeded(xs).length, xs);
+        expectOneOf(kit, 'the layout', { name: after.name, words: after.contentJson.components[0].components[0].content }, bodies.map((b, i) => ({ name: b.name, words: `Version ${i}` })), xs);
+      },
+    },
+  ],
+  [`DELETE ${LAYOUT}`]: [
+    {
+      what: 'N deletes of one layout: one wins',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site } = await siteWithPages(kit, 0);
+        const layout = await asAdmin(kit, 'POST', `${SITES}/${site}/saved-layouts`, { name: 'Banner', category: 'banner', contentJson: LAYOUT_CONTENT('Hello') });
+        const xs = await kit.race({ method: 'DELETE', path: `${SITES}/${site}/saved-layouts/${layout.savedLayoutSimplyId}` });
+        kit.expectAnswers(xs, ['200', '404 NOT_FOUND']);
+        expectSame(kit, 'successful deletes', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
+  [`POST ${PAGE}/synced-layouts/{savedLayoutSimplyId}/detach`]: [
+    {
+      what: 'N detaches of one synced layout from one page: one wins, one copy',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site, pages } = await siteWithPages(kit, 1);
+        const layout = await asAdmin(kit, 'POST', `${SITES}/${site}/saved-layouts`, { name: 'Banner', category: 'banner', syncMode: 'SYNCED', contentJson: LAYOUT_CONTENT('Hello') });
+        await asAdmin(kit, 'PATCH', `/v1/website-pages/${pages[0]}/design`, { operations: [{ op: 'insertLayout', parentId: null, savedLayoutSimplyId: layout.savedLayoutSimplyId }] });
+        const xs = await kit.race({ method: 'POST', path: `/v1/website-pages/${pages[0]}/synced-layouts/${layout.savedLayoutSimplyId}/detach` });
+        kit.expectAnswers(xs, ['200', '409 WEBSITE_SYNCED_LAYOUT_NOT_ON_PAGE']);
+        expectSame(kit, 'successful detaches', succeeded(xs).length, 1, xs);
+        expectSame(kit, 'components on the page', (await asAdmin(kit, 'GET', `/v1/website-pages/${pages[0]}/design`)).design.components.length, 1, xs);
+      },
+    },
+  ],
+  [`POST ${SITES}/import/discover`]: [
+    {
+      what: 'N discovers of a private address: each refused',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/import/discover`, body: { sourceUrl: 'http://10.20.30.40/' } });
+        kit.expectAnswers(xs, ['400 WEBSITE_IMPORT_TARGET_REFUSED']);
+      },
+    },
+  ],
+  [`POST ${SITES}/import/start`]: [
+    {
+      what: 'N starts naming a private address: each refused, no import task queued',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const tasks = async () => (await kit.server.request('GET', '/v1/background-tasks?enumBackgroundTaskTypeId=WEBSITE_IMPORT', { token: kit.team.userToken, teamId: kit.team.teamSimplyId })).body.data?.total ?? -1;
+        const before = await tasks();
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/import/start`, body: { sourceUrl: 'http://192.168.7.7/', targetMode: 'NEW_WEBSITE' } });
+        kit.expectAnswers(xs, ['400 WEBSITE_IMPORT_TARGET_REFUSED']);
+        expectSame(kit, 'import tasks', await tasks(), before, xs);
+      },
+    },
+  ],
+  [`POST ${SITES}/import/{backgroundTaskSimplyId}/review`]: [
+    {
+      what: 'N reviews of an import that does not exist: each 404',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/import/btk-2222-3333-4444/review`, body: { responses: [{ suggestionId: 'missing-images', action: 'ACCEPT' }] } });
+        kit.expectAnswers(xs, ['404 NOT_FOUND']);
+      },
+    },
+  ],
   [`POST ${SITE}/blog/setup`]: [
     {
       what: 'N blog set-ups of one site: one makes the blog, the others answer it',
@@ -429,8 +524,9 @@ const websiteRaces: RaceTable = {
 };
 
 export const kit: AreaTestKit = {
-  races: websiteRaces,
+  races: { ...websiteRaces, ...aiRaces },
   idRouteBodies: {
+    ...aiIdRouteBodies,
     [`PUT ${SITE}`]: () => ({ metaTitle: fresh('Title') }),
     [`POST ${SITE}/pages`]: () => ({ title: fresh('Page') }),
     [`PUT ${SITE}/pages/reorder`]: (own) => ({ tree: [{ pageSimplyId: own.pageSimplyId }] }),
@@ -447,6 +543,9 @@ export const kit: AreaTestKit = {
     [`POST ${SITE}/access-areas`]: (own) => ({ name: fresh('Area'), rootPageSimplyIds: [own.pageSimplyId], admits: [{ dataCollectionSimplyId: own.dataCollectionSimplyId }] }),
     [`POST ${SITE}/access-areas/root-page`]: (own) => ({ name: fresh('Area'), admits: [{ dataCollectionSimplyId: own.dataCollectionSimplyId }], page: { title: fresh('Members') } }),
     [`PUT ${AREA}`]: () => ({ name: fresh('Area') }),
+    [`POST ${SITE}/saved-layouts`]: () => ({ name: fresh('Layout'), category: 'banner', contentJson: LAYOUT_CONTENT('Hello') }),
+    [`PATCH ${LAYOUT}`]: () => ({ name: fresh('Layout') }),
+    [`POST ${SITES}/import/{backgroundTaskSimplyId}/review`]: () => ({ responses: [{ suggestionId: 'missing-images', action: 'ACCEPT' }] }),
   },
   readQueries: {
     'GET /v1/website-comments': () => 'limit=100',
@@ -464,6 +563,11 @@ export const kit: AreaTestKit = {
       await server.request('POST', `${SITES}/${site.websiteSimplyId}/access-areas/root-page`, { ...as, body: { name: name('Access area'), admits: [{ dataCollectionSimplyId }], page: { title: name('Members page') } } }),
       'access area',
     );
+    const layout = await ok(
+      await server.request('POST', `${SITES}/${site.websiteSimplyId}/saved-layouts`, { ...as, body: { name: name('Saved layout'), category: 'banner', syncMode: 'SYNCED', contentJson: LAYOUT_CONTENT(name('Layout text')) } }),
+      'saved layout',
+    );
+    await ok(await server.request('PATCH', `/v1/website-pages/${page.pageSimplyId}/design`, { ...as, body: { operations: [{ op: 'insertLayout', parentId: null, savedLayoutSimplyId: layout.savedLayoutSimplyId }] } }), 'use the layout');
     return {
       ids: {
         websiteSimplyId: site.websiteSimplyId,
@@ -473,8 +577,9 @@ export const kit: AreaTestKit = {
         commentSimplyId: comment.commentSimplyId,
         replySimplyId: reply.replySimplyId,
         accessAreaSimplyId: area.accessAreaSimplyId,
+        savedLayoutSimplyId: layout.savedLayoutSimplyId,
       },
-      names: ['Website', 'Website page', 'Version', 'Backup', 'Comment', 'Reply', 'Access area', 'Members page'],
+      names: ['Website', 'Website page', 'Version', 'Backup', 'Comment', 'Reply', 'Access area', 'Members page', 'Saved layout', 'Layout text'],
     };
   },
 };

@@ -8,7 +8,14 @@
 //                          baseline (scripts/bench/baseline-server.ts, one indexed SELECT a request)
 //                          ≥ 0.8×
 //   websites-patch         a design PATCH of 10 operations on that page, one at a time, p95 < 30 ms
+//   websites-synced-layout a SYNCED layout used by 100 pages changed (PATCH …/saved-layouts/{id}):
+//                          the time until all 100 pages' draft reads show the change, < 5 s
+//   websites-import        importing a 20-page site (text, links, styles, a shared image, a script on
+//                          each page) from a local node:http server, POST …/import/start until the
+//                          WEBSITE_IMPORT task has finished, < 30 s
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import https from 'node:https';
 import path from 'node:path';
 import { createPool } from '../../../src/db/prisma.ts';
@@ -20,7 +27,7 @@ import { summarizeLatencies } from '../events/stats.ts';
 import { LoadGenerator } from '../load-generator.ts';
 import { runSection, type BootstrappedTeam, type SectionBed } from '../section-bed.ts';
 
-export const WEBSITE_SCENARIOS = ['websites-publish', 'websites-serve', 'websites-patch'] as const;
+export const WEBSITE_SCENARIOS = ['websites-publish', 'websites-serve', 'websites-patch', 'websites-synced-layout', 'websites-import'] as const;
 export type WebsiteScenario = (typeof WEBSITE_SCENARIOS)[number];
 
 const COMPONENTS = 200;
@@ -206,10 +213,100 @@ async function patchScenario(bed: Bed): Promise<void> {
   targets.push(judged('design PATCH of 10 operations, p95 < 30 ms', ms(value), value < 30));
 }
 
+const LAYOUT_PAGES = 100;
+const LAYOUT_CHANGES = 5;
+
+async function syncedLayoutScenario(bed: Bed): Promise<void> {
+  const { lines, targets, summary } = bed.section;
+  const site = (await bed.api.data('POST', '/v1/websites', { name: 'Bench layouts' })).websiteSimplyId as string;
+  const content = (words: string) => ({ components: [{ tagName: 'section', attributes: { id: 'notice' }, components: [{ tagName: 'p', attributes: { id: 'notice-text' }, components: [{ type: 'textnode', content: words }] }] }] });
+  const layout = await bed.api.data('POST', `/v1/websites/${site}/saved-layouts`, { name: 'Notice', category: 'banner', syncMode: 'SYNCED', contentJson: content('Version 0') });
+  const pages: string[] = [];
+  for (let i = 0; i < LAYOUT_PAGES; i++) {
+    const page = (await bed.api.data('POST', `/v1/websites/${site}/pages`, { title: `Page ${i}` })).pageSimplyId as string;
+    await bed.api.data('PATCH', `/v1/website-pages/${page}/design`, { operations: [{ op: 'insertLayout', parentId: null, savedLayoutSimplyId: layout.savedLayoutSimplyId }] });
+    pages.push(page);
+  }
+  const reached: number[] = [];
+  const patches: number[] = [];
+  for (let round = 1; round <= LAYOUT_CHANGES; round++) {
+    const words = `Version ${round}`;
+    const started = performance.now();
+    const changed = await bed.api.request('PATCH', `/v1/websites/${site}/saved-layouts/${layout.savedLayoutSimplyId}`, { contentJson: content(words) });
+    if (changed.status !== 200) throw new Error(`PATCH of the layout answered ${changed.status}: ${changed.text.slice(0, 300)}`);
+    patches.push(changed.ms);
+    let waiting = [...pages];
+    while (waiting.length) {
+      const reads = await Promise.all(waiting.map(async (page) => ({ page, answer: await bed.api.request('GET', `/v1/website-pages/${page}/design`) })));
+      waiting = reads.filter((r) => r.answer.status !== 200 || !r.answer.text.includes(words)).map((r) => r.page);
+      if (performance.now() - started > 30_000) throw new Error(`${waiting.length} pages still lack the layout's change after 30 s`);
+    }
+    reached.push(performance.now() - started);
+  }
+  const worst = Math.max(...reached);
+  summary.syncedLayout = { pages: LAYOUT_PAGES, changes: LAYOUT_CHANGES, patchMs: patches, reachedAllMs: reached };
+  lines.push(
+    '',
+    `websites-synced-layout: a SYNCED layout on ${LAYOUT_PAGES} pages changed ${LAYOUT_CHANGES} times; each time, every page's draft read until all show the change (one keep-alive connection)`,
+    `  layout PATCH: p50 ${ms(summarizeLatencies(patches).p50)}; until all ${LAYOUT_PAGES} drafts show it: ${reached.map((v) => ms(v)).join(', ')}`,
+  );
+  targets.push(judged(`a SYNCED layout change on all ${LAYOUT_PAGES} pages' drafts, worst of ${LAYOUT_CHANGES}, < 5 s`, ms(worst), worst < 5000));
+}
+
+const IMPORT_PAGES = 20;
+/** a 1×1 PNG, the image every imported page shows */
+const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** The site to import: IMPORT_PAGES pages linking to each other, with a stylesheet, a script and an image. */
+function importSourcePage(n: number): string {
+  const links = Array.from({ length: IMPORT_PAGES }, (_, i) => `<li><a href="/p/${i}">Page ${i}</a></li>`).join('');
+  const text = Array.from({ length: 20 }, (_, i) => `<p class="para">Paragraph ${i} of page ${n}, <em>with</em> <a href="https://example.org/${i}">a link</a>.</p>`).join('');
+  return `<!doctype html><html><head><title>Page ${n}</title><style>.para { line-height: 1.5 } h1 { color: #123456 }</style></head><body><h1>Page ${n}</h1><nav><ul>${links}</ul></nav>${text}<img src="/logo.png" alt="Logo" width="120" height="40"><script>track()</script></body></html>`;
+}
+
+async function importScenario(bed: Bed): Promise<void> {
+  const { lines, targets, summary } = bed.section;
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const page = /^\/p\/(\d+)$/.exec(path);
+    if (path === '/logo.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(PIXEL_PNG);
+    }
+    if (page && Number(page[1]) < IMPORT_PAGES) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end(importSourcePage(Number(page[1])));
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const started = performance.now();
+    const task = await bed.api.data('POST', '/v1/websites/import/start', { sourceUrl: `${base}/p/0`, targetMode: 'NEW_WEBSITE', selectedPages: Array.from({ length: IMPORT_PAGES }, (_, i) => `${base}/p/${i}`) });
+    let detail: any;
+    for (;;) {
+      detail = await bed.api.data('GET', `/v1/background-tasks/${task.backgroundTaskSimplyId}`);
+      if (['COMPLETED', 'FAILED', 'PARTIAL_SUCCESS'].includes(detail.status)) break;
+      if (performance.now() - started > 120_000) throw new Error('the import did not finish in 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const elapsed = performance.now() - started;
+    const created = Number(detail.result?.successCount ?? 0);
+    summary.import = { pages: IMPORT_PAGES, status: detail.status, created, ms: elapsed };
+    lines.push('', `websites-import: a ${IMPORT_PAGES}-page site from a local server (one image, a stylesheet, a script on each page), start until the task finished`, `  ${detail.status}, ${created} draft pages, ${ms(elapsed)}`);
+    targets.push(judged(`importing a ${IMPORT_PAGES}-page site, every page a draft, < 30 s`, ms(elapsed), elapsed < 30_000 && detail.status === 'COMPLETED' && created === IMPORT_PAGES));
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 export const runWebsitesSection = (scenarios: readonly WebsiteScenario[], progress: (line: string) => void) =>
   runSection('websites', scenarios, progress, async (section) => {
     const boot = await section.bootstrap('Bench websites');
-    const platform = await startPlatform(svcEnvironment({ ...section.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000' }));
+    const platform = await startPlatform(svcEnvironment({ ...section.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000', WEBSITE_IMPORT_ALLOW_LOOPBACK: 'true' }));
     section.onCleanup(() => platform.stop());
     const api = new Client(platform, boot);
     section.onCleanup(() => api.close());
@@ -224,6 +321,8 @@ export const runWebsitesSection = (scenarios: readonly WebsiteScenario[], progre
     await section.scenario('websites-publish', () => publishScenario(bed));
     await section.scenario('websites-serve', () => serveScenario(bed));
     await section.scenario('websites-patch', () => patchScenario(bed));
+    await section.scenario('websites-synced-layout', () => syncedLayoutScenario(bed));
+    await section.scenario('websites-import', () => importScenario(bed));
   });
 
 export const benchSection = defineBenchSection('websites', WEBSITE_SCENARIOS, runWebsitesSection);

@@ -36,8 +36,10 @@ export const designOperation = z.discriminatedUnion(
     z.strictObject({ op: z.literal('setRule'), selectors, mediaText: z.string().max(500).optional(), state: z.string().max(60).optional(), style: z.record(z.string().max(100), z.union([value, z.null()])) }),
     /** removes the CSS rule for selectors (+ mediaText, state) */
     z.strictObject({ op: z.literal('removeRule'), selectors, mediaText: z.string().max(500).optional(), state: z.string().max(60).optional() }),
+    /** puts a saved layout of the site under parentId at index: a copy of it (SNAPSHOT) or a reference that follows it (SYNCED); synced-layout.ts */
+    z.strictObject({ op: z.literal('insertLayout'), parentId, index: index.optional(), savedLayoutSimplyId: z.string({ message: 'must be a saved layout simplyId' }).regex(/^wsl-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/, 'must be a saved layout simplyId (wsl-XXXX-XXXX-XXXX)') }),
   ],
-  { message: 'op must be one of insert, move, remove, replace, setAttributes, setText, setStyle, setClasses, setRule, removeRule' },
+  { message: 'op must be one of insert, move, remove, replace, setAttributes, setText, setStyle, setClasses, setRule, removeRule, insertLayout' },
 );
 export type DesignOperation = z.infer<typeof designOperation>;
 
@@ -65,5 +67,6 @@ export const PATCH_EXAMPLE = {
     { op: 'setRule', selectors: ['.hero'], mediaText: '(max-width: 600px)', style: { padding: '24px 8px' } },
     { op: 'removeRule', selectors: ['.old-banner'] },
     { op: 'remove', id: 'old-banner' },
+    { op: 'insertLayout', parentId: null, savedLayoutSimplyId: 'wsl-AB23-CD45-EF67' },
   ],
 };

@@ -6,6 +6,8 @@
 import type { ErrorDetail } from '../../app/errors.ts';
 import { checkComponent, checkDesign, componentIdOf, type DesignComponent, type DesignDocument, type DesignStyleRule, walkComponents } from './design-document.ts';
 import type { DesignOperation } from './design-operations.input.ts';
+import type { InsertableLayout } from './saved-layouts.service.ts';
+import { copyLayoutContent, isSyncedLayoutReference, layoutIdOf, mergeStyles, referenceComponent } from './synced-layout.ts';
 
 interface Place {
   node: DesignComponent;
@@ -56,6 +58,8 @@ function incoming(raw: Record<string, unknown>, at: string, used: Set<string>): 
   const details: ErrorDetail[] = checkDesign({ components: [component], styles: [] }, at).map((d) => ({ ...d, field: d.field?.replace(`${at}.components.0`, at) }));
   if (details.length) throw new PatchProblem(details[0]!.field ?? at, details[0]!.message);
   walkComponents([component], (c, path) => {
+    // a reference says which layout the page follows: only insertLayout makes one, for a layout of the site
+    if (isSyncedLayoutReference(c)) throw new PatchProblem(`${at}${path.replace(/^components\.0/, '')}.type`, 'a synced layout is put on a page with insertLayout');
     const id = componentIdOf(c);
     if (id && used.has(id)) throw new PatchProblem(`${at}${path.replace(/^components\.0/, '')}.attributes.id`, `the design already has a component with the id ${id}`);
   });
@@ -82,7 +86,7 @@ function at(list: DesignComponent[], index: number | undefined, field: string): 
 const sameRule = (rule: DesignStyleRule, selectors: string[], mediaText: string | undefined, state: string | undefined) =>
   JSON.stringify(rule.selectors.map((s) => (typeof s === 'string' ? s : s.name))) === JSON.stringify(selectors) && (rule.mediaText ?? '') === (mediaText ?? '') && (rule.state ?? '') === (state ?? '');
 
-function apply(design: DesignDocument, op: DesignOperation, i: number): void {
+function apply(design: DesignDocument, op: DesignOperation, i: number, layouts: ReadonlyMap<string, InsertableLayout>): void {
   const f = (name: string) => `operations.${i}.${name}`;
   const target = (id: string) => {
     const place = find(design, id);
@@ -176,6 +180,27 @@ function apply(design: DesignDocument, op: DesignOperation, i: number): void {
       if (problem) throw new PatchProblem(f('style'), problem.message);
       return;
     }
+    case 'insertLayout': {
+      const layout = layouts.get(op.savedLayoutSimplyId);
+      if (!layout) throw new PatchProblem(f('savedLayoutSimplyId'), `no saved layout ${op.savedLayoutSimplyId} on this website`);
+      if (layout.designFormat !== 'GRAPESJS_WEB') throw new PatchProblem(f('savedLayoutSimplyId'), 'an email layout cannot be used on a web page');
+      const { list } = childrenOf(design, op.parentId, f('parentId'));
+      const index = at(list, op.index, f('index'));
+      if (layout.syncMode === 'SYNCED') {
+        let already = false;
+        walkComponents(design.components, (c) => (already ||= isSyncedLayoutReference(c) && layoutIdOf(c) === op.savedLayoutSimplyId));
+        if (already) throw new PatchProblem(f('savedLayoutSimplyId'), 'the page already shows this synced layout');
+        const used = ids(design);
+        let reference = referenceComponent(op.savedLayoutSimplyId);
+        while (used.has(componentIdOf(reference)!)) reference = referenceComponent(op.savedLayoutSimplyId);
+        list.splice(index, 0, reference);
+        return;
+      }
+      const copy = copyLayoutContent(layout.content, ids(design));
+      list.splice(index, 0, ...copy.components);
+      mergeStyles(design.styles, copy.styles ?? []);
+      return;
+    }
     case 'removeRule': {
       const index = design.styles.findIndex((r) => sameRule(r, op.selectors, op.mediaText, op.state));
       if (index < 0) throw new PatchProblem(f('selectors'), 'no CSS rule with these selectors');
@@ -186,10 +211,10 @@ function apply(design: DesignDocument, op: DesignOperation, i: number): void {
 }
 
 /** The draft after `operations`, or the first problem (with the operation's index in its field). */
-export function applyDesignOperations(draft: DesignDocument, operations: DesignOperation[]): { design: DesignDocument } | { problem: ErrorDetail } {
+export function applyDesignOperations(draft: DesignDocument, operations: DesignOperation[], layouts: ReadonlyMap<string, InsertableLayout> = new Map()): { design: DesignDocument } | { problem: ErrorDetail } {
   const design = structuredClone(draft);
   try {
-    operations.forEach((op, i) => apply(design, op, i));
+    operations.forEach((op, i) => apply(design, op, i, layouts));
   } catch (error) {
     if (error instanceof PatchProblem) return { problem: error.detail };
     throw error;

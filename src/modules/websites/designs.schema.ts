@@ -6,18 +6,19 @@ import { builder } from '../../app/builder.ts';
 import { pageType } from '../../app/graphql/page.ts';
 import { type ActivityEntry, type BlocksOutline, blocksOutline, getDesign, type OutlineBlock, type PageDesign, pageActivity, patchDesign } from './designs.service.ts';
 import { ACTIVITY_KINDS } from './page-activity.ts';
+import { draftAsRead } from './synced-layout-draft.ts';
 
 const read = tier.websites('websites:read');
 const write = tier.websites('websites:write');
 
-const PageDesignRef = builder.objectRef<PageDesign>('WebsitePageDesign').implement({
+export const PageDesignRef = builder.objectRef<PageDesign>('WebsitePageDesign').implement({
   description: 'A page’s draft design: a GrapesJS document { components, styles }',
   fields: (t) => ({
     pageSimplyId: t.string({ resolve: (d) => d.page.simplyId }),
     websiteSimplyId: t.string({ resolve: (d) => d.websiteSimplyId }),
     draftRevision: t.int({ description: 'send it as baseRevision to be told (409) when the draft moved on', resolve: (d) => d.page.draftRevision }),
     publishedRevision: t.int({ nullable: true, resolve: (d) => d.page.publishedRevision }),
-    design: t.field({ type: 'JSON', resolve: (d) => d.page.draftDesign as never }),
+    design: t.field({ type: 'JSON', description: 'synced layouts show their current content (synced-layout.ts)', resolve: (d, _a, ctx) => draftAsRead(ctx, d.page) as never }),
     updatedAt: t.field({ type: 'DateTime', resolve: (d) => d.page.updatedAt }),
   }),
 });

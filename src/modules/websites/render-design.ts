@@ -8,6 +8,9 @@
 //     sanitized on its own (render-sanitize.ts) so it cannot close the elements around it;
 //   - a video is never an iframe: it becomes a link to the video, with its poster when it has one;
 //   - a data view (`type: "data-view"`) becomes the table the caller's `dataView` renders;
+//   - a synced layout (`type: "synced-layout"`, synced-layout.ts) is its element holding the
+//     layout's current components, as the caller's `syncedLayout` gives them; its rules come before
+//     the design's own (so the page's rules win); a layout inside a layout is not expanded;
 //   - inline styles become CSS rules by id (`#c1a2…{…}`), as GrapesJS does with avoidInlineStyle,
 //     so the page needs no inline style attribute (its Content-Security-Policy allows none);
 //   - what a design may not hold (design-document.ts) is dropped here too, for designs stored
@@ -27,6 +30,8 @@ export interface DesignRenderOptions {
   /** markup the final sanitizer will see: a text component's `content` */
   sanitizeFragment(html: string): string;
   dataView?: DataViewRenderer;
+  /** the current content of a SYNCED layout of the site, or null (the reference renders empty) */
+  syncedLayout?: (savedLayoutSimplyId: string) => DesignDocument | null;
 }
 
 export interface RenderedDesign {
@@ -135,6 +140,8 @@ class DesignWriter {
   readonly html: string[] = [];
   readonly idRules: string[] = [];
   readonly dataViews: string[] = [];
+  readonly layoutRules: DesignStyleRule[] = [];
+  private inLayout = false;
   private readonly options: DesignRenderOptions;
   constructor(options: DesignRenderOptions) {
     this.options = options;
@@ -169,12 +176,26 @@ class DesignWriter {
     }
     const tag = componentTag(c);
     if (tag === null) return;
+    if (type === 'synced-layout') return this.syncedLayout(c, tag, depth);
     // an image's source is a property of the component in GrapesJS's JSON, not an attribute
     const extra = type === 'image' && c.attributes?.src === undefined && typeof c.src === 'string' ? { src: c.src } : {};
     this.html.push(`<${tag}${attributeText(tag, c, extra)}>`);
     if (VOID_TAGS.has(tag)) return;
     if (typeof c.content === 'string' && c.content !== '') this.html.push(this.options.sanitizeFragment(c.content));
     this.components(c.components, depth + 1);
+    this.html.push(`</${tag}>`);
+  }
+
+  private syncedLayout(c: DesignComponent, tag: string, depth: number): void {
+    const layoutId = scalar(c.attributes?.['data-layout-id']);
+    const content = layoutId !== null && !this.inLayout ? (this.options.syncedLayout?.(layoutId) ?? null) : null;
+    this.html.push(`<${tag}${attributeText(tag, c)}>`);
+    if (content && Array.isArray(content.components)) {
+      this.inLayout = true;
+      this.components(content.components, depth + 1);
+      this.inLayout = false;
+      if (Array.isArray(content.styles)) this.layoutRules.push(...content.styles);
+    }
     this.html.push(`</${tag}>`);
   }
 
@@ -266,6 +287,6 @@ function stylesText(rules: DesignStyleRule[] | undefined): string {
 export function renderDesign(design: DesignDocument | null | undefined, options: DesignRenderOptions): RenderedDesign {
   const writer = new DesignWriter(options);
   writer.components(design?.components, 1);
-  const css = [stylesText(design?.styles), writer.idRules.join('\n')].filter(Boolean).join('\n');
+  const css = [stylesText(writer.layoutRules), stylesText(design?.styles), writer.idRules.join('\n')].filter(Boolean).join('\n');
   return { html: writer.html.join(''), css, dataViews: writer.dataViews };
 }

@@ -50,6 +50,8 @@ export interface RenderRequest {
   pages: ReadonlyMap<string, NavigablePage>;
   chrome: CampaignPopup[];
   dataView?: DataViewRenderer;
+  /** the current content of the site's SYNCED layouts the designs reference (synced-layout.ts) */
+  syncedLayout?: (savedLayoutSimplyId: string) => DesignDocument | null;
 }
 
 export interface RenderedPage {
@@ -89,7 +91,7 @@ export function servedPolicy(styleHash: string): string {
 export function renderPage(r: RenderRequest): RenderedPage {
   const language = r.site.defaultLanguageTagId ?? 'en';
   const design = (d: DesignDocument | null) => {
-    const out = renderDesign(d, { sanitizeFragment: sanitizeServedMarkup, dataView: r.dataView });
+    const out = renderDesign(d, { sanitizeFragment: sanitizeServedMarkup, dataView: r.dataView, syncedLayout: r.syncedLayout });
     return { ...out, html: sanitizeServedMarkup(out.html) };
   };
   const header = design(r.site.header);

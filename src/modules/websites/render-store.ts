@@ -18,6 +18,9 @@ import { activeChrome } from './render-chrome.ts';
 import { type NavigablePage } from './render-navigation.ts';
 import { RENDERER_VERSION, renderPage, servedPolicy } from './render-page.ts';
 import type { ServedPage, ServedSite } from './serve-site.ts';
+import { applyOverlay } from './translate-overlay.ts';
+import type { ServedTranslation } from './translate-serve.ts';
+import { loadSyncedLayouts, syncedLayoutIds, syncedLayoutsStamp } from './synced-layout.ts';
 
 export const DATA_VIEW_FRESH_MS = 5 * 60_000;
 /** good renderings kept per page (older ones go) */
@@ -42,9 +45,10 @@ export function navigablePages(pages: ServedPage[], all = false): Map<string, Na
  * Everything a served page is made of, hashed: the renderer's version, the address base, the
  * page's published revision and metadata, the site's settings that show, the publish times of its
  * header, footer and chrome and the chrome entries live now, and the reachable pages' paths and
- * titles (the navigation).
+ * titles (the navigation), and the latest change of the site's SYNCED layouts (a page shows them as
+ * they are now).
  */
-export function renderingFingerprint(site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now: number): string {
+export function renderingFingerprint(site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now: number, syncedLayouts: string | null = null): string {
   const parts = {
     v: RENDERER_VERSION,
     basePath,
@@ -53,6 +57,7 @@ export function renderingFingerprint(site: ServedSite, page: ServedPage, pages: 
     headerFooter: site.headerFooterPublishedAt?.toISOString() ?? null,
     chrome: [site.campaignChromePublishedAt?.toISOString() ?? null, activeChrome(site.publishedCampaignChromeConfig, page.simplyId, now).map((p) => p.id)],
     pages: pages.filter((p) => p.published).map((p) => [p.simplyId, p.path, p.title]),
+    ...(syncedLayouts === null ? {} : { syncedLayouts }),
   };
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
@@ -94,6 +99,7 @@ export async function renderFromSources(services: Services, s: RenderSources): P
     });
     tables.set(id, outcome);
   }
+  const layouts = await loadSyncedLayouts(services.prisma, s.site.teamId, s.site.id, syncedLayoutIds(s.design, s.header, s.footer));
   const rendered = renderPage({
     site: { ...s.site, header: s.header, footer: s.footer },
     page: { simplyId: s.page.simplyId, title: s.page.title, metaTitle: s.page.metaTitle, metaDescription: s.page.metaDescription, design: s.design },
@@ -101,6 +107,7 @@ export async function renderFromSources(services: Services, s: RenderSources): P
     pages: navigablePages(s.pages, s.allPages),
     chrome: activeChrome(s.chromeConfig, s.page.simplyId, s.now) as CampaignPopup[],
     dataView: (id, componentId) => dataViewTableHtml(tables.get(id) ?? null, componentId),
+    syncedLayout: (id) => layouts.get(id)?.content ?? null,
   });
   return { html: Buffer.from(rendered.html), policy: servedPolicy(rendered.styleHash), hasDataViews: views.length > 0 };
 }
@@ -108,18 +115,20 @@ export async function renderFromSources(services: Services, s: RenderSources): P
 const inFlight = new Map<string, Promise<StoredRendering | null>>();
 
 /** The page's rendering for the site as it is now: stored, rendered and stored, or (when rendering fails) the last good one. */
-export function servedRendering(services: Services, site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now = Date.now()): Promise<StoredRendering | null> {
-  const fingerprint = renderingFingerprint(site, page, pages, basePath, now);
+export async function servedRendering(services: Services, site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now = Date.now(), translation: ServedTranslation | null = null): Promise<StoredRendering | null> {
+  const own = renderingFingerprint(site, page, pages, basePath, now, await syncedLayoutsStamp(services.prisma, site.teamId, site.id));
+  // a translated page (translate-serve.ts) is another rendering, made again when its overlay changes
+  const fingerprint = translation ? createHash('sha256').update(`${own}|${translation.version}`).digest('hex') : own;
   const key = `${page.id}:${fingerprint}`;
   let pending = inFlight.get(key);
   if (!pending) {
-    pending = storedOrRendered(services, site, page, pages, basePath, now, fingerprint).finally(() => inFlight.delete(key));
+    pending = storedOrRendered(services, site, page, pages, basePath, now, fingerprint, translation).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   return pending;
 }
 
-async function storedOrRendered(services: Services, site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now: number, fingerprint: string): Promise<StoredRendering | null> {
+async function storedOrRendered(services: Services, site: ServedSite, page: ServedPage, pages: ServedPage[], basePath: string, now: number, fingerprint: string, translation: ServedTranslation | null = null): Promise<StoredRendering | null> {
   const db = services.prisma;
   const row = await db.websiteRendering.findUnique({ where: { pageId_fingerprint: { pageId: page.id, fingerprint } }, select: { html: true, etag: true, policy: true, freshUntil: true } });
   if (row?.html != null && row.etag && row.policy && (row.freshUntil === null || row.freshUntil.getTime() > now)) {
@@ -137,7 +146,7 @@ async function storedOrRendered(services: Services, site: ServedSite, page: Serv
       pages,
       basePath,
       now,
-      design: sources.publishedDesign as unknown as DesignDocument,
+      design: translation ? applyOverlay(sources.publishedDesign as unknown as DesignDocument, translation.overlay) : (sources.publishedDesign as unknown as DesignDocument),
       header: (siteDesigns?.publishedHeaderDesignJson ?? null) as DesignDocument | null,
       footer: (siteDesigns?.publishedFooterDesignJson ?? null) as DesignDocument | null,
       chromeConfig: site.publishedCampaignChromeConfig,

@@ -3,6 +3,7 @@
 //   GET|HEAD /sites/{slug}/                    the home page
 //   GET|HEAD /sites/{slug}/{page path}         a page ("/sites/friends/about/team")
 //   GET|HEAD /sites/{slug}/favicon.ico         the site's favicon (its file, served by the platform)
+//   GET|HEAD /sites/{slug}/{language}/{path}   a page in a published translation (translate-serve.ts)
 //   GET|HEAD /sites/preview/{token}/{path}     a preview of the drafts (preview-sessions.ts; `preview` is never a slug)
 //   any path on a site's custom domain         the same as /sites/{slug}/…
 //
@@ -21,6 +22,7 @@ import type { ServedPagesCache } from './serve-cache.ts';
 import { hostOf, platformHost } from './serve-host.ts';
 import { pageAtPath, type ServedSite, siteByDomain, siteBySlug, sitePages } from './serve-site.ts';
 import { servedPageAccess } from './served-access.ts';
+import { servedLanguageOf, servedTranslation } from './translate-serve.ts';
 import { serveSignIn } from './served-signin.ts';
 
 declare module '../../app/context.ts' {
@@ -105,9 +107,13 @@ async function servePublished(services: Services, req: IncomingMessage, res: Ser
     const site = await address.find();
     if (!site || !site.isPublished) return sendNotFoundPage(req, res);
     const pages = await sitePages(services, site);
-    const page = pageAtPath(pages, path);
+    // `/{language}/…`: a published translation (translate-serve.ts); its links stay in the language
+    const language = servedLanguageOf(site, path);
+    const page = pageAtPath(pages, language?.rest ?? path);
     if (!page || !page.published) return sendNotFoundPage(req, res);
-    const rendering = await servedRendering(services, site, page, pages, address.basePath, now);
+    const translation = language ? await servedTranslation(services, site.teamId, page.id, language.languageTagId) : null;
+    const basePath = language ? `${address.basePath}/${language.languageTagId.toLowerCase()}` : address.basePath;
+    const rendering = await servedRendering(services, translation ? { ...site, defaultLanguageTagId: translation.languageTagId } : site, page, pages, basePath, now, translation);
     if (!rendering) return sendNotFoundPage(req, res);
     const chromeChange = nextChromeChange(site.publishedCampaignChromeConfig, page.simplyId, now);
     entry = { site, page, rendering, expiresAt: Math.min(rendering.freshUntil ?? Infinity, chromeChange ?? Infinity) };
@@ -135,7 +141,7 @@ async function serveFavicon(services: Services, req: IncomingMessage, res: Serve
 }
 
 function serveAt(services: Services, req: IncomingMessage, res: ServerResponse, address: Address, path: string): Promise<void> {
-  if (path === '/favicon.ico') return serveFavicon(services, req, res, address);
+  if (path === '/favicon.ico' || /^\/[a-z0-9-]{2,35}\/favicon\.ico$/.test(path)) return serveFavicon(services, req, res, address);
   // page paths are lower-case slugs: anything else is not a page
   if (!/^(?:\/[a-z0-9-]{1,100})*\/?$/.test(path)) return Promise.resolve(sendNotFoundPage(req, res));
   return servePublished(services, req, res, address, path);

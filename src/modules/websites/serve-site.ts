@@ -18,6 +18,7 @@ const SITE_COLUMNS = {
   socialImageUrl: true,
   faviconFileSimplyId: true,
   defaultLanguageTagId: true,
+  availableLanguageTagIds: true,
   navigationJson: true,
   headerFooterPublishedAt: true,
   campaignChromePublishedAt: true,
