@@ -10,6 +10,7 @@ export { AiFeatureUnavailableError, AiModelFailedError } from './ai-answers.ts';
 export type { AiProvider, AiProviderOptions } from './ai-provider.ts';
 export type { AiUsageEvent, ChatMessage, ChatRequest, ChatStep, ChatToolCall, ChatUsage, JsonValue, ToolDeclaration } from './chat-types.ts';
 export { TokenBudget } from './token-budget.ts';
+export { type JsonQuestion, readJsonObject } from './json-answer.ts';
 
 /** The provider of a configured model (the SDK is loaded here, on the first call). */
 export async function createAiProvider(settings: AiSettings, options: AiProviderOptions = {}): Promise<AiProvider> {

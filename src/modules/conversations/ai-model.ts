@@ -3,19 +3,10 @@
 // inside the question, never instructions: every system prompt says so, and nothing the model
 // answers is run, only read into the fixed shape each feature expects.
 import type { AiProvider } from '../../app/ai/index.ts';
-import { AiError } from '../../app/ai/index.ts';
-import type { Logger } from 'pino';
+import { AiError, type JsonQuestion, readJsonObject } from '../../app/ai/index.ts';
 
-export interface ModelQuestion {
-  system: string;
-  /** the data of the question (serialized as JSON into the user turn) and what to do with it */
-  task: string;
-  data: unknown;
-  teamId: bigint;
-  /** for the usage records */
-  feature: string;
-  maxOutputTokens: number;
-}
+export type ModelQuestion = JsonQuestion;
+import type { Logger } from 'pino';
 
 /** The model's answer as a JSON object; AiError on a failed step, or 'bad_response' when no object can be read. */
 export async function askModelForJson(ai: AiProvider, logger: Logger, q: ModelQuestion): Promise<Record<string, unknown>> {
@@ -40,18 +31,6 @@ export async function askModelForJson(ai: AiProvider, logger: Logger, q: ModelQu
     throw new AiError('bad_response');
   }
   return parsed;
-}
-
-export function readJsonObject(text: string): Record<string, unknown> | null {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start < 0 || end <= start) return null;
-  try {
-    const value: unknown = JSON.parse(text.slice(start, end + 1));
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Text for a person to read: control characters out (line breaks kept), trimmed, at most `max` characters; '' when none. */

@@ -15,6 +15,7 @@ import { Prisma, type Website, type WebsiteBackup } from '../../generated/prisma
 import { recordActivity } from './page-activity.ts';
 import { PageTree } from './page-tree.ts';
 import { siteFor } from './website-access.ts';
+import { userSimplyId, userSimplyIds } from './website-people.ts';
 import { websiteBackupId } from './websites.ids.ts';
 import { createBackupInput } from './publishing.input.ts';
 
@@ -90,12 +91,6 @@ export async function captureBackup(tx: Tx, site: Website, summary: string | nul
   return backup;
 }
 
-async function userSimplyId(db: Pick<Tx, '$queryRawUnsafe'>, id: bigint | null): Promise<string | null> {
-  if (id === null) return null;
-  const rows = await db.$queryRawUnsafe<{ simplyId: string }[]>('SELECT "simplyId" FROM "User" WHERE id = $1', id);
-  return rows[0]?.simplyId ?? null;
-}
-
 export async function createBackup(ctx: RequestContext, websiteSimplyId: string, raw: unknown): Promise<BackupView> {
   const input = parseInput(createBackupInput, raw ?? {}, 'Invalid backup');
   return runTransaction(ctx.services.prisma, async (tx) => {
@@ -115,8 +110,7 @@ export async function listBackups(ctx: RequestContext, websiteSimplyId: string, 
     db.websiteBackup.findMany({ where, orderBy: { id: 'desc' }, skip: paging.offset, take: paging.limit, omit: { content: true } }),
     db.websiteBackup.count({ where }),
   ]);
-  const users = new Map<bigint, string | null>();
-  for (const r of rows) if (r.createdByUserId !== null && !users.has(r.createdByUserId)) users.set(r.createdByUserId, await userSimplyId(db, r.createdByUserId));
+  const users = await userSimplyIds(db, rows.map((r) => r.createdByUserId));
   return {
     nodes: rows.map((backup) => ({ backup: { ...backup, content: null } as WebsiteBackup, websiteSimplyId: site.simplyId, userSimplyId: backup.createdByUserId === null ? null : (users.get(backup.createdByUserId) ?? null) })),
     pagination: pagination(total, paging),

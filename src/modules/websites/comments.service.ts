@@ -14,6 +14,7 @@ import { componentIdOf, type DesignDocument, walkComponents } from './design-doc
 import { recordActivity } from './page-activity.ts';
 import { pageFor, siteFor } from './website-access.ts';
 import { effectiveRole, type WebsiteRole, atLeast } from './website-roles.ts';
+import { userSimplyIds } from './website-people.ts';
 import { websiteCommentId, websiteCommentReplyId, websiteId } from './websites.ids.ts';
 import { COMMENT_LIMITS, createCommentInput, replyInput } from './comments.input.ts';
 
@@ -39,15 +40,6 @@ export interface ReplyView {
   reply: WebsiteCommentReply;
   commentSimplyId: string;
   authorSimplyId: string | null;
-}
-
-type Db = Pick<Tx, '$queryRawUnsafe'>;
-
-async function userSimplyIds(db: Db, ids: (bigint | null)[]): Promise<Map<bigint, string>> {
-  const wanted = [...new Set(ids.filter((id): id is bigint => id !== null))];
-  if (!wanted.length) return new Map();
-  const rows = await db.$queryRawUnsafe<{ id: bigint; simplyId: string }[]>('SELECT id, "simplyId" FROM "User" WHERE id = ANY($1::bigint[])', wanted);
-  return new Map(rows.map((r) => [r.id, r.simplyId]));
 }
 
 /** Comments with their replies, the people named by simplyId, in two reads whatever their number. */

@@ -3,7 +3,9 @@
 // the site holds and what the editor asks for are data inside the question, never instructions;
 // nothing the model answers is run or stored as it is: each feature reads it into a fixed shape
 // and checks it with the design rules.
-import { AiError, AiFeatureUnavailableError, AiModelFailedError, type AiProvider } from '../../app/ai/index.ts';
+import { AiError, AiFeatureUnavailableError, AiModelFailedError, type AiProvider, type JsonQuestion, readJsonObject } from '../../app/ai/index.ts';
+
+export type ModelQuestion = JsonQuestion;
 import type { RequestContext } from '../../app/context.ts';
 import { ApiError, type ErrorDetail } from '../../app/errors.ts';
 
@@ -20,29 +22,8 @@ export function requireModel(ctx: RequestContext, purpose: string): AiProvider {
   return ai;
 }
 
-export interface ModelQuestion {
-  system: string;
-  task: string;
-  data: unknown;
-  teamId: bigint;
-  feature: string;
-  maxOutputTokens: number;
-}
-
 /** what a feature made of an answer: its value, or the problems to send back */
 export type ReadOutcome<T> = { value: T; problems?: undefined } | { problems: ErrorDetail[]; value?: undefined };
-
-export function readJsonObject(text: string): Record<string, unknown> | null {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start < 0 || end <= start) return null;
-  try {
-    const value: unknown = JSON.parse(text.slice(start, end + 1));
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Asks the model and reads the JSON object it answers with; `read` turns it into the feature's

@@ -11,6 +11,7 @@ import type { WebsitePage, WebsitePageVersion } from '../../generated/prisma/cli
 import { recordActivity } from './page-activity.ts';
 import { pageFor, siteFor, type WebsitesDb } from './website-access.ts';
 import type { WebsiteRole } from './website-roles.ts';
+import { userSimplyIds } from './website-people.ts';
 import { websitePageVersionId } from './websites.ids.ts';
 import { checkpointInput, versionMetadataInput } from './publishing.input.ts';
 
@@ -40,13 +41,6 @@ export async function takeVersion(tx: Tx, page: WebsitePage, kind: VersionKind, 
       createdByUserId: by,
     },
   });
-}
-
-async function userSimplyIds(db: Pick<Tx, '$queryRawUnsafe'>, ids: (bigint | null)[]): Promise<Map<bigint, string>> {
-  const wanted = [...new Set(ids.filter((id): id is bigint => id !== null))];
-  if (!wanted.length) return new Map();
-  const rows = await db.$queryRawUnsafe<{ id: bigint; simplyId: string }[]>('SELECT id, "simplyId" FROM "User" WHERE id = ANY($1::bigint[])', wanted);
-  return new Map(rows.map((r) => [r.id, r.simplyId]));
 }
 
 export async function listVersions(ctx: RequestContext, pageSimplyId: string, args: PageInput): Promise<Page<VersionView>> {
