@@ -9,6 +9,7 @@ import { createTeam, type TeamFixture } from '../support/fixtures.ts';
 import { type ModelReply, startModelServer, type ModelServer } from '../support/model-server.ts';
 import { createMigratedDatabase } from '../support/migrated-database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { until } from '../support/until.ts';
 import { publishedSite, publishPage, text, visit } from './served-fixtures.ts';
 import { adminOf, call, createPage, createSite } from './websites-fixtures.ts';
 
@@ -146,6 +147,64 @@ describe('translations as overlays', () => {
     expect(still.text).not.toContain('Hello friends');
     await publishPage(server, admin, site.home);
     expect((await visit(server, `${site.base}/fr/`)).text).toContain('DE:Hello friends');
+  });
+
+  it('translates a synced layout’s text with the page, apart from a page component with the same id', async () => {
+    const admin = adminOf(team);
+    // the page has a component "shared" and so has the layout: each is translated on its own
+    const site = await publishedSite(server, admin, [text('shared', 'Page words')], { defaultLanguageTagId: 'en', availableLanguageTagIds: ['en', 'de'] });
+    const layout = expectOk(
+      await call(server, admin, 'POST', `/v1/websites/${site.websiteSimplyId}/saved-layouts`, {
+        name: 'Notice',
+        category: 'banner',
+        syncMode: 'SYNCED',
+        contentJson: { components: [{ tagName: 'section', attributes: { id: 'notice' }, components: [text('shared', 'Layout words')] }], styles: [] },
+      }),
+      201,
+    );
+    expectOk(await call(server, admin, 'PATCH', `/v1/website-pages/${site.home}/design`, { operations: [{ op: 'insertLayout', parentId: null, savedLayoutSimplyId: layout.savedLayoutSimplyId }] }));
+    await publishPage(server, admin, site.home);
+    model.reset();
+    model.otherwise(prefixing);
+    expect((await translate(site.websiteSimplyId, { targetLanguageTagIds: ['de'] })).status).toBe('COMPLETED');
+    const german = await visit(server, `${site.base}/de/`);
+    expect(german.text).toContain('DE:Page words');
+    expect(german.text).toContain('DE:Layout words');
+    expect((await status(site.websiteSimplyId)).find((p: { pageSimplyId: string }) => p.pageSimplyId === site.home)).toMatchObject({ staleComponentIds: [], missingComponentIds: [] });
+
+    // the layout's text changes: on the translated page it is stale (the new source shows) until translated again
+    expectOk(
+      await call(server, admin, 'PATCH', `/v1/websites/${site.websiteSimplyId}/saved-layouts/${layout.savedLayoutSimplyId}`, {
+        contentJson: { components: [{ tagName: 'section', attributes: { id: 'notice' }, components: [text('shared', 'New layout words')] }], styles: [] },
+      }),
+    );
+    // the served pages learn of the change through a notification
+    const changed = await until('the layout change served', async () => {
+      const r = await visit(server, `${site.base}/de/`);
+      return r.text.includes('New layout words') && r;
+    });
+    expect(changed.text).toContain('DE:Page words');
+    expect((await status(site.websiteSimplyId)).find((p: { pageSimplyId: string }) => p.pageSimplyId === site.home).staleComponentIds).toHaveLength(1);
+  });
+
+  it('falls back to the same language’s last good rendering when a translated page cannot be rendered', async () => {
+    const admin = adminOf(team);
+    const site = await publishedSite(server, admin, [text('hi', 'Hello')], { defaultLanguageTagId: 'en', availableLanguageTagIds: ['en', 'de', 'fr'] });
+    model.reset();
+    model.otherwise(prefixing);
+    expect((await translate(site.websiteSimplyId, { targetLanguageTagIds: ['de', 'fr'] })).status).toBe('COMPLETED');
+    const german = await visit(server, `${site.base}/de/`);
+    expect(german.text).toContain('DE:Hello');
+    // the French rendering is the newest good one of the page
+    expect((await visit(server, `${site.base}/fr/`)).status).toBe(200);
+    // a design stored before today's checks, which the renderer cannot read (a class that is no class)
+    await server.app.services.prisma.websitePage.updateMany({
+      where: { simplyId: site.home },
+      data: { publishedDesign: { components: [{ tagName: 'p', attributes: { id: 'hi' }, classes: [null] }], styles: [] }, publishedRevision: 99, publishedAt: new Date() },
+    });
+    const fallback = await visit(server, `${site.base}/de/`);
+    expect(fallback.status).toBe(200);
+    expect(fallback.text).toBe(german.text);
   });
 
   it('records a failed model step as an error entry of the task', async () => {

@@ -41,9 +41,14 @@ export async function patchDesign(ctx: RequestContext, pageSimplyId: string, raw
     const result = applyDesignOperations(page.draftDesign as unknown as DesignDocument, input.operations, await layoutsForOperations(tx, site, input.operations));
     if ('problem' in result) throw new ValidationError('Invalid design patch: nothing was changed', [result.problem]);
     const revision = page.draftRevision + 1;
-    const updated = await tx.websitePage.update({ where: { id: page.id, teamId: page.teamId }, data: { draftDesign: result.design as never, draftRevision: revision } });
+    // the designs are not read back: the new draft is at hand, and the published one did not change
+    const updated = await tx.websitePage.update({
+      where: { id: page.id, teamId: page.teamId },
+      data: { draftDesign: result.design as never, draftRevision: revision },
+      omit: { draftDesign: true, publishedDesign: true },
+    });
     await recordActivity(tx, page, 'EDITED', { userId: ctx.principal.userId, summary: input.summary ?? null, revision, details: { operations: input.operations.length } });
-    return { page: updated, websiteSimplyId: site.simplyId };
+    return { page: { ...updated, draftDesign: result.design as never, publishedDesign: page.publishedDesign }, websiteSimplyId: site.simplyId };
   });
 }
 

@@ -18,12 +18,12 @@ import { activeChrome } from './render-chrome.ts';
 import { type NavigablePage } from './render-navigation.ts';
 import { RENDERER_VERSION, renderPage, servedPolicy } from './render-page.ts';
 import type { ServedPage, ServedSite } from './serve-site.ts';
-import { applyOverlay } from './translate-overlay.ts';
+import { applyOverlay, type Overlay, translatedLayouts } from './translate-overlay.ts';
 import type { ServedTranslation } from './translate-serve.ts';
 import { loadSyncedLayouts, syncedLayoutIds, syncedLayoutsStamp } from './synced-layout.ts';
 
 export const DATA_VIEW_FRESH_MS = 5 * 60_000;
-/** good renderings kept per page (older ones go) */
+/** good renderings kept per page and language (older ones go) */
 const KEPT_PER_PAGE = 5;
 
 export interface StoredRendering {
@@ -86,6 +86,8 @@ export interface RenderSources {
   chromeConfig: unknown;
   /** a preview: every page is reachable */
   allPages?: boolean;
+  /** a translation's overlay (translate-serve.ts): applied to the page and the synced layouts it shows */
+  overlay?: Overlay;
 }
 
 /** Renders a page from its sources (data views read now). */
@@ -99,10 +101,12 @@ export async function renderFromSources(services: Services, s: RenderSources): P
     });
     tables.set(id, outcome);
   }
-  const layouts = await loadSyncedLayouts(services.prisma, s.site.teamId, s.site.id, syncedLayoutIds(s.design, s.header, s.footer));
+  const loaded = await loadSyncedLayouts(services.prisma, s.site.teamId, s.site.id, syncedLayoutIds(s.design, s.header, s.footer));
+  const layouts = s.overlay && s.design ? translatedLayouts(s.design, loaded, s.overlay) : loaded;
+  const design = s.overlay && s.design ? applyOverlay(s.design, s.overlay) : s.design;
   const rendered = renderPage({
     site: { ...s.site, header: s.header, footer: s.footer },
-    page: { simplyId: s.page.simplyId, title: s.page.title, metaTitle: s.page.metaTitle, metaDescription: s.page.metaDescription, design: s.design },
+    page: { simplyId: s.page.simplyId, title: s.page.title, metaTitle: s.page.metaTitle, metaDescription: s.page.metaDescription, design },
     basePath: s.basePath,
     pages: navigablePages(s.pages, s.allPages),
     chrome: activeChrome(s.chromeConfig, s.page.simplyId, s.now) as CampaignPopup[],
@@ -134,7 +138,8 @@ async function storedOrRendered(services: Services, site: ServedSite, page: Serv
   if (row?.html != null && row.etag && row.policy && (row.freshUntil === null || row.freshUntil.getTime() > now)) {
     return { html: Buffer.from(row.html), etag: row.etag, policy: row.policy, freshUntil: row.freshUntil?.getTime() ?? null };
   }
-  if (row && row.html === null) return lastGood(services, page);
+  const language = translation?.languageTagId ?? null;
+  if (row && row.html === null) return lastGood(services, page, language);
   const started = performance.now();
   try {
     const sources = await db.websitePage.findUnique({ where: { id: page.id, teamId: site.teamId }, select: { publishedDesign: true } });
@@ -146,7 +151,8 @@ async function storedOrRendered(services: Services, site: ServedSite, page: Serv
       pages,
       basePath,
       now,
-      design: translation ? applyOverlay(sources.publishedDesign as unknown as DesignDocument, translation.overlay) : (sources.publishedDesign as unknown as DesignDocument),
+      design: sources.publishedDesign as unknown as DesignDocument,
+      overlay: translation?.overlay,
       header: (siteDesigns?.publishedHeaderDesignJson ?? null) as DesignDocument | null,
       footer: (siteDesigns?.publishedFooterDesignJson ?? null) as DesignDocument | null,
       chromeConfig: site.publishedCampaignChromeConfig,
@@ -154,7 +160,7 @@ async function storedOrRendered(services: Services, site: ServedSite, page: Serv
     const etag = etagOf(html);
     const freshUntil = hasDataViews ? new Date(now + DATA_VIEW_FRESH_MS) : null;
     const text = html.toString('utf8');
-    const values = { html: text, etag, policy, byteSize: html.length, error: null, renderMs: Math.round(performance.now() - started), freshUntil, createdAt: new Date(now) };
+    const values = { html: text, etag, policy, byteSize: html.length, error: null, renderMs: Math.round(performance.now() - started), freshUntil, createdAt: new Date(now), languageTagId: language };
     await db.websiteRendering.upsert({
       where: { pageId_fingerprint: { pageId: page.id, fingerprint } },
       create: { teamId: site.teamId, websiteId: site.id, pageId: page.id, fingerprint, ...values },
@@ -167,21 +173,25 @@ async function storedOrRendered(services: Services, site: ServedSite, page: Serv
     await db.websiteRendering
       .upsert({
         where: { pageId_fingerprint: { pageId: page.id, fingerprint } },
-        create: { teamId: site.teamId, websiteId: site.id, pageId: page.id, fingerprint, html: null, error: String((error as Error)?.message ?? error).slice(0, 2000) },
+        create: { teamId: site.teamId, websiteId: site.id, pageId: page.id, fingerprint, html: null, error: String((error as Error)?.message ?? error).slice(0, 2000), languageTagId: language },
         update: {},
       })
       .catch((err: unknown) => services.logger.warn({ err }, 'could not record a failed website rendering'));
-    return lastGood(services, page);
+    return lastGood(services, page, language);
   }
 }
 
-async function lastGood(services: Services, page: ServedPage): Promise<StoredRendering | null> {
+/**
+ * The newest good rendering of the page in the language (null: its own); for a translation without
+ * one, the page's own: a visitor never gets a third language's.
+ */
+async function lastGood(services: Services, page: ServedPage, languageTagId: string | null): Promise<StoredRendering | null> {
   const row = await services.prisma.websiteRendering.findFirst({
-    where: { pageId: page.id, html: { not: null } },
+    where: { pageId: page.id, html: { not: null }, languageTagId },
     orderBy: { createdAt: 'desc' },
     select: { html: true, etag: true, policy: true },
   });
-  if (!row?.html || !row.etag || !row.policy) return null;
+  if (!row?.html || !row.etag || !row.policy) return languageTagId === null ? null : lastGood(services, page, null);
   // served as it is, and looked at again soon: it is a stand-in
   return { html: Buffer.from(row.html), etag: row.etag, policy: row.policy, freshUntil: Date.now() + 60_000 };
 }
@@ -189,7 +199,9 @@ async function lastGood(services: Services, page: ServedPage): Promise<StoredRen
 async function prune(services: Services, page: ServedPage): Promise<void> {
   await services.prisma.$executeRawUnsafe(
     `DELETE FROM "WebsiteRendering" WHERE "pageId" = $1 AND id NOT IN (
-       SELECT id FROM "WebsiteRendering" WHERE "pageId" = $1 AND html IS NOT NULL ORDER BY "createdAt" DESC, id DESC LIMIT ${KEPT_PER_PAGE})
+       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY "languageTagId" ORDER BY "createdAt" DESC, id DESC) AS n
+                         FROM "WebsiteRendering" WHERE "pageId" = $1 AND html IS NOT NULL) kept
+        WHERE n <= ${KEPT_PER_PAGE})
        AND (html IS NOT NULL OR "createdAt" < now() - interval '1 day')`,
     page.id,
   );

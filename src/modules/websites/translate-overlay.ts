@@ -4,7 +4,8 @@
 // keeps every translation, and a component whose own text changed is stale (its entry's `source`
 // hash no longer matches) and shows its source text until it is translated again.
 import { createHash } from 'node:crypto';
-import { componentIdOf, type DesignComponent, type DesignDocument, walkComponents } from './design-document.ts';
+import { componentIdOf, type DesignComponent, type DesignDocument } from './design-document.ts';
+import { isSyncedLayoutReference } from './synced-layout.ts';
 
 /** attributes people read or hear: translated with the text */
 export const TRANSLATABLE_ATTRIBUTES = ['alt', 'title', 'aria-label'] as const;
@@ -42,14 +43,27 @@ function unitOf(c: DesignComponent): SourceUnit | null {
 
 export const sourceHash = (unit: SourceUnit): string => createHash('sha256').update(JSON.stringify([unit.texts, unit.attributes])).digest('hex');
 
-/** Every translatable component of a design, by id, in document order. */
+/**
+ * Each component with an id and its overlay key, in document order. A design is translated with its
+ * synced layouts expanded (expandSyncedLayouts): a layout's components are keyed by the reference's
+ * id and their own (`{reference id}/{id}`), since a layout's ids are its own and may be a page's too.
+ */
+function forEachKeyed(components: DesignComponent[], visit: (key: string, c: DesignComponent) => void, scope = ''): void {
+  for (const c of components) {
+    const id = componentIdOf(c);
+    if (id !== undefined) visit(scope + id, c);
+    if (!Array.isArray(c.components)) continue;
+    forEachKeyed(c.components, visit, isSyncedLayoutReference(c) && id !== undefined ? `${scope}${id}/` : scope);
+  }
+}
+
+/** Every translatable component of a design (synced layouts expanded), by overlay key, in document order. */
 export function sourceUnits(design: DesignDocument | null | undefined): Map<string, SourceUnit> {
   const units = new Map<string, SourceUnit>();
   if (!design || !Array.isArray(design.components)) return units;
-  walkComponents(design.components, (c) => {
-    const id = componentIdOf(c);
-    const unit = id === undefined ? null : unitOf(c);
-    if (id !== undefined && unit) units.set(id, unit);
+  forEachKeyed(design.components, (key, c) => {
+    const unit = unitOf(c);
+    if (unit) units.set(key, unit);
   });
   return units;
 }
@@ -86,17 +100,30 @@ export function entryFits(unit: SourceUnit, entry: Omit<OverlayEntry, 'source'>)
  * The design with the overlay's current entries applied (a copy; the design is not changed).
  * Stale entries and entries that no longer fit are left out: the source text shows instead.
  */
-export function applyOverlay(design: DesignDocument, overlay: Overlay): DesignDocument {
+export function applyOverlay(design: DesignDocument, overlay: Overlay, scope = ''): DesignDocument {
   const copy = structuredClone(design);
   if (!Array.isArray(copy.components)) return copy;
-  walkComponents(copy.components, (c) => {
-    const id = componentIdOf(c);
-    const entry = id === undefined ? undefined : overlay[id];
+  forEachKeyed(copy.components, (key, c) => {
+    const entry = overlay[key];
     const unit = entry ? unitOf(c) : null;
     if (!entry || !unit || entry.source !== sourceHash(unit) || !entryFits(unit, entry)) return;
     let i = 0;
     for (const child of c.components ?? []) if (child.type === 'textnode') child.content = entry.texts![i++];
     if (entry.attributes && Object.keys(entry.attributes).length > 0) c.attributes = { ...c.attributes, ...entry.attributes };
-  });
+  }, scope);
   return copy;
+}
+
+/**
+ * The synced layouts a translated page shows, translated: each layout's content with the overlay's
+ * entries under the key of the page's reference to it (a layout is on a page at most once).
+ */
+export function translatedLayouts<L extends { content: DesignDocument }>(design: DesignDocument, layouts: ReadonlyMap<string, L>, overlay: Overlay): Map<string, L> {
+  const out = new Map(layouts);
+  if (!Array.isArray(design.components)) return out;
+  forEachKeyed(design.components, (key, c) => {
+    const layout = isSyncedLayoutReference(c) ? layouts.get(String(c.attributes?.['data-layout-id'] ?? '')) : undefined;
+    if (layout) out.set(String(c.attributes!['data-layout-id']), { ...layout, content: applyOverlay(layout.content, overlay, `${key}/`) });
+  });
+  return out;
 }

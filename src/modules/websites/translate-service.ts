@@ -16,6 +16,7 @@ import { parseInput } from '../../app/validate.ts';
 import { queueTask } from '../background-tasks/index.ts';
 import type { DesignDocument } from './design-document.ts';
 import { askModel } from './drafts-model.ts';
+import { withSyncedLayouts } from './synced-layout-draft.ts';
 import { requireWebsitesFeature, siteFor } from './website-access.ts';
 import { entryFits, type Overlay, type OverlayEntry, sourceHash, sourceUnits, type SourceUnit } from './translate-overlay.ts';
 
@@ -157,7 +158,8 @@ export async function runWebsiteTranslation(actor: RequestContext, queueData: We
         await progress(processed, total);
         continue;
       }
-      const draft = page.draftDesign as unknown as DesignDocument;
+      // synced layouts are translated with the page, as it shows them now
+      const draft = await withSyncedLayouts(db, site.teamId, site.id, page.draftDesign as unknown as DesignDocument);
       const units = sourceUnits(draft);
       const existing = await db.websiteTranslation.findUnique({ where: { pageId_languageTagId: { pageId: page.id, languageTagId: language } } });
       const entries: Overlay = { ...((existing?.entries ?? {}) as unknown as Overlay) };
@@ -178,7 +180,7 @@ export async function runWebsiteTranslation(actor: RequestContext, queueData: We
       }
       summary.componentsTranslated += todo.length;
       // the published design may still show components the draft has dropped: their entries stay until it does not
-      const published = sourceUnits(page.publishedDesign as unknown as DesignDocument | null);
+      const published = sourceUnits(await withSyncedLayouts(db, site.teamId, site.id, page.publishedDesign as unknown as DesignDocument | null));
       for (const id of Object.keys(entries)) if (!units.has(id) && !published.has(id)) delete entries[id];
       await db.websiteTranslation.upsert({
         where: { pageId_languageTagId: { pageId: page.id, languageTagId: language } },

@@ -6,6 +6,7 @@ import { ValidationError } from '../../app/errors.ts';
 import { isLanguageTag } from '../../app/localized-text.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import type { DesignDocument } from './design-document.ts';
+import { expandSyncedLayouts, loadSyncedLayouts, syncedLayoutIds } from './synced-layout.ts';
 import { requireWebsitesFeature, siteFor } from './website-access.ts';
 import { type Overlay, overlayState } from './translate-overlay.ts';
 
@@ -31,8 +32,10 @@ export async function translationStatus(ctx: RequestContext, websiteSimplyId: st
     orderBy: [{ pageId: 'asc' }, { languageTagId: 'asc' }],
     take: 1000,
   });
+  // the drafts as they read: with their synced layouts (one read for all of them)
+  const layouts = await loadSyncedLayouts(ctx.services.prisma, team.id, site.id, syncedLayoutIds(...rows.map((r) => r.page.draftDesign as unknown as DesignDocument)));
   return rows.map((r) => {
-    const state = overlayState(r.page.draftDesign as unknown as DesignDocument, r.entries as unknown as Overlay);
+    const state = overlayState(expandSyncedLayouts(r.page.draftDesign as unknown as DesignDocument, layouts), r.entries as unknown as Overlay);
     return {
       pageSimplyId: r.page.simplyId,
       languageTagId: r.languageTagId,

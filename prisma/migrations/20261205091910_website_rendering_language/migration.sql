@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "WebsiteRendering" ADD COLUMN     "languageTagId" TEXT;
