@@ -16,6 +16,7 @@ import { websiteStudioRoutes } from './websites/studio.ts';
 import { websiteImportRoutes } from './websites/import.ts';
 import { websiteLayoutRoutes } from './websites/layouts.ts';
 import { websiteAiRoutes } from './websites/ai.ts';
+import { websiteTemplateRoutes } from './websites/templates.ts';
 
 const SITE = '/v1/websites/{websiteSimplyId}';
 const PAGE = '/v1/website-pages/{pageSimplyId}';
@@ -117,4 +118,5 @@ export const websiteRoutes = defineRoutes([
   ...websiteImportRoutes,
   ...websiteLayoutRoutes,
   ...websiteAiRoutes,
+  ...websiteTemplateRoutes,
 ]);

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { untilTaskDone } from '../support/background-task-fixtures.ts';
 import { useServer } from '../support/use-server.ts';
 import { startSourceSite, type SourceSite } from './import-fixtures.ts';
-import { publishPage, visit } from './served-fixtures.ts';
+import { publishPage, setDesign, visit } from './served-fixtures.ts';
 import { adminOf, call, type Caller, createPage, createSite, memberWith } from './websites-fixtures.ts';
 
 // the import's workers must be this suite's (they alone may reach loopback): its own database
@@ -172,6 +172,20 @@ describe('start and the task', () => {
     expect(served.text).toContain('Welcome to the park');
     expect(served.text).toContain('href="about"');
     for (const bad of ['<script', 'onerror', 'onload', 'onclick', 'javascript:', '<iframe', 'expression(', 'tracker.example']) expect(served.text.toLowerCase(), bad).not.toContain(bad);
+
+    // the imported image shows to visitors: the site serves it at its own address while a published page references it
+    const picture = `/sites/${live.slug}/files/${image![1]}`;
+    expect(served.text).toContain(`src="${picture}"`);
+    expect(served.text).not.toContain('/v1/files/');
+    const shown = await visit(suite.server, picture);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-type')).toBe('image/png');
+    expect(shown.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect((await visit(suite.server, picture, { 'if-none-match': shown.headers.get('etag')! })).status).toBe(304);
+    expect((await visit(suite.server, `/sites/${live.slug}/files/file-2222-3333-4444`)).status).toBe(404);
+    await setDesign(suite.server, admin, pages[0].pageSimplyId, [{ tagName: 'p', attributes: { id: 'plain' }, components: [{ type: 'textnode', content: 'No pictures' }] }]);
+    await publishPage(suite.server, admin, pages[0].pageSimplyId);
+    expect((await visit(suite.server, picture)).status).toBe(404);
   });
 
   it('adds pages to an existing site beside its own, for an EDITOR; the task fails when no page can be read', async () => {

@@ -11,12 +11,16 @@
 // wins (the others find no reference). Imports (the route world cannot reach a source site):
 // N discovers or starts naming a private address are each refused and queue nothing; N reviews of
 // an import that does not exist are each 404.
+// Templates: N creates make N; N names of one leave one whole body; one delete (archive) wins; N
+// releases are numbered 1…N; N sites from one template get N slugs and N copies; one apply of a
+// pending release wins (the others find nothing to apply); one disconnect and one page detach win.
 import { distinct, expectDenseRanks, expectOneOf, expectSame } from '../concurrency/race-checks.ts';
 import { type Exchange, N, succeeded, type RaceKit, type RaceTable } from '../concurrency/race-kit.ts';
 import { PERSON_ONLY } from '../concurrency/race-person.ts';
 import { fresh, ok, type AreaTestKit } from '../support/area-kit.ts';
 import { createCollection } from '../support/data-fixtures.ts';
 import { aiIdRouteBodies, aiRaces } from './drafts-kit.ts';
+import { untilTaskDone } from '../support/background-task-fixtures.ts';
 
 const SITES = '/v1/websites';
 const SITE = `${SITES}/{websiteSimplyId}`;
@@ -45,6 +49,20 @@ async function expectDenseTree(kit: RaceKit, site: string, count: number, exchan
   }
   expectSame(kit, 'home pages', pages.filter((p: { isHomePage: boolean }) => p.isHomePage).length, 1, exchanges);
   return pages;
+}
+
+const TEMPLATES = '/v1/website-templates';
+const TEMPLATE = `${TEMPLATES}/{teamWebsiteTemplateSimplyId}`;
+
+/** a released template of a one-page site, and (`mode`) a site made from it, its copy finished */
+async function templateWithSite(kit: RaceKit, mode?: 'AUTO' | 'REVIEW'): Promise<{ template: string; site: string | null }> {
+  const { site: source } = await siteWithPages(kit, 1);
+  const template = (await asAdmin(kit, 'POST', TEMPLATES, { name: fresh('Race template'), sourceWebsiteSimplyId: source })).teamWebsiteTemplateSimplyId;
+  await asAdmin(kit, 'POST', `${TEMPLATES}/${template}/release`, {});
+  if (!mode) return { template, site: null };
+  const made = await asAdmin(kit, 'POST', `${TEMPLATES}/${template}/websites`, { name: fresh('From template'), templateSyncMode: mode });
+  await untilTaskDone(kit.server, { token: kit.team.userToken, teamId: kit.team.teamSimplyId }, made.backgroundTaskSimplyId);
+  return { template, site: made.website.websiteSimplyId };
 }
 
 const VERSION = '/v1/website-page-versions/{versionSimplyId}';
@@ -508,6 +526,116 @@ const websiteRaces: RaceTable = {
       },
     },
   ],
+  [`POST ${TEMPLATES}`]: [
+    allApplied('N creates of templates of one site: N different templates, each readable', async (kit) => {
+      const { site } = await siteWithPages(kit, 1);
+      return {
+        path: TEMPLATES,
+        body: { name: fresh('Template'), sourceWebsiteSimplyId: site },
+        async check(xs) {
+          const ids = succeeded(xs).map((x) => x.response.body.data.teamWebsiteTemplateSimplyId);
+          if (!distinct(ids)) kit.problem('two creates answered one template', xs);
+          for (const id of ids) expectSame(kit, `template ${id}`, (await asAdmin(kit, 'GET', `${TEMPLATES}/${id}`)).sourceWebsiteSimplyId, site, xs);
+        },
+      };
+    }, '201'),
+  ],
+  [`PUT ${TEMPLATE}`]: [
+    {
+      what: 'N different names of one template: one whole body stays',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { template } = await templateWithSite(kit);
+        const bodies = Array.from({ length: N }, (_, i) => ({ name: `Template ${i}`, description: `Description ${i}` }));
+        const xs = await kit.race(bodies.map((body) => ({ method: 'PUT', path: `${TEMPLATES}/${template}`, body })));
+        kit.expectAnswers(xs, ['200']);
+        const after = await asAdmin(kit, 'GET', `${TEMPLATES}/${template}`);
+        expectOneOf(kit, 'the template', { name: after.name, description: after.description }, bodies, xs);
+      },
+    },
+  ],
+  [`DELETE ${TEMPLATE}`]: [
+    {
+      what: 'N deletes of one template: one archives it',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { template } = await templateWithSite(kit);
+        const xs = await kit.race({ method: 'DELETE', path: `${TEMPLATES}/${template}` });
+        kit.expectAnswers(xs, ['200', '404 NOT_FOUND']);
+        expectSame(kit, 'successful deletes', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
+  [`POST ${TEMPLATE}/release`]: [
+    allApplied('N releases of one template: numbered 2…N+1 once each', async (kit) => {
+      const { template } = await templateWithSite(kit);
+      return {
+        path: `${TEMPLATES}/${template}/release`,
+        body: { releaseNotes: 'race' },
+        async check(xs) {
+          const numbers = succeeded(xs).map((x) => x.response.body.data.release.number);
+          expectDenseRanks(kit, 'release numbers', numbers, succeeded(xs).length, 2, xs);
+          expectSame(kit, 'newest release', (await asAdmin(kit, 'GET', `${TEMPLATES}/${template}`)).latestReleaseNumber, 1 + succeeded(xs).length, xs);
+        },
+      };
+    }, '201'),
+  ],
+  [`POST ${TEMPLATE}/websites`]: [
+    {
+      what: 'N sites of one name from one template: N sites, N different slugs, N copy tasks',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { template } = await templateWithSite(kit);
+        const xs = await kit.race({ method: 'POST', path: `${TEMPLATES}/${template}/websites`, body: { name: fresh('Same name') } });
+        kit.expectAnswers(xs, ['201']);
+        const made = succeeded(xs).map((x) => x.response.body.data);
+        if (!distinct(made.map((m) => m.website.slug))) kit.problem('two sites got one slug', xs);
+        if (!distinct(made.map((m) => m.backgroundTaskSimplyId))) kit.problem('two sites share a copy task', xs);
+        expectSame(kit, 'connected sites', (await asAdmin(kit, 'GET', `${TEMPLATES}/${template}`)).connectedWebsiteCount, made.length, xs);
+      },
+    },
+  ],
+  [`POST ${SITE}/template/apply`]: [
+    {
+      what: 'N applies of one pending release: one applies it, the others find nothing to apply',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { template, site } = await templateWithSite(kit, 'REVIEW');
+        await asAdmin(kit, 'POST', `${TEMPLATES}/${template}/release`, {});
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/${site}/template/apply` });
+        kit.expectAnswers(xs, ['200', '409 WEBSITE_TEMPLATE_NOTHING_TO_APPLY']);
+        expectSame(kit, 'successful applies', succeeded(xs).length, 1, xs);
+        const connected = (await asAdmin(kit, 'GET', `${TEMPLATES}/${template}`)).websites[0];
+        expectSame(kit, 'the site’s releases', [connected.appliedReleaseNumber, connected.pendingReleaseNumber], [2, null], xs);
+      },
+    },
+  ],
+  [`POST ${SITE}/template/disconnect`]: [
+    {
+      what: 'N disconnects of one site: one wins, the pages stay',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site } = await templateWithSite(kit, 'AUTO');
+        const xs = await kit.race({ method: 'POST', path: `${SITES}/${site}/template/disconnect` });
+        kit.expectAnswers(xs, ['200', '409 WEBSITE_NOT_FROM_TEMPLATE']);
+        expectSame(kit, 'successful disconnects', succeeded(xs).length, 1, xs);
+        expectSame(kit, 'pages', (await asAdmin(kit, 'GET', `${SITES}/${site}/pages`)).length, 1, xs);
+      },
+    },
+  ],
+  [`POST ${PAGE}/template/detach`]: [
+    {
+      what: 'N detaches of one page from its template: one wins',
+      callers: PERSON_ONLY,
+      async run(kit) {
+        const { site } = await templateWithSite(kit, 'AUTO');
+        const [page] = await asAdmin(kit, 'GET', `${SITES}/${site}/pages`);
+        const xs = await kit.race({ method: 'POST', path: `/v1/website-pages/${page.pageSimplyId}/template/detach` });
+        kit.expectAnswers(xs, ['200', '409 WEBSITE_PAGE_NOT_FROM_TEMPLATE']);
+        expectSame(kit, 'successful detaches', succeeded(xs).length, 1, xs);
+      },
+    },
+  ],
   [`POST ${SITE}/blog/setup`]: [
     {
       what: 'N blog set-ups of one site: one makes the blog, the others answer it',
@@ -546,6 +674,9 @@ export const kit: AreaTestKit = {
     [`POST ${SITE}/saved-layouts`]: () => ({ name: fresh('Layout'), category: 'banner', contentJson: LAYOUT_CONTENT('Hello') }),
     [`PATCH ${LAYOUT}`]: () => ({ name: fresh('Layout') }),
     [`POST ${SITES}/import/{backgroundTaskSimplyId}/review`]: () => ({ responses: [{ suggestionId: 'missing-images', action: 'ACCEPT' }] }),
+    [`PUT ${TEMPLATE}`]: () => ({ description: fresh('Description') }),
+    [`POST ${TEMPLATE}/release`]: () => ({ releaseNotes: fresh('Notes') }),
+    [`POST ${TEMPLATE}/websites`]: () => ({ name: fresh('From template') }),
   },
   readQueries: {
     'GET /v1/website-comments': () => 'limit=100',
@@ -568,6 +699,8 @@ export const kit: AreaTestKit = {
       'saved layout',
     );
     await ok(await server.request('PATCH', `/v1/website-pages/${page.pageSimplyId}/design`, { ...as, body: { operations: [{ op: 'insertLayout', parentId: null, savedLayoutSimplyId: layout.savedLayoutSimplyId }] } }), 'use the layout');
+    const template = await ok(await server.request('POST', TEMPLATES, { ...as, body: { name: name('Website template'), description: name('Template description'), sourceWebsiteSimplyId: site.websiteSimplyId } }), 'website template');
+    await ok(await server.request('POST', `${TEMPLATES}/${template.teamWebsiteTemplateSimplyId}/release`, { ...as, body: { releaseNotes: name('Release notes') } }), 'release the template');
     return {
       ids: {
         websiteSimplyId: site.websiteSimplyId,
@@ -578,8 +711,9 @@ export const kit: AreaTestKit = {
         replySimplyId: reply.replySimplyId,
         accessAreaSimplyId: area.accessAreaSimplyId,
         savedLayoutSimplyId: layout.savedLayoutSimplyId,
+        teamWebsiteTemplateSimplyId: template.teamWebsiteTemplateSimplyId,
       },
-      names: ['Website', 'Website page', 'Version', 'Backup', 'Comment', 'Reply', 'Access area', 'Members page', 'Saved layout', 'Layout text'],
+      names: ['Website', 'Website page', 'Version', 'Backup', 'Comment', 'Reply', 'Access area', 'Members page', 'Saved layout', 'Layout text', 'Website template', 'Template description', 'Release notes'],
     };
   },
 };

@@ -13,6 +13,11 @@
 //   websites-import        importing a 20-page site (text, links, styles, a shared image, a script on
 //                          each page) from a local node:http server, POST …/import/start until the
 //                          WEBSITE_IMPORT task has finished, < 30 s
+//   websites-template-release
+//                          a template release (5 pages changed, one added) applied to 100 AUTO
+//                          sites made from the template, 10 of them with a locally edited page,
+//                          managedPublish on: POST …/release until the WEBSITE_TEMPLATE_RELEASE
+//                          task has finished with an outcome for every site, < 30 s
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +32,7 @@ import { summarizeLatencies } from '../events/stats.ts';
 import { LoadGenerator } from '../load-generator.ts';
 import { runSection, type BootstrappedTeam, type SectionBed } from '../section-bed.ts';
 
-export const WEBSITE_SCENARIOS = ['websites-publish', 'websites-serve', 'websites-patch', 'websites-synced-layout', 'websites-import'] as const;
+export const WEBSITE_SCENARIOS = ['websites-publish', 'websites-serve', 'websites-patch', 'websites-synced-layout', 'websites-import', 'websites-template-release'] as const;
 export type WebsiteScenario = (typeof WEBSITE_SCENARIOS)[number];
 
 const COMPONENTS = 200;
@@ -305,6 +310,75 @@ async function importScenario(bed: Bed): Promise<void> {
   }
 }
 
+const TEMPLATE_SITES = 100;
+const TEMPLATE_PAGES = 5;
+const LOCALLY_EDITED = 10;
+
+/** Polls the tasks until each has finished; answers their details. */
+async function untilFinished(api: Client, tasks: string[], limitMs: number): Promise<any[]> {
+  const started = performance.now();
+  const done = new Map<string, any>();
+  while (done.size < tasks.length) {
+    for (const task of tasks.filter((t) => !done.has(t))) {
+      const detail = await api.data('GET', `/v1/background-tasks/${task}`);
+      if (['COMPLETED', 'FAILED', 'PARTIAL_SUCCESS'].includes(detail.status)) done.set(task, detail);
+    }
+    if (done.size < tasks.length) {
+      if (performance.now() - started > limitMs) throw new Error(`${tasks.length - done.size} tasks did not finish in ${limitMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return tasks.map((t) => done.get(t));
+}
+
+async function templateReleaseScenario(bed: Bed): Promise<void> {
+  const { lines, targets, summary } = bed.section;
+  const api = bed.api;
+  const source = (await api.data('POST', '/v1/websites', { name: 'Bench template source' })).websiteSimplyId as string;
+  const design = (words: string) => [{ op: 'insert', parentId: null, component: { tagName: 'section', attributes: { id: 'main' }, components: [{ tagName: 'h1', attributes: { id: 'title' }, components: [{ type: 'textnode', content: words }] }, ...Array.from({ length: 20 }, (_, i) => ({ tagName: 'p', attributes: { id: `p${i}` }, components: [{ type: 'textnode', content: `${words}, paragraph ${i}` }] }))] } }];
+  const pages: string[] = [];
+  for (let i = 0; i < TEMPLATE_PAGES; i++) {
+    const page = (await api.data('POST', `/v1/websites/${source}/pages`, { title: `Page ${i}` })).pageSimplyId as string;
+    await api.data('PATCH', `/v1/website-pages/${page}/design`, { operations: design(`Page ${i}, first release`) });
+    pages.push(page);
+  }
+  const template = (await api.data('POST', '/v1/website-templates', { name: 'Bench chapter site', sourceWebsiteSimplyId: source })).teamWebsiteTemplateSimplyId as string;
+  await api.data('POST', `/v1/website-templates/${template}/release`, {});
+  const made: { site: string; task: string }[] = [];
+  for (let i = 0; i < TEMPLATE_SITES; i++) {
+    const answer = await api.data('POST', `/v1/website-templates/${template}/websites`, { name: `Bench chapter ${i}`, templateSyncMode: 'AUTO' });
+    made.push({ site: answer.website.websiteSimplyId, task: answer.backgroundTaskSimplyId });
+  }
+  const copyStarted = performance.now();
+  const copies = await untilFinished(api, made.map((m) => m.task), 300_000);
+  const copyMs = performance.now() - copyStarted;
+  if (copies.some((c) => c.status !== 'COMPLETED')) throw new Error('a copy of the template did not complete');
+  for (const { site } of made.slice(0, LOCALLY_EDITED)) {
+    const [first] = await api.data('GET', `/v1/websites/${site}/pages`);
+    await api.data('PATCH', `/v1/website-pages/${first.pageSimplyId}/design`, { operations: [{ op: 'setText', id: 'title', text: 'Our own title' }] });
+  }
+  for (const [i, page] of pages.entries()) await api.data('PATCH', `/v1/website-pages/${page}/design`, { operations: [{ op: 'setText', id: 'title', text: `Page ${i}, second release` }] });
+  await api.data('POST', `/v1/websites/${source}/pages`, { title: 'News' });
+
+  const started = performance.now();
+  const released = await api.data('POST', `/v1/website-templates/${template}/release`, { releaseNotes: 'Bench', applyAutoSites: true, managedPublish: true });
+  const [task] = await untilFinished(api, [released.release.backgroundTaskSimplyId], 120_000);
+  const elapsed = performance.now() - started;
+  const outcomes: any[] = task.result?.sites ?? [];
+  const applied = outcomes.filter((o) => o.status === 'APPLIED').length;
+  const keptLocal = outcomes.reduce((n, o) => n + (o.keptLocal?.length ?? 0), 0);
+  summary.templateRelease = { sites: TEMPLATE_SITES, pages: TEMPLATE_PAGES + 1, copyAllMs: copyMs, status: task.status, outcomes: outcomes.length, applied, keptLocal, ms: elapsed, durationMs: task.result?.durationMs };
+  lines.push(
+    '',
+    `websites-template-release: a release (${TEMPLATE_PAGES} pages changed, one added, managedPublish) applied to ${TEMPLATE_SITES} AUTO sites (${LOCALLY_EDITED} with a locally edited page)`,
+    `  ${task.status}: ${outcomes.length} site outcomes, ${applied} applied, ${keptLocal} pages kept local; POST …/release until the task finished ${ms(elapsed)} (the task itself ${ms(Number(task.result?.durationMs ?? 0))})`,
+    `  before it: ${TEMPLATE_SITES} sites copied from the first release (WEBSITE_COPY tasks) in ${ms(copyMs)}`,
+  );
+  targets.push(
+    judged(`a template release applied to ${TEMPLATE_SITES} AUTO sites with per-site outcomes, < 30 s`, ms(elapsed), elapsed < 30_000 && task.status === 'COMPLETED' && applied === TEMPLATE_SITES && keptLocal === LOCALLY_EDITED),
+  );
+}
+
 export const runWebsitesSection = (scenarios: readonly WebsiteScenario[], progress: (line: string) => void) =>
   runSection('websites', scenarios, progress, async (section) => {
     const boot = await section.bootstrap('Bench websites');
@@ -325,6 +399,7 @@ export const runWebsitesSection = (scenarios: readonly WebsiteScenario[], progre
     await section.scenario('websites-patch', () => patchScenario(bed));
     await section.scenario('websites-synced-layout', () => syncedLayoutScenario(bed));
     await section.scenario('websites-import', () => importScenario(bed));
+    await section.scenario('websites-template-release', () => templateReleaseScenario(bed));
   });
 
 export const benchSection = defineBenchSection('websites', WEBSITE_SCENARIOS, runWebsitesSection);

@@ -15,6 +15,10 @@ import { websiteImportTask } from './import-task.ts';
 import * as translateSchema from './translate-website.schema.ts';
 import * as draftsSchema from './drafts-ai.schema.ts';
 import { websiteTranslationTask } from './translate-task.ts';
+import * as templatesSchema from './website-templates.schema.ts';
+import { websiteCopyTask } from './website-copy-task.ts';
+import { templateReleaseTask } from './templates-release-task.ts';
+import { websiteTemplateId, websiteTemplateReleaseId } from './website-templates.ids.ts';
 import * as savedLayoutsSchema from './saved-layouts.schema.ts';
 import { websiteSavedLayoutId } from './saved-layouts.ids.ts';
 import { ServedPagesCache } from './serve-cache.ts';
@@ -25,13 +29,16 @@ import { websiteBackupId, websiteCommentId, websiteCommentReplyId, websiteId, we
 registerTaskType(websiteImportTask);
 // translations too (translate-task.ts)
 registerTaskType(websiteTranslationTask);
+// sites made from templates are copied, and template releases applied, the same way (website-copy-task.ts, templates-release-task.ts)
+registerTaskType(websiteCopyTask);
+registerTaskType(templateReleaseTask);
 
 export const websitesModule = defineModule({
   name: 'websites',
   description: 'Team websites: sites, page trees, per-site roles, designs, publishing and the served pages.',
   config: websiteImportConfig,
-  schema: { websitesSchema, designsSchema, publishingSchema, commentsSchema, servingSchema, accessAreasSchema, studioSchema, savedLayoutsSchema, importSchema, translateSchema, draftsSchema },
-  ids: [websiteId, websitePageId, websitePageVersionId, websiteBackupId, websiteCommentId, websiteCommentReplyId, websiteAccessAreaId, websiteSavedLayoutId],
+  schema: { websitesSchema, designsSchema, publishingSchema, commentsSchema, servingSchema, accessAreasSchema, studioSchema, savedLayoutsSchema, importSchema, translateSchema, draftsSchema, templatesSchema },
+  ids: [websiteId, websitePageId, websitePageVersionId, websiteBackupId, websiteCommentId, websiteCommentReplyId, websiteAccessAreaId, websiteSavedLayoutId, websiteTemplateId, websiteTemplateReleaseId],
   // the published sites under /sites/ and on their custom domains (serve-endpoint.ts)
   httpEndpoints: (services) => siteEndpoints(services),
   // a server keeps the pages it serves in memory, dropped when their site changes (serve-cache.ts)

@@ -3,7 +3,7 @@
 import type { Tx } from '../../app/transaction.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 
-export const ACTIVITY_KINDS = ['CREATED', 'EDITED', 'PUBLISHED', 'UNPUBLISHED', 'SUBMITTED_FOR_REVIEW', 'CHANGES_REQUESTED', 'VERSION_SAVED', 'VERSION_RESTORED', 'BACKUP_RESTORED', 'COMMENTED'] as const;
+export const ACTIVITY_KINDS = ['CREATED', 'EDITED', 'PUBLISHED', 'UNPUBLISHED', 'SUBMITTED_FOR_REVIEW', 'CHANGES_REQUESTED', 'VERSION_SAVED', 'VERSION_RESTORED', 'BACKUP_RESTORED', 'COMMENTED', 'TEMPLATE_APPLIED', 'TEMPLATE_DETACHED'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export async function recordActivity(

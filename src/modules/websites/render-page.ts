@@ -19,7 +19,7 @@ import { type NavigablePage, renderMenus } from './render-navigation.ts';
 import { sanitizeServedMarkup } from './render-sanitize.ts';
 
 /** bumped when the renderer's output changes, so every page is rendered again */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 export interface SiteRenderInput {
   name: string;

@@ -90,6 +90,9 @@ export interface RenderSources {
   overlay?: Overlay;
 }
 
+/** a team file's API address in a design (import-images.ts fileAddress), as it shows in the rendered markup */
+const TEAM_FILE_ADDRESS = /\/v1\/files\/(file-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})\/download/g;
+
 /** Renders a page from its sources (data views read now). */
 export async function renderFromSources(services: Services, s: RenderSources): Promise<{ html: Buffer; policy: string; hasDataViews: boolean }> {
   const views = dataViewIds(s.design, s.header, s.footer);
@@ -113,7 +116,10 @@ export async function renderFromSources(services: Services, s: RenderSources): P
     dataView: (id, componentId) => dataViewTableHtml(tables.get(id) ?? null, componentId),
     syncedLayout: (id) => layouts.get(id)?.content ?? null,
   });
-  return { html: Buffer.from(rendered.html), policy: servedPolicy(rendered.styleHash), hasDataViews: views.length > 0 };
+  // team files a published page shows need a credential at /v1/files: the site serves them itself
+  // (serve-endpoint.ts serveSiteFile); a preview keeps the API's address, for its signed-in editor
+  const html = s.allPages ? rendered.html : rendered.html.replace(TEAM_FILE_ADDRESS, (_m, id: string) => `${s.basePath}/files/${id}`);
+  return { html: Buffer.from(html), policy: servedPolicy(rendered.styleHash), hasDataViews: views.length > 0 };
 }
 
 const inFlight = new Map<string, Promise<StoredRendering | null>>();

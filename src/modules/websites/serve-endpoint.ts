@@ -3,6 +3,7 @@
 //   GET|HEAD /sites/{slug}/                    the home page
 //   GET|HEAD /sites/{slug}/{page path}         a page ("/sites/friends/about/team")
 //   GET|HEAD /sites/{slug}/favicon.ico         the site's favicon (its file, served by the platform)
+//   GET|HEAD /sites/{slug}/files/{fileId}      a team image a published page of the site shows (serveSiteFile)
 //   GET|HEAD /sites/{slug}/{language}/{path}   a page in a published translation (translate-serve.ts)
 //   GET|HEAD /sites/preview/{token}/{path}     a preview of the drafts (preview-sessions.ts; `preview` is never a slug)
 //   any path on a site's custom domain         the same as /sites/{slug}/…
@@ -22,6 +23,7 @@ import type { ServedPagesCache } from './serve-cache.ts';
 import { hostOf, platformHost } from './serve-host.ts';
 import { pageAtPath, type ServedSite, siteByDomain, siteBySlug, sitePages } from './serve-site.ts';
 import { servedPageAccess } from './served-access.ts';
+import { servedGate } from './served-gates.ts';
 import { servedLanguageOf, servedTranslation } from './translate-serve.ts';
 import { serveSignIn } from './served-signin.ts';
 
@@ -140,8 +142,73 @@ async function serveFavicon(services: Services, req: IncomingMessage, res: Serve
   res.end(req.method === 'HEAD' ? undefined : file.bytes);
 }
 
+/** images a site may show to anyone: rasters (an SVG could carry script) */
+const SITE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
+
+/**
+ * A team file at the site's own address (the rendering points published pages' /v1/files/{id}/download
+ * there, render-store.ts): served only while a published page, header or footer of this site
+ * references it (the header or footer, a page outside access areas, or one of an area that admits
+ * the visitor), only a raster image (a file version holds one only when an upload brought it
+ * through the upload inspection: what the platform generates itself are PDFs), its current version.
+ * Anything else is the plain 404 page: the address tells nothing of the team's other files.
+ */
+async function serveSiteFile(services: Services, req: IncomingMessage, res: ServerResponse, address: Address, fileSimplyId: string): Promise<void> {
+  const site = await address.find();
+  if (!site || !site.isPublished) return sendNotFoundPage(req, res);
+  const reference = `/v1/files/${fileSimplyId}/download`;
+  const [found] = await services.prisma.$queryRawUnsafe<{ mimeType: string; versionNumber: number; checksumSha256: string; pageIds: bigint[]; inChrome: boolean }[]>(
+    `SELECT v."mimeType", v."versionNumber", v."checksumSha256",
+            ARRAY(SELECT p.id FROM "WebsitePage" p WHERE p."teamId" = $1 AND p."websiteId" = $3 AND p."publishedDesign" IS NOT NULL AND strpos(p."publishedDesign"::text, $4) > 0 LIMIT 100) AS "pageIds",
+            EXISTS (SELECT 1 FROM "Website" w WHERE w."teamId" = $1 AND w.id = $3
+                       AND strpos(coalesce(w."publishedHeaderDesignJson"::text, '') || coalesce(w."publishedFooterDesignJson"::text, ''), $4) > 0) AS "inChrome"
+       FROM "StoredFile" f JOIN "FileVersion" v ON v."fileId" = f.id AND v."versionNumber" = f."currentVersionNumber"
+      WHERE f."teamId" = $1 AND f."simplyId" = $2 AND f."deletedAt" IS NULL`,
+    site.teamId,
+    fileSimplyId,
+    site.id,
+    reference,
+  );
+  if (!found || !SITE_IMAGES.has(found.mimeType)) return sendNotFoundPage(req, res);
+  // an image only pages of access areas show is for the visitors those areas admit, like the pages
+  let shown: 'public' | 'private' | null = found.inChrome ? 'public' : null;
+  const gated: bigint[] = [];
+  for (const pageId of found.pageIds) {
+    if (shown) break;
+    if ((await servedGate(services, site, pageId)) === null) shown = 'public';
+    else gated.push(pageId);
+  }
+  if (!shown && gated.length) {
+    const pages = (await sitePages(services, site)).filter((p) => gated.includes(p.id));
+    for (const page of pages) if (!shown && (await servedPageAccess(services, req, site, page)).allowed) shown = 'private';
+  }
+  if (!shown) return sendNotFoundPage(req, res);
+  const etag = `"${found.checksumSha256}"`;
+  const headers = {
+    etag,
+    // an hour: a page that stops showing the image stops its address within that time
+    'cache-control': shown === 'public' ? 'public, max-age=3600' : 'private, no-store',
+    'content-security-policy': "default-src 'none'",
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'cross-origin',
+  };
+  if (etagMatches(req.headers['if-none-match'], etag)) {
+    res.writeHead(304, headers);
+    return void res.end();
+  }
+  const file = await readFileVersionBytes(services, site.teamId, fileSimplyId, found.versionNumber).catch(() => null);
+  if (!file) return sendNotFoundPage(req, res);
+  res.writeHead(200, { ...headers, 'content-type': file.contentType, 'content-length': file.bytes.length });
+  res.end(req.method === 'HEAD' ? undefined : file.bytes);
+}
+
+/** `/files/{id}` of a site, or of one of its languages (`/de/files/{id}`) */
+const SITE_FILE_PATH = /^(?:\/[a-z0-9-]{2,35})?\/files\/(file-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4})$/;
+
 function serveAt(services: Services, req: IncomingMessage, res: ServerResponse, address: Address, path: string): Promise<void> {
   if (path === '/favicon.ico' || /^\/[a-z0-9-]{2,35}\/favicon\.ico$/.test(path)) return serveFavicon(services, req, res, address);
+  const file = SITE_FILE_PATH.exec(path);
+  if (file) return serveSiteFile(services, req, res, address, file[1]!);
   // page paths are lower-case slugs: anything else is not a page
   if (!/^(?:\/[a-z0-9-]{1,100})*\/?$/.test(path)) return Promise.resolve(sendNotFoundPage(req, res));
   return servePublished(services, req, res, address, path);

@@ -76,19 +76,22 @@ async function freeSlug(tx: Tx, wanted: string | undefined, name: string): Promi
 export async function createWebsite(ctx: RequestContext, raw: unknown): Promise<WebsiteView> {
   requireWebsitesFeature(ctx, 'EDIT');
   const input = parseInput(createWebsiteInput, raw, 'Invalid website');
+  return runTransaction(ctx.services.prisma, (tx) => insertWebsite(ctx, tx, input));
+}
+
+/** A new site owned by the caller, in the caller's transaction (a site made from a template commits with its link). */
+export async function insertWebsite(ctx: RequestContext, tx: Tx, input: { name: string; slug?: string; defaultLanguageTagId?: string | null }): Promise<WebsiteView> {
   const team = requireTeam(ctx);
-  return runTransaction(ctx.services.prisma, async (tx) => {
-    // slugs are unique across the platform: one transaction at a time picks one
-    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('website-slugs'))`);
-    const slug = await freeSlug(tx, input.slug, input.name);
-    const site = await tx.website.create({
-      data: { simplyId: websiteId.create(), teamId: team.id, name: input.name, slug, createdByUserId: ctx.principal.userId },
-    });
-    // whoever creates a site owns it, whatever their permissions later become on other sites
-    if (ctx.principal.userId !== null) await tx.websiteMember.create({ data: { teamId: team.id, websiteId: site.id, userId: ctx.principal.userId, role: 'OWNER' } });
-    const role = effectiveRole(ctx.principal, site, 'OWNER') ?? 'OWNER';
-    return viewOf(tx, { site, role });
+  // slugs are unique across the platform: one transaction at a time picks one
+  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('website-slugs'))`);
+  const slug = await freeSlug(tx, input.slug, input.name);
+  const site = await tx.website.create({
+    data: { simplyId: websiteId.create(), teamId: team.id, name: input.name, slug, defaultLanguageTagId: input.defaultLanguageTagId ?? null, createdByUserId: ctx.principal.userId },
   });
+  // whoever creates a site owns it, whatever their permissions later become on other sites
+  if (ctx.principal.userId !== null) await tx.websiteMember.create({ data: { teamId: team.id, websiteId: site.id, userId: ctx.principal.userId, role: 'OWNER' } });
+  const role = effectiveRole(ctx.principal, site, 'OWNER') ?? 'OWNER';
+  return viewOf(tx, { site, role });
 }
 
 /** The settings of `input` as columns, with references checked against the site. */
