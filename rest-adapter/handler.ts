@@ -8,9 +8,9 @@ import { requestCaller } from '../src/app/http/request-caller.ts';
 import { toPublicError } from '../src/app/error-mapping.ts';
 import { sendData, sendError } from '../src/app/http/envelope.ts';
 import { ApiError, NotFoundError } from '../src/app/errors.ts';
-import { readJsonBody } from '../src/app/http/read-body.ts';
+import { readJsonBody, readTextBody } from '../src/app/http/read-body.ts';
 import { OperationExecutor } from './executor.ts';
-import { deprecationHeaders, respond, type RestRoute } from './route.ts';
+import { deprecationHeaders, respond, type RawBody, type RestRoute } from './route.ts';
 import { validateInput } from './validate-input.ts';
 import { Router, type RouteMatch } from './router.ts';
 
@@ -51,13 +51,16 @@ export class RestAdapter {
       // the top-level field's auth scopes (credential kind, team, feature permission, OAuth scope):
       // a caller without a credential is 401 there, unless the route's tier is public
       await this.executor.authorize(route, context);
-      const body = await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
-      const input = validateInput(route, params, url.searchParams, body);
+      const body = route.rawBody
+        ? await readTextBody(req, route.rawBody.maxBytes, route.rawBody.mediaTypes)
+        : await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
+      const input = { ...validateInput(route, params, url.searchParams, body), headers: req.headers };
       const variables = route.variables?.(input) ?? {};
       const { result, field } = await this.executor.run(route, variables, context);
       if (result.errors && result.errors.length > 0) throw result.errors[0];
       const value = (result.data as Record<string, unknown>)[field];
       const shaped = (route.respond ?? respond.field).map(value, input);
+      if (shaped.raw) return sendRaw(res, shaped.status ?? route.status ?? 200, requestId, shaped.raw);
       sendData(res, shaped.status ?? route.status ?? 200, requestId, shaped.data, shaped.meta);
     } catch (error) {
       const publicError = toPublicError(error);
@@ -65,6 +68,12 @@ export class RestAdapter {
       sendError(res, requestId, publicError);
     }
   }
+}
+
+function sendRaw(res: ServerResponse, status: number, requestId: string, raw: RawBody): void {
+  const body = typeof raw.body === 'string' ? Buffer.from(raw.body) : raw.body;
+  res.writeHead(status, { 'content-type': raw.contentType, 'content-length': body.length, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', ...raw.headers });
+  res.end(body);
 }
 
 function unwrap(error: unknown): unknown {

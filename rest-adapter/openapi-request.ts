@@ -51,7 +51,7 @@ export function requestBody(route: RestRoute, owner: string, shared: SharedSchem
   return {
     required: !route.body.safeParse(undefined).success,
     content: {
-      'application/json': { schema: inputSchema(route.body, owner, shared), ...(route.example === undefined ? {} : { example: route.example }) },
+      [route.rawBody?.mediaTypes[0] ?? 'application/json']: { schema: inputSchema(route.body, owner, shared), ...(route.example === undefined ? {} : { example: route.example }) },
     },
   };
 }

@@ -12,6 +12,8 @@ export interface RouteInput<P = Record<string, string>, Q = Record<string, unkno
   params: P;
   query: Q;
   body: B;
+  /** the request's headers, for the few routes whose documented credential is not Authorization (a booking link's public token) */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export interface RestResult {
@@ -19,6 +21,15 @@ export interface RestResult {
   meta?: Record<string, unknown>;
   /** a status that depends on the result (e.g. 202 while work goes on); default: the route's */
   status?: number;
+  /** a body that is not the JSON envelope (an image, a CSV file): sent as it is, with its type */
+  raw?: RawBody;
+}
+
+/** What a route answers instead of the envelope: an image or a download. */
+export interface RawBody {
+  contentType: string;
+  body: Buffer | string;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -46,6 +57,11 @@ export interface RestRoute<P = any, Q = any, B = any> {
   query?: z.ZodType<Q>;
   /** the JSON body; a route without one refuses a body. A schema that accepts undefined makes the body optional */
   body?: z.ZodType<B>;
+  /**
+   * the body is not JSON but a file of one of these media types (a CSV upload), handed to `body`
+   * as text; more than `maxBytes` is a 400 naming the body
+   */
+  rawBody?: { mediaTypes: readonly string[]; maxBytes: number };
   /** a realistic request body for the reference (OpenAPI `example`); a test runs it through `body` */
   example?: unknown;
   variables?: (input: RouteInput<P, Q, B>) => Record<string, unknown>;

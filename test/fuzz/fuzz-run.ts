@@ -206,7 +206,13 @@ export interface Failure {
 /** What is wrong with an answer, or null. The envelope is docs/api/conventions.md's. */
 function answerProblem(answer: Answer): string | null {
   if (answer.status >= 500) return `status ${answer.status}`;
-  return envelopeProblem({ status: answer.status, body: parseJson(answer.text), requestIdHeader: answer.headers['x-request-id'] as string | undefined });
+  return envelopeProblem({
+    status: answer.status,
+    body: parseJson(answer.text),
+    requestIdHeader: answer.headers['x-request-id'] as string | undefined,
+    // a file a route answers (a CSV download, an image) is judged as a file, not as an envelope
+    contentType: answer.headers['content-type'] as string | undefined,
+  });
 }
 
 const excerpt = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);

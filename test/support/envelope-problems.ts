@@ -9,9 +9,19 @@ export interface EnvelopeAnswer {
   /** the parsed JSON body (anything else fails the check) */
   body: any;
   requestIdHeader: string | null | undefined;
+  /** the Content-Type header, when known: a file a route answers (a CSV download, an image) is not an envelope */
+  contentType?: string | null;
 }
 
-export const envelopeAnswer = (res: TestResponse): EnvelopeAnswer => ({ status: res.status, body: res.body, requestIdHeader: res.headers.get('x-request-id') });
+export const envelopeAnswer = (res: TestResponse): EnvelopeAnswer => ({
+  status: res.status,
+  body: res.body,
+  requestIdHeader: res.headers.get('x-request-id'),
+  contentType: res.headers.get('content-type'),
+});
+
+/** a success that is a file (RestResult.raw), not JSON: it still names its request */
+const isFileAnswer = (answer: EnvelopeAnswer) => answer.status < 300 && !!answer.contentType && !/json/i.test(answer.contentType);
 
 /**
  * What is wrong with an answer's envelope, or null; for suites that collect problems instead of
@@ -19,6 +29,7 @@ export const envelopeAnswer = (res: TestResponse): EnvelopeAnswer => ({ status: 
  */
 export function envelopeProblem(answer: EnvelopeAnswer): string | null {
   const { body } = answer;
+  if (isFileAnswer(answer)) return answer.requestIdHeader ? null : 'envelope: a file answer without X-Request-Id';
   if (!body || typeof body !== 'object') return 'envelope: the body is not a JSON object';
   if (answer.status < 300) return typeof body.meta?.requestId === 'string' ? null : 'envelope: a success without meta.requestId';
   const error = body.error;

@@ -77,3 +77,39 @@ export function readUpTo(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('error', onError);
   });
 }
+
+/** A text upload over its route's documented size: a bad input naming the body (the connection closes when it was not read to its end). */
+export class TextBodyTooLargeError extends ApiError {
+  constructor(limit: number, unread: boolean) {
+    super(400, 'VALIDATION_ERROR', `body is larger than ${limit} bytes`, {
+      details: [{ field: 'body', message: `must be at most ${limit} bytes` }],
+      ...(unread ? { headers: { Connection: 'close' } } : {}),
+    });
+  }
+}
+
+/**
+ * A route's non-JSON body (a CSV upload) as UTF-8 text, for routes that declare its media types
+ * and size (RestRoute.rawBody): another type is a 400 naming Content-Type, more than `limit` bytes
+ * a 400 naming the body, bytes that are not UTF-8 a 400 too.
+ */
+export async function readTextBody(req: IncomingMessage, limit: number, mediaTypes: readonly string[]): Promise<string | undefined> {
+  if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) return undefined;
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  // the body is the route's input itself: the wrong kind of file is bad input, named like any other
+  if (!mediaTypes.includes(type)) throw new ValidationError(`Content-Type must be ${mediaTypes.join(' or ')}`, [{ field: 'Content-Type', message: `must be ${mediaTypes.join(' or ')}: the file itself is the body` }]);
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw new TextBodyTooLargeError(limit, true);
+  let body: Buffer;
+  try {
+    body = await readUpTo(req, limit);
+  } catch (error) {
+    if (error instanceof PayloadTooLargeError) throw new TextBodyTooLargeError(limit, true);
+    throw error;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new ValidationError('body is not UTF-8 text', [{ field: 'body', message: 'must be UTF-8 text' }]);
+  }
+}

@@ -6,3 +6,6 @@ export { messageSenderId, messageTemplateId } from './messages.ids.ts';
 export { senderIsVerified, type VerifiableSender } from './sender-verification.ts';
 // what a composed message copies from the template it starts from
 export { templateBodies, type TemplateBodies } from './template-content.ts';
+// action tags' resolver domains: the same normalization of a domain name and the same bounded TXT lookup
+export { checkTxtRecord, dnsServers, LOOKUP_TIMEOUT_MS, type VerificationResult } from './domain-verification.ts';
+export { domainName, verificationRecordName, verificationRecordValue } from './mail-domains.input.ts';

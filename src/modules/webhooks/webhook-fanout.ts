@@ -7,7 +7,7 @@
 // trace of the write that made its event.
 import { queueForEvents, type DomainEventConsumer, type DomainEventRow } from '../../app/outbox.ts';
 import type { Services } from '../../app/context.ts';
-import { readFilterCollections, WEBHOOK_EVENT_TYPES } from './webhooks.input.ts';
+import { ACTION_TAG_EVENT_TYPES, readFilterCollections, WEBHOOK_EVENT_TYPES } from './webhooks.input.ts';
 import { webhookDeliveryId } from './webhooks.ids.ts';
 import { addTotalDeliveries, collectionsOfRecords, countWaitingDeliveries, findListeningSubscriptions, insertDeliveries, type SubscriptionRow } from './webhooks.sql.ts';
 import { DELIVER_WEBHOOK, deliveryJob } from './delivery-job.ts';
@@ -19,7 +19,8 @@ interface Match {
   body: string;
 }
 
-const EVENT_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
+// action-tag lifecycle subscriptions have no filter: each hears every event of its type in its team
+const EVENT_TYPES = new Set<string>([...WEBHOOK_EVENT_TYPES, ...ACTION_TAG_EVENT_TYPES]);
 
 /** The body every attempt of the delivery sends, byte for byte (it is what gets signed). */
 function bodyOf(event: DomainEventRow, data: Record<string, unknown>): string {

@@ -7,6 +7,15 @@ import { simplyIdPattern } from '../../app/ids.ts';
 export const WEBHOOK_EVENT_TYPES = ['DATA_RECORD_CREATED', 'DATA_RECORD_UPDATED', 'DATA_RECORD_DELETED', 'DATA_RECORDS_BULK_SYNCED'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * Action-tag lifecycle events (Document 3 §6.2): delivered, signed and logged by this machinery,
+ * but subscribed to only at /v1/action-tags/webhooks; the generic routes refuse and never show
+ * them (Document 1 §4.8).
+ */
+export const ACTION_TAG_EVENT_TYPES = ['ACTION_TAG_CREATED', 'ACTION_TAG_UPDATED', 'ACTION_TAG_STATUS_CHANGED', 'ACTION_TAG_DELETED', 'ACTION_TAG_SCANNED'] as const;
+export type ActionTagEventType = (typeof ACTION_TAG_EVENT_TYPES)[number];
+const ACTION_TAG_TYPES = new Set<unknown>(ACTION_TAG_EVENT_TYPES);
+
 export const WEBHOOK_LIMITS = {
   retryCount: { min: 0, max: 10, default: 3 },
   retryDelaySeconds: { min: 1, max: 3600, default: 60 },
@@ -24,7 +33,10 @@ const bounded = (name: keyof typeof WEBHOOK_LIMITS & ('retryCount' | 'retryDelay
 
 export const createWebhookInput = z
   .object({
-    eventType: z.enum(WEBHOOK_EVENT_TYPES, { message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }),
+    eventType: z.enum(WEBHOOK_EVENT_TYPES, {
+      error: (issue) =>
+        ACTION_TAG_TYPES.has(issue.input) ? 'is an action-tag lifecycle event: subscribe to it at /v1/action-tags/webhooks' : `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    }),
     targetUrl: z.string({ message: 'required: a public https:// URL' }),
     // checked by parseFilterCriteria (shape) and the service (collections and permissions)
     filterCriteria: z.unknown().optional(),

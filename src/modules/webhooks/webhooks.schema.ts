@@ -145,7 +145,7 @@ const DeliveryRef = builder.objectRef<WebhookDeliveryWithAttempts>('WebhookDeliv
   }),
 });
 
-const DeliveryPageRef = pageType('WebhookDeliveryPage', DeliveryRef);
+export const WebhookDeliveryPageRef = pageType('WebhookDeliveryPage', DeliveryRef);
 
 const AttemptEventRef = builder.objectRef<WebhookDeliveryAttemptEvent>('WebhookDeliveryAttemptEvent').implement({
   fields: (t) => ({
@@ -205,7 +205,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => ({ row: await getWebhook(ctx, args.webhookSimplyId) }),
   }),
   webhookDeliveries: t.field({
-    type: DeliveryPageRef,
+    type: WebhookDeliveryPageRef,
     description: 'The delivery log of a subscription: one entry per delivery, newest first, with its attempts.',
     authScopes: tier.privileged('TEAM_SETTINGS', 'VIEW'),
     ...pageById(t.arg, 'webhookSimplyId', listDeliveries),

@@ -19,7 +19,7 @@ import { checkTargetAtCreation, parseTargetUrl, TargetRefused } from './target-g
 import { secretContext } from './webhook-delivery.ts';
 import { webhookId } from './webhooks.ids.ts';
 import type { WebhookDeliveryAttemptEvent } from './webhooks.events.ts';
-import { createWebhookInput, parseFilterCriteria, readFilterCollections, updateWebhookInput, WEBHOOK_LIMITS } from './webhooks.input.ts';
+import { createWebhookInput, parseFilterCriteria, readFilterCollections, updateWebhookInput, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from './webhooks.input.ts';
 
 export type WebhookDeliveryWithAttempts = WebhookDelivery & { attempts: WebhookDeliveryAttempt[]; webhookSimplyId: string };
 
@@ -42,12 +42,15 @@ export interface UpdatedWebhook {
   warnings: string[];
 }
 
-/** The subscription in the caller's team; anything else (other teams' included) is 404. */
+/** the subscriptions these routes manage: action-tag lifecycle ones belong to /v1/action-tags/webhooks (Document 1 §4.8) */
+const GENERIC_EVENT_TYPES: string[] = [...WEBHOOK_EVENT_TYPES];
+
+/** The subscription in the caller's team; anything else (other teams' and action-tag ones included) is 404. */
 async function findWebhook(ctx: RequestContext, simplyId: string): Promise<WebhookSubscription> {
   const team = requireTeam(ctx);
   webhookId.assert(simplyId, 'webhookSimplyId');
   const row = await ctx.services.prisma.webhookSubscription.findUnique({ where: { teamId_simplyId: { teamId: team.id, simplyId } } });
-  if (!row) throw new NotFoundError('Webhook subscription', simplyId);
+  if (!row || !GENERIC_EVENT_TYPES.includes(row.eventType)) throw new NotFoundError('Webhook subscription', simplyId);
   return row;
 }
 
@@ -93,7 +96,7 @@ async function checkFilterAccess(ctx: RequestContext, collections: string[] | nu
 export async function listWebhooks(ctx: RequestContext, args: PageInput): Promise<WebhookPage<WebhookSubscription>> {
   const team = requireTeam(ctx);
   const paging = parsePaging(args);
-  const where = { teamId: team.id };
+  const where = { teamId: team.id, eventType: { in: GENERIC_EVENT_TYPES } };
   const [nodes, total] = await Promise.all([
     ctx.services.prisma.webhookSubscription.findMany({ where, ...byCreation(paging, 'desc') }),
     ctx.services.prisma.webhookSubscription.count({ where }),
@@ -117,7 +120,7 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
   const row = await runTransaction(ctx.services.prisma, async (tx) => {
     const lock = advisoryLock('webhookSubscriptions', String(team.id));
     await tx.$executeRawUnsafe(lock.text, ...lock.values);
-    if ((await tx.webhookSubscription.count({ where: { teamId: team.id } })) >= WEBHOOK_LIMITS.perTeam) {
+    if ((await tx.webhookSubscription.count({ where: { teamId: team.id, eventType: { in: GENERIC_EVENT_TYPES } } })) >= WEBHOOK_LIMITS.perTeam) {
       throw new ConflictError(`A team may have at most ${WEBHOOK_LIMITS.perTeam} webhook subscriptions; delete one first`);
     }
     return tx.webhookSubscription.create({

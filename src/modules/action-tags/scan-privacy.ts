@@ -1,0 +1,33 @@
+// What of a scanner's address the platform keeps: nothing raw. The address is truncated (IPv4 to
+// its /24, IPv6 to its /48) and hashed with a key only the servers hold (HMAC-SHA256, derived from
+// the secrets key), for abuse checks and for counting one visitor's QR, NFC and link projections
+// once. The hash is cleared after 30 days (action-tag-retention.ts).
+import { createHmac } from 'node:crypto';
+import { isIP } from 'node:net';
+
+export function truncatedAddress(address: string): string {
+  const family = isIP(address);
+  if (family === 4) return address.split('.').slice(0, 3).join('.') + '.0/24';
+  if (family === 6) {
+    const full = expandIpv6(address);
+    return full.slice(0, 3).join(':') + '::/48';
+  }
+  return 'unknown';
+}
+
+function expandIpv6(address: string): string[] {
+  const [head, tail] = address.split('::') as [string, string | undefined];
+  const a = head ? head.split(':') : [];
+  const b = tail ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : Array(8 - a.length - b.length).fill('0');
+  return [...a, ...fill, ...b];
+}
+
+export function abuseHash(key: Buffer, address: string): string {
+  return createHmac('sha256', key).update(truncatedAddress(address)).digest('base64url').slice(0, 32);
+}
+
+/** One visitor of one tag (truncated address and user agent), whatever the projection. */
+export function visitorKey(key: Buffer, address: string, userAgent: string | undefined, tagId: bigint): string {
+  return createHmac('sha256', key).update(`${truncatedAddress(address)}\0${userAgent ?? ''}\0${tagId}`).digest('base64url').slice(0, 22);
+}
