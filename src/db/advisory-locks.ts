@@ -26,6 +26,12 @@ export const LOCK_NAMESPACES = {
   signingCompletion: 73_029,
   /** one team's chat widget creates (the per-team limit; conversations) */
   conversationWidgets: 73_041,
+  /** one booking channel's final availability check and claim (space-bookings): no two bookings of its spaces overlap */
+  spaceBookingChannels: 73_051,
+  /** one team's action-tag resolver domains: adds take turns checking the plan's allowance (action-tags) */
+  actionTagDomains: 73_061,
+  /** one team's CSV import applies of action tags: one at a time, so an Idempotency-Key is claimed once (action-tags) */
+  actionTagCsvImports: 73_062,
 } as const;
 
 export type LockNamespace = keyof typeof LOCK_NAMESPACES;

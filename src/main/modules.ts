@@ -63,6 +63,10 @@ import { conversationsModule } from '../modules/conversations/module.ts';
 import { conversationRoutes } from '../../rest-adapter/routes/conversations.ts';
 import { websitesModule } from '../modules/websites/module.ts';
 import { websiteRoutes } from '../../rest-adapter/routes/websites.ts';
+import { actionTagsModule } from '../modules/action-tags/module.ts';
+import { actionTagRoutes } from '../../rest-adapter/routes/action-tags.ts';
+import { spaceBookingsModule } from '../modules/space-bookings/module.ts';
+import { spaceBookingRoutes } from '../../rest-adapter/routes/space-bookings.ts';
 import type { AppModule } from '../app/module.ts';
 import type { RegisteredModule, RestRoute } from '../../rest-adapter/route.ts';
 
@@ -101,6 +105,8 @@ export const modules: readonly RegisteredModule[] = [
   entry(mcpModule),
   entry(teamAssistantModule, teamAssistantRoutes),
   entry(websitesModule, websiteRoutes),
+  entry(actionTagsModule, actionTagRoutes),
+  entry(spaceBookingsModule, spaceBookingRoutes),
 ];
 
 /** Every REST route, in module order. */

@@ -17,7 +17,7 @@ const suite = useServer({ teams: 1, env: { RATE_LIMIT_PER_MINUTE: 1_000_000, RAT
 const isPublic = publicRoutes(servedRoutes);
 const nonPublic = servedRoutes.filter((r) => !isPublic.has(r));
 /** the codes of a refusal for the tier: the credential is valid but not the kind, or lacks a permission or a scope */
-const TIER_CODES = ['PERMISSION_DENIED', 'IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED', 'CONSTITUENT_TOKEN_NOT_ALLOWED', 'CONSTITUENT_TOKEN_REQUIRED'];
+const TIER_CODES = ['PERMISSION_DENIED', 'IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED', 'CONSTITUENT_TOKEN_NOT_ALLOWED', 'CONSTITUENT_TOKEN_REQUIRED', 'SVC_SPACES_OAUTH_CLIENT_REQUIRED'];
 
 /** the route's path with every `{param}` filled (the value is never looked up: the input is refused first) */
 const pathOf = (route: RestRoute) => route.path.replace(/\{\w+\}/g, 'refusal-order-probe');
@@ -105,8 +105,9 @@ describe('the refusal order of every served route: credential (401), tier (403),
     const failing = servedRoutes.filter((route, i) => {
       const answers = [...byCredential.map((a) => a[i]!), ...anonymous.filter((a) => a.route === route)];
       if (answers.some((a) => a.status === 400 && a.code === 'VALIDATION_ERROR')) return false;
-      // a constituent's own routes (no constituent is signed in here: constituent-auth's suite covers their input)
-      return !answers.every((a) => a.code === 'CONSTITUENT_TOKEN_REQUIRED' || (a.status === 401 && isPublic.has(route)));
+      // a constituent's own routes (no constituent is signed in here: constituent-auth's suite covers their input), and
+      // the spaces app's (only its OAuth client's tokens: test/space-bookings covers their input)
+      return !answers.every((a) => a.code === 'CONSTITUENT_TOKEN_REQUIRED' || a.code === 'SVC_SPACES_OAUTH_CLIENT_REQUIRED' || (a.status === 401 && isPublic.has(route)));
     });
     const detail = failing.map((route) => `${routeKey(route)}: ${byCredential.map((a) => `${a[servedRoutes.indexOf(route)]!.status} ${a[servedRoutes.indexOf(route)]!.code}`).join(', ')}`);
     expect(detail, detail.join('\n')).toEqual([]);

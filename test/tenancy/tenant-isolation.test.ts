@@ -23,9 +23,10 @@ const routeKey = (route: RestRoute) => `${route.method} ${route.path}`;
 
 /**
  * a credential kind the route never serves is refused before any id is looked at (the protected
- * communication history serves signed-in users only: API keys are refused whatever the record)
+ * communication history serves signed-in users only: API keys are refused whatever the record; a
+ * space-bookings source connection serves its spaces app's OAuth tokens only)
  */
-const REFUSED_BEFORE_LOOKUP = new Set(['IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED']);
+const REFUSED_BEFORE_LOOKUP = new Set(['IDP_REQUIRED', 'PROTECTED_HISTORY_AUTH_REQUIRED', 'SVC_SPACES_OAUTH_CLIENT_REQUIRED']);
 const refusedBeforeLookup = (x: Exchange) => x.response.status === 403 && REFUSED_BEFORE_LOOKUP.has(x.response.body?.error?.code);
 
 /** one assertion listing every failure (route, credential, request, status, body excerpt) */

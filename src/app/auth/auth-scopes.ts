@@ -51,6 +51,12 @@ export interface AuthScopes {
   assistantCaller: boolean;
   /** a person: a signed-in user, or an OAuth token the user consented to (any client); API keys and session tokens get IDP_REQUIRED */
   userBacked: boolean;
+  /**
+   * space bookings' source connections: an OAuth token of a first-party client allowed for svc-spaces;
+   * CLIENT_OR_ADMIN also lets a signed-in team admin in over GraphQL (connection setup). Anything else:
+   * SVC_SPACES_OAUTH_CLIENT_REQUIRED
+   */
+  spacesCaller: 'CLIENT' | 'CLIENT_OR_ADMIN';
   feature: { name: string; level: FeatureLevel };
   oauthScope: OauthScope;
   data: { collection: string; level: DataLevel };
@@ -128,6 +134,12 @@ export function authScopes(ctx: RequestContext) {
       if (p.kind !== 'USER') throw new IdpRequiredError('The team assistant is for signed-in users; API keys and session tokens cannot use it');
       return true;
     },
+    spacesCaller: (who: 'CLIENT' | 'CLIENT_OR_ADMIN') => {
+      authenticated();
+      if (p.kind === 'OAUTH' && p.oauth?.firstParty && p.oauth.allowances.includes('svc-spaces')) return true;
+      if (who === 'CLIENT_OR_ADMIN' && p.kind === 'USER' && ctx.source !== 'REST' && (p.isTeamAdmin || p.isSystemAdmin)) return true;
+      throw new SpacesOAuthClientRequiredError();
+    },
     userBacked: () => {
       authenticated();
       if (p.kind !== 'USER' && p.kind !== 'OAUTH') throw new IdpRequiredError('This operation is for signed-in users and the OAuth tokens they consent to; API keys and session tokens cannot use it');
@@ -177,6 +189,13 @@ const PRIORITY = [
 export class ProtectedHistoryAuthRequiredError extends ApiError {
   constructor() {
     super(403, 'PROTECTED_HISTORY_AUTH_REQUIRED', 'The protected communication history is readable by signed-in team users only; API keys, session tokens and OAuth clients cannot read it');
+  }
+}
+
+/** Source-connection routes of space bookings take the spaces app's OAuth tokens only (Document 3 §5), API keys included. */
+export class SpacesOAuthClientRequiredError extends ApiError {
+  constructor() {
+    super(403, 'SVC_SPACES_OAUTH_CLIENT_REQUIRED', 'Source-connection routes accept only an OAuth access token of a first-party client allowed for svc-spaces');
   }
 }
 

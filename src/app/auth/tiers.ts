@@ -79,6 +79,15 @@ const teamAssistantSettings = { $all: { team: true, privileged: true } } as cons
  */
 const websites = (scope: OauthScope) => ({ $all: { team: true, userBacked: true, oauthScope: scope } }) as const;
 
+/**
+ * Space bookings' source connections: the team of an OAuth token issued to a first-party client
+ * allowed for svc-spaces (`svc oauth-clients create … --first-party --allow svc-spaces`); every other credential, API keys
+ * included, gets SVC_SPACES_OAUTH_CLIENT_REQUIRED. The connection setup fields also admit a signed-in
+ * team admin over GraphQL. Feature permissions (SVC_SPACES_VIEW, SVC_SPACES_MANAGE) are the area's check.
+ */
+const svcSpaces = { $all: { team: true, spacesCaller: 'CLIENT' } } as const;
+const svcSpacesSetup = { $all: { team: true, spacesCaller: 'CLIENT_OR_ADMIN' } } as const;
+
 /** Only API keys of the team (e.g. minting session tokens). */
 const apiKey = { $all: { team: true, credential: ['API_KEY'] } } as const;
 
@@ -107,6 +116,8 @@ export const tier = {
   teamAssistant,
   teamAssistantSettings,
   websites,
+  svcSpaces,
+  svcSpacesSetup,
   privileged,
   teamSettings,
   signedInUser,

@@ -184,10 +184,11 @@ export interface CreateOptions {
   /** a batch larger than the API's MAX_BATCH_ITEMS (background tasks writing a chunk of a file) */
   maxItems?: number;
   /**
-   * More work in the write's own transaction, given the items that failed: a background task
-   * stores its checkpoint and row errors with the records, so a crash never applies a chunk twice.
+   * More work in the write's own transaction, given the items that failed (and, for creates, the
+   * new records' simplyIds in order): a background task stores its checkpoint and row errors with
+   * the records, so a crash never applies a chunk twice; a booking claims its time naming its record.
    */
-  alsoInTransaction?: (db: pg.PoolClient, failures: readonly ItemFailure[]) => Promise<void>;
+  alsoInTransaction?: (db: pg.PoolClient, failures: readonly ItemFailure[], created?: readonly string[]) => Promise<void>;
   /**
    * Updates only: each record's updatedAt (ISO) as the caller last saw it. When a locked record
    * differs (someone wrote it since), nothing is written and RecordChangedError is thrown.
@@ -274,7 +275,7 @@ export async function createRecords(ctx: RequestContext, collectionSimplyId: str
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'CREATE', collection: access.collection, succeeded: rows.length, failed: inputs.length - rows.length } : undefined;
     const eventIds = await recordChanges(db, ctx.services.events, actor, changes, bulk);
     const failures = prepared.flatMap((p, index) => (p.error ? [failure(index, null, p.error)] : []));
-    await options.alsoInTransaction?.(db, failures);
+    await options.alsoInTransaction?.(db, failures, rows.map((row) => row.simplyId));
     if (claim) await claim.settle({ created: rows.map((row, i) => ({ index: good[i]!.index, dataRecordSimplyId: row.simplyId })), failures: failures.map(({ ok: _, ...f }) => f), eventIds });
     return { rows, eventIds };
   });

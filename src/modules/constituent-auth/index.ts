@@ -6,3 +6,6 @@ export { matchContact, matchContactPhone, type MatchedConstituent } from './cont
 // visitors in with a mailed code, keeping the tokens in cookies): the same steps and limits as the routes.
 export { initiate as initiateConstituentSignIn } from './initiate.service.ts';
 export { logout as logoutConstituent, refresh as refreshConstituentSession, verify as verifyConstituentSignIn, type ConstituentTokens } from './sessions.service.ts';
+// The per-address limits of constituent sign-in, counted in PostgreSQL over every instance (space
+// bookings' public link routes use the same counters).
+export { takeFromWindow, type WindowLimit } from './rate-limit-counters.ts';
