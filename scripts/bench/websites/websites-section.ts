@@ -177,7 +177,7 @@ async function serveScenario(bed: Bed): Promise<void> {
       failures += served.non2xx + served.errors;
       platformRps.push(served.requestsPerSecond);
       p99s.push(served.latency.p99);
-      const bare = await run(baselineUrl, SERVE_SECONDS, false);
+      const bare = await run(baselineUrl, SERVE_SECONDS, true);
       baselineRps.push(bare.requestsPerSecond);
       baselineP99s.push(bare.latency.p99);
     }
