@@ -23,7 +23,7 @@ import { CSV_COLUMNS, CSV_LIMITS, READ_ONLY_COLUMNS, rowBody, tagRow, WRITABLE_C
 import { ActionTagCapacityError } from './action-tags.errors.ts';
 import { actionTagId } from './action-tags.ids.ts';
 import { type ActionTagStatus, type ActionType, createActionTagInput, type CreateActionTagInput, updateActionTagInput } from './action-tags.input.ts';
-import { checkShape, hostOf, lockTeamTags, publicUrlOf } from './action-tags.service.ts';
+import { checkShape, hostOf, lockTeamTags, publicUrlOf, updatedColumns } from './action-tags.service.ts';
 
 const KEY_HOURS = 24;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -268,22 +268,7 @@ async function planRow(
     const to = input.status ?? from;
     if (to === 'ARCHIVED_BY_DOWNGRADE' && from !== to) return fail([{ field: 'status', message: 'ARCHIVED_BY_DOWNGRADE is set by a plan change, not by an import' }]);
     if (!canMove(from, to)) return fail([{ field: 'status', message: `cannot change from ${from} to ${to}` }]);
-    const data: Prisma.ActionTagUpdateInput = {};
-    if (input.name !== undefined) data.name = input.name;
-    if (input.notes !== undefined) data.notes = input.notes;
-    if (input.status !== undefined) data.status = input.status;
-    if (input.actionType !== undefined) data.actionType = input.actionType;
-    if (input.actionUrl !== undefined) {
-      data.actionUrl = input.actionUrl;
-      data.destinationDomain = hostOf(input.actionUrl);
-    }
-    if (input.linkPageSettings !== undefined) data.linkPageSettings = (input.linkPageSettings ?? null) as never;
-    if (input.qrCodeSettings !== undefined) data.qrCodeSettings = (input.qrCodeSettings ?? null) as never;
-    if (input.labelSimplyIds !== undefined) data.labelSimplyIds = [...new Set(input.labelSimplyIds)];
-    if (input.dataWizardSimplyId !== undefined) data.dataWizardSimplyId = input.dataWizardSimplyId;
-    if (input.dataRecordSimplyId !== undefined) data.dataRecordSimplyId = input.dataRecordSimplyId;
-    if (shape.dataCollectionSimplyId !== undefined) data.dataCollectionSimplyId = shape.dataCollectionSimplyId;
-    if (input.requireFreshScan !== undefined) data.requireFreshScan = input.requireFreshScan;
+    const data = updatedColumns(input, shape);
     if (!differs(tag, data)) {
       row.action = 'UNCHANGED';
       return { kind: 'none', row };

@@ -5,23 +5,11 @@
 // The 500 band or higher (requireBand500); the tier (TEAM_ADMIN_SVC_TAGS) is the schema's.
 import type { Prisma, WebhookSubscription } from '../../generated/prisma/client.ts';
 import type { RequestContext } from '../../app/context.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../app/errors.ts';
-import { randomSecret } from '../../app/ids.ts';
-import { advisoryLock } from '../../db/advisory-locks.ts';
+import { NotFoundError } from '../../app/errors.ts';
 import { byCreation, pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
-import { secretBoxFor } from '../../app/secret-box.ts';
-import { runTransaction } from '../../app/transaction.ts';
 import { parseInput } from '../../app/validate.ts';
-import {
-  ACTION_TAG_EVENT_TYPES,
-  checkTargetAtCreation,
-  parseTargetUrl,
-  secretContext,
-  TargetRefused,
-  webhookId,
-  type WebhookDeliveryWithAttempts,
-} from '../webhooks/index.ts';
+import { ACTION_TAG_EVENT_TYPES, checkWebhookTarget, deliveriesOf, insertSubscription, webhookId, type WebhookDeliveryWithAttempts } from '../webhooks/index.ts';
 import { requireBand500 } from './action-tag-plan.ts';
 // lifecycle events reach these subscriptions through the emitter it registers
 import './action-tag-events.ts';
@@ -49,18 +37,6 @@ async function findSubscription(ctx: RequestContext, simplyId: string): Promise<
   return row;
 }
 
-/** The URL to store and a warning when its host does not resolve yet (the webhooks area's SSRF guard). */
-async function checkTargetUrl(ctx: RequestContext, raw: string): Promise<{ url: string; warning: string | null }> {
-  try {
-    const url = parseTargetUrl(raw.trim());
-    const warning = await checkTargetAtCreation(url, { allowLoopback: ctx.services.config.WEBHOOK_ALLOW_LOOPBACK });
-    return { url: url.toString(), warning };
-  } catch (error) {
-    if (error instanceof TargetRefused) throw new ValidationError(`targetUrl ${error.message}`, [{ field: 'targetUrl', message: error.message }]);
-    throw error;
-  }
-}
-
 export async function listActionTagWebhooks(ctx: RequestContext, args: PageInput): Promise<{ nodes: ActionTagWebhookView[]; pagination: PaginationShape }> {
   const team = requireTeam(ctx);
   const paging = parsePaging(args);
@@ -76,34 +52,10 @@ export async function getActionTagWebhook(ctx: RequestContext, simplyId: string)
 }
 
 export async function createActionTagWebhook(ctx: RequestContext, raw: unknown): Promise<ActionTagWebhookView> {
-  const team = requireTeam(ctx);
   await requireBand500(ctx, WHAT);
   const input = parseInput(createActionTagWebhookInput, raw, 'Invalid action-tag webhook');
-  const target = await checkTargetUrl(ctx, input.targetUrl);
-  const simplyId = webhookId.create();
-  const secret = `whsec_${randomSecret(32)}`;
-  const row = await runTransaction(ctx.services.prisma, async (tx) => {
-    // the team's creates take turns, so concurrent ones cannot all pass the count
-    const lock = advisoryLock('webhookSubscriptions', String(team.id));
-    await tx.$executeRawUnsafe(lock.text, ...lock.values);
-    if ((await tx.webhookSubscription.count({ where: { teamId: team.id, eventType: OF_THIS_SURFACE } })) >= ACTION_TAG_WEBHOOKS_PER_TEAM) {
-      throw new ConflictError(`A team may have at most ${ACTION_TAG_WEBHOOKS_PER_TEAM} action-tag webhooks; delete one first`);
-    }
-    return tx.webhookSubscription.create({
-      data: {
-        simplyId,
-        teamId: team.id,
-        eventType: input.eventType,
-        targetUrl: target.url,
-        secretCiphertext: secretBoxFor(ctx.services.config.secretsKeyFile).seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
-        retryCount: input.retryCount,
-        retryDelaySeconds: input.retryDelaySeconds,
-        timeoutSeconds: input.timeoutSeconds,
-        createdByKind: ctx.principal.kind,
-        createdById: ctx.principal.credentialId,
-      },
-    });
-  });
+  const target = await checkWebhookTarget(ctx, input.targetUrl);
+  const { row, secret } = await insertSubscription(ctx, { eventTypes: EVENT_TYPES, limit: ACTION_TAG_WEBHOOKS_PER_TEAM, what: 'action-tag webhooks' }, { ...input, targetUrl: target.url });
   return { row, secret, warnings: target.warning ? [target.warning] : [] };
 }
 
@@ -113,7 +65,7 @@ export async function updateActionTagWebhook(ctx: RequestContext, simplyId: stri
   const data: Prisma.WebhookSubscriptionUpdateManyMutationInput = {};
   const warnings: string[] = [];
   if (input.targetUrl !== undefined) {
-    const target = await checkTargetUrl(ctx, input.targetUrl);
+    const target = await checkWebhookTarget(ctx, input.targetUrl);
     data.targetUrl = target.url;
     if (target.warning) warnings.push(target.warning);
   }
@@ -140,19 +92,5 @@ export async function listActionTagWebhookDeliveries(
   simplyId: string,
   args: PageInput,
 ): Promise<{ nodes: WebhookDeliveryWithAttempts[]; pagination: PaginationShape }> {
-  const paging = parsePaging(args);
-  const webhook = await findSubscription(ctx, simplyId);
-  const where = { teamId: webhook.teamId, subscriptionId: webhook.id };
-  const { prisma } = ctx.services;
-  const [rows, total] = await Promise.all([
-    prisma.webhookDelivery.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: paging.offset,
-      take: paging.limit,
-      include: { attempts: { orderBy: { attemptNumber: 'asc' } } },
-    }),
-    prisma.webhookDelivery.count({ where }),
-  ]);
-  return { nodes: rows.map((r) => ({ ...r, webhookSimplyId: webhook.simplyId })), pagination: pagination(total, paging) };
+  return deliveriesOf(ctx, await findSubscription(ctx, simplyId), args);
 }

@@ -165,6 +165,27 @@ export async function getActionTag(ctx: RequestContext, simplyId: string): Promi
 }
 
 /** PUT: only the properties present change; null clears the optional ones. */
+/** The columns an update changes: only the properties sent (the API's PUT and a CSV import's row). */
+export function updatedColumns(input: UpdateActionTagInput, shape: { dataCollectionSimplyId: string | null | undefined }): Prisma.ActionTagUpdateInput {
+  const data: Prisma.ActionTagUpdateInput = {};
+  if (input.name !== undefined) data.name = input.name;
+  if (input.notes !== undefined) data.notes = input.notes;
+  if (input.status !== undefined) data.status = input.status;
+  if (input.actionType !== undefined) data.actionType = input.actionType;
+  if (input.actionUrl !== undefined) {
+    data.actionUrl = input.actionUrl;
+    data.destinationDomain = hostOf(input.actionUrl);
+  }
+  if (input.linkPageSettings !== undefined) data.linkPageSettings = (input.linkPageSettings ?? null) as never;
+  if (input.qrCodeSettings !== undefined) data.qrCodeSettings = (input.qrCodeSettings ?? null) as never;
+  if (input.labelSimplyIds !== undefined) data.labelSimplyIds = [...new Set(input.labelSimplyIds)];
+  if (input.dataWizardSimplyId !== undefined) data.dataWizardSimplyId = input.dataWizardSimplyId;
+  if (input.dataRecordSimplyId !== undefined) data.dataRecordSimplyId = input.dataRecordSimplyId;
+  if (shape.dataCollectionSimplyId !== undefined) data.dataCollectionSimplyId = shape.dataCollectionSimplyId;
+  if (input.requireFreshScan !== undefined) data.requireFreshScan = input.requireFreshScan;
+  return data;
+}
+
 export async function updateActionTag(ctx: RequestContext, simplyId: string, raw: unknown): Promise<ActionTagView> {
   const input: UpdateActionTagInput = parseInput(updateActionTagInput, raw, 'Invalid action tag');
   if (input.qrCodeSettings?.logoImageBase64) await checkLogo(input.qrCodeSettings.logoImageBase64);
@@ -189,22 +210,7 @@ export async function updateActionTag(ctx: RequestContext, simplyId: string, raw
     if (to === 'ARCHIVED_BY_DOWNGRADE' && from !== to) throw new ValidationError('Invalid action tag', [{ field: 'status', message: 'ARCHIVED_BY_DOWNGRADE is set by a plan change, not by a request' }]);
     if (!canMove(from, to)) throw new ActionTagTransitionError(from, to);
     if (ARCHIVED_STATUSES.includes(from) && !ARCHIVED_STATUSES.includes(to)) await checkCapacity(tx, team.id, plan);
-    const data: Prisma.ActionTagUpdateInput = {};
-    if (input.name !== undefined) data.name = input.name;
-    if (input.notes !== undefined) data.notes = input.notes;
-    if (input.status !== undefined) data.status = input.status;
-    if (input.actionType !== undefined) data.actionType = input.actionType;
-    if (input.actionUrl !== undefined) {
-      data.actionUrl = input.actionUrl;
-      data.destinationDomain = hostOf(input.actionUrl);
-    }
-    if (input.linkPageSettings !== undefined) data.linkPageSettings = (input.linkPageSettings ?? null) as never;
-    if (input.qrCodeSettings !== undefined) data.qrCodeSettings = (input.qrCodeSettings ?? null) as never;
-    if (input.labelSimplyIds !== undefined) data.labelSimplyIds = [...new Set(input.labelSimplyIds)];
-    if (input.dataWizardSimplyId !== undefined) data.dataWizardSimplyId = input.dataWizardSimplyId;
-    if (input.dataRecordSimplyId !== undefined) data.dataRecordSimplyId = input.dataRecordSimplyId;
-    if (shape.dataCollectionSimplyId !== undefined) data.dataCollectionSimplyId = shape.dataCollectionSimplyId;
-    if (input.requireFreshScan !== undefined) data.requireFreshScan = input.requireFreshScan;
+    const data = updatedColumns(input, shape);
     if (Object.keys(data).length === 0) return view(ctx, tag);
     const updated = await tx.actionTag.update({ where: { id: tag.id, teamId: team.id }, data });
     forgetResolvableTag(tag.simplyId);

@@ -7,4 +7,4 @@ export { ACTION_TAG_EVENT_TYPES, type ActionTagEventType, WEBHOOK_LIMITS } from 
 export { secretContext } from './webhook-delivery.ts';
 export { webhookId } from './webhooks.ids.ts';
 export { WebhookDeliveryPageRef } from './webhooks.schema.ts';
-export type { WebhookDeliveryWithAttempts } from './webhooks.service.ts';
+export { checkWebhookTarget, deliveriesOf, insertSubscription, type WebhookDeliveryWithAttempts } from './webhooks.service.ts';

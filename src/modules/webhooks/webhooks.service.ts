@@ -54,9 +54,12 @@ async function findWebhook(ctx: RequestContext, simplyId: string): Promise<Webho
   return row;
 }
 
-/** 400 for a URL that is not a public HTTPS target (resolved now; again before every attempt). */
-/** The URL to store, and a warning when its host does not resolve yet (target-guard.ts, checkTargetAtCreation). */
-async function checkTargetUrl(ctx: RequestContext, raw: string): Promise<{ url: string; warning: string | null }> {
+/**
+ * The URL to store, and a warning when its host does not resolve yet (target-guard.ts,
+ * checkTargetAtCreation); 400 for a URL that is not a public HTTPS target (resolved now, and again
+ * before every attempt).
+ */
+export async function checkWebhookTarget(ctx: RequestContext, raw: string): Promise<{ url: string; warning: string | null }> {
   try {
     const url = parseTargetUrl(raw.trim());
     const warning = await checkTargetAtCreation(url, { allowLoopback: ctx.services.config.WEBHOOK_ALLOW_LOOPBACK });
@@ -108,37 +111,62 @@ export async function getWebhook(ctx: RequestContext, simplyId: string): Promise
   return findWebhook(ctx, simplyId);
 }
 
-export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<CreatedWebhook> {
+/** Which subscriptions a surface manages (the generic routes, or action tags' own) and how many a team may have. */
+export interface SubscriptionSurface {
+  eventTypes: readonly string[];
+  limit: number;
+  /** the surface's name for them, in the refusal */
+  what: string;
+}
+
+/**
+ * A new subscription of a surface, its target checked by the caller: the team's creates take turns,
+ * so concurrent ones cannot all pass the count and overrun the limit; the secret is sealed and
+ * returned once.
+ */
+export async function insertSubscription(
+  ctx: RequestContext,
+  surface: SubscriptionSurface,
+  fields: { eventType: string; targetUrl: string; filterCriteria?: { dataCollectionIds: string[] } | null; retryCount: number; retryDelaySeconds: number; timeoutSeconds: number },
+): Promise<{ row: WebhookSubscription; secret: string }> {
   const team = requireTeam(ctx);
-  const input = parseInput(createWebhookInput, raw, 'Invalid webhook subscription');
-  const collections = parseFilterCriteria(input.filterCriteria);
-  const target = await checkTargetUrl(ctx, input.targetUrl);
-  await checkFilterAccess(ctx, collections);
   const simplyId = webhookId.create();
   const secret = `whsec_${randomSecret(32)}`;
-  // the team's creates take turns, so concurrent ones cannot all pass the count and overrun the limit
   const row = await runTransaction(ctx.services.prisma, async (tx) => {
     const lock = advisoryLock('webhookSubscriptions', String(team.id));
     await tx.$executeRawUnsafe(lock.text, ...lock.values);
-    if ((await tx.webhookSubscription.count({ where: { teamId: team.id, eventType: { in: GENERIC_EVENT_TYPES } } })) >= WEBHOOK_LIMITS.perTeam) {
-      throw new ConflictError(`A team may have at most ${WEBHOOK_LIMITS.perTeam} webhook subscriptions; delete one first`);
+    if ((await tx.webhookSubscription.count({ where: { teamId: team.id, eventType: { in: [...surface.eventTypes] } } })) >= surface.limit) {
+      throw new ConflictError(`A team may have at most ${surface.limit} ${surface.what}; delete one first`);
     }
     return tx.webhookSubscription.create({
       data: {
         simplyId,
         teamId: team.id,
-        eventType: input.eventType,
-        targetUrl: target.url,
-        filterCriteria: collections ? { dataCollectionIds: collections } : (null as never),
+        eventType: fields.eventType,
+        targetUrl: fields.targetUrl,
+        filterCriteria: (fields.filterCriteria ?? null) as never,
         secretCiphertext: secretBoxFor(ctx.services.config.secretsKeyFile).seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
-        retryCount: input.retryCount,
-        retryDelaySeconds: input.retryDelaySeconds,
-        timeoutSeconds: input.timeoutSeconds,
+        retryCount: fields.retryCount,
+        retryDelaySeconds: fields.retryDelaySeconds,
+        timeoutSeconds: fields.timeoutSeconds,
         createdByKind: ctx.principal.kind,
         createdById: ctx.principal.credentialId,
       },
     });
   });
+  return { row, secret };
+}
+
+export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<CreatedWebhook> {
+  const input = parseInput(createWebhookInput, raw, 'Invalid webhook subscription');
+  const collections = parseFilterCriteria(input.filterCriteria);
+  const target = await checkWebhookTarget(ctx, input.targetUrl);
+  await checkFilterAccess(ctx, collections);
+  const { row, secret } = await insertSubscription(
+    ctx,
+    { eventTypes: GENERIC_EVENT_TYPES, limit: WEBHOOK_LIMITS.perTeam, what: 'webhook subscriptions' },
+    { ...input, targetUrl: target.url, filterCriteria: collections ? { dataCollectionIds: collections } : null },
+  );
   return { row, secret, warnings: target.warning ? [target.warning] : [] };
 }
 
@@ -153,7 +181,7 @@ export async function updateWebhook(ctx: RequestContext, simplyId: string, raw: 
   }
   const warnings: string[] = [];
   if (input.targetUrl !== undefined) {
-    const target = await checkTargetUrl(ctx, input.targetUrl);
+    const target = await checkWebhookTarget(ctx, input.targetUrl);
     data.targetUrl = target.url;
     if (target.warning) warnings.push(target.warning);
   }
@@ -175,8 +203,12 @@ export async function deleteWebhook(ctx: RequestContext, simplyId: string): Prom
 
 /** The delivery log: one entry per delivery (event), newest first, each with all its attempts. */
 export async function listDeliveries(ctx: RequestContext, simplyId: string, args: PageInput): Promise<WebhookPage<WebhookDeliveryWithAttempts>> {
+  return deliveriesOf(ctx, await findWebhook(ctx, simplyId), args);
+}
+
+/** A subscription's delivery log: one entry per event, newest first, each with its attempts. */
+export async function deliveriesOf(ctx: RequestContext, webhook: WebhookSubscription, args: PageInput): Promise<WebhookPage<WebhookDeliveryWithAttempts>> {
   const paging = parsePaging(args);
-  const webhook = await findWebhook(ctx, simplyId);
   const where = { teamId: webhook.teamId, subscriptionId: webhook.id };
   const { prisma } = ctx.services;
   const [rows, total] = await Promise.all([
