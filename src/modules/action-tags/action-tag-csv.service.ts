@@ -23,7 +23,7 @@ import { CSV_COLUMNS, CSV_LIMITS, READ_ONLY_COLUMNS, rowBody, tagRow, WRITABLE_C
 import { ActionTagCapacityError } from './action-tags.errors.ts';
 import { actionTagId } from './action-tags.ids.ts';
 import { type ActionTagStatus, type ActionType, createActionTagInput, type CreateActionTagInput, updateActionTagInput } from './action-tags.input.ts';
-import { checkShape, hostOf, lockTeamTags, publicUrlOf, updatedColumns } from './action-tags.service.ts';
+import { checkShape, createdColumns, lockTeamTags, publicUrlOf, updatedColumns } from './action-tags.service.ts';
 
 const KEY_HOURS = 24;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -226,24 +226,7 @@ async function planRow(
         kind: 'create',
         row,
         simplyId,
-        data: {
-          simplyId,
-          teamId: team.id,
-          name: input.name,
-          notes: input.notes ?? null,
-          status,
-          actionType,
-          actionUrl: input.actionUrl ?? null,
-          destinationDomain: hostOf(input.actionUrl),
-          linkPageSettings: (input.linkPageSettings ?? undefined) as never,
-          qrCodeSettings: (input.qrCodeSettings ?? undefined) as never,
-          labelSimplyIds: [...new Set(input.labelSimplyIds ?? [])],
-          dataWizardSimplyId: input.dataWizardSimplyId ?? null,
-          dataRecordSimplyId: input.dataRecordSimplyId ?? null,
-          dataCollectionSimplyId: shape.dataCollectionSimplyId ?? null,
-          requireFreshScan: input.requireFreshScan ?? false,
-          createdByUserId: ctx.principal.userId,
-        },
+        data: createdColumns(ctx, team.id, simplyId, input, { status, actionType }, shape),
       };
     }
     row.simplyActionTagSimplyId = r.id;

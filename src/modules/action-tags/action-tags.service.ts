@@ -134,26 +134,7 @@ export async function createActionTag(ctx: RequestContext, raw: unknown): Promis
     });
     await lockTeamTags(tx, team.id);
     await checkCapacity(tx, team.id, plan);
-    const tag = await tx.actionTag.create({
-      data: {
-        simplyId: actionTagId.create(),
-        teamId: team.id,
-        name: input.name,
-        notes: input.notes ?? null,
-        status,
-        actionType,
-        actionUrl: input.actionUrl ?? null,
-        destinationDomain: hostOf(input.actionUrl),
-        linkPageSettings: (input.linkPageSettings ?? undefined) as never,
-        qrCodeSettings: (input.qrCodeSettings ?? undefined) as never,
-        labelSimplyIds: [...new Set(input.labelSimplyIds ?? [])],
-        dataWizardSimplyId: input.dataWizardSimplyId ?? null,
-        dataRecordSimplyId: input.dataRecordSimplyId ?? null,
-        dataCollectionSimplyId: shape.dataCollectionSimplyId ?? null,
-        requireFreshScan: input.requireFreshScan ?? false,
-        createdByUserId: ctx.principal.userId,
-      },
-    });
+    const tag = await tx.actionTag.create({ data: createdColumns(ctx, team.id, actionTagId.create(), input, { status, actionType }, shape) });
     await emitActionTagLifecycle(ctx, tx, { type: 'CREATED', tag });
     return view(ctx, tag);
   });
@@ -165,6 +146,35 @@ export async function getActionTag(ctx: RequestContext, simplyId: string): Promi
 }
 
 /** PUT: only the properties present change; null clears the optional ones. */
+/** A new tag's columns (the API's POST and a CSV import's row). */
+export function createdColumns(
+  ctx: RequestContext,
+  teamId: bigint,
+  simplyId: string,
+  input: CreateActionTagInput,
+  settled: { status: string; actionType: string },
+  shape: { dataCollectionSimplyId: string | null | undefined },
+): Prisma.ActionTagCreateManyInput {
+  return {
+    simplyId,
+    teamId,
+    name: input.name,
+    notes: input.notes ?? null,
+    status: settled.status,
+    actionType: settled.actionType,
+    actionUrl: input.actionUrl ?? null,
+    destinationDomain: hostOf(input.actionUrl),
+    linkPageSettings: (input.linkPageSettings ?? undefined) as never,
+    qrCodeSettings: (input.qrCodeSettings ?? undefined) as never,
+    labelSimplyIds: [...new Set(input.labelSimplyIds ?? [])],
+    dataWizardSimplyId: input.dataWizardSimplyId ?? null,
+    dataRecordSimplyId: input.dataRecordSimplyId ?? null,
+    dataCollectionSimplyId: shape.dataCollectionSimplyId ?? null,
+    requireFreshScan: input.requireFreshScan ?? false,
+    createdByUserId: ctx.principal.userId,
+  };
+}
+
 /** The columns an update changes: only the properties sent (the API's PUT and a CSV import's row). */
 export function updatedColumns(input: UpdateActionTagInput, shape: { dataCollectionSimplyId: string | null | undefined }): Prisma.ActionTagUpdateInput {
   const data: Prisma.ActionTagUpdateInput = {};
