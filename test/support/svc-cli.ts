@@ -36,7 +36,8 @@ export function runSvc(args: string[], env: Record<string, string>, timeoutMs = 
       child.kill('SIGKILL');
       reject(new Error(`svc ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
     }, timeoutMs);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the process may have exited before everything it printed was read
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
