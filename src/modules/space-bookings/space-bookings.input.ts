@@ -2,14 +2,16 @@
 // accepts any JSON object (`jsonBody`) so that every malformed body is answered by the service with
 // the area's own 400, SVC_SPACES_BOOKING_REQUEST_INVALID, naming each field (parseBody).
 import { z } from 'zod';
+import { simplyIdPattern } from '../../app/ids.ts';
+import { dataFieldId } from '../../kernel/index.ts';
 import { BookingRequestInvalidError } from './space-bookings.errors.ts';
 
 /** what the REST table checks itself: a JSON object; the service checks the rest */
 export const jsonBody = z.record(z.string(), z.unknown());
 
-const collectionId = z.string().regex(/^[2-9A-HJ-KM-NP-Z]{4}-[2-9A-HJ-KM-NP-Z]{4}-[2-9A-HJ-KM-NP-Z]{4}$/, 'must be a collection simplyId (XXXX-XXXX-XXXX)');
-const fieldId = z.string().regex(/^fld-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/, 'must be a field simplyId (fld-XXXX-XXXX-XXXX)');
-const recordId = z.string().regex(/^[2-9A-HJ-KM-NP-Z]{4}-[2-9A-HJ-KM-NP-Z]{4}-[2-9A-HJ-KM-NP-Z]{4}$/, 'must be a record simplyId (XXXX-XXXX-XXXX)');
+const collectionId = z.string().regex(simplyIdPattern(), 'must be a collection simplyId (XXXX-XXXX-XXXX)');
+const fieldId = z.string().regex(dataFieldId.pattern, 'must be a field simplyId (fld-XXXX-XXXX-XXXX)');
+const recordId = z.string().regex(simplyIdPattern(), 'must be a record simplyId (XXXX-XXXX-XXXX)');
 /** an instant with an explicit offset (Z or ±hh:mm): a local time alone is ambiguous */
 const instant = z
   .string()
