@@ -54,7 +54,8 @@ export class RestAdapter {
       const body = route.rawBody
         ? await readTextBody(req, route.rawBody.maxBytes, route.rawBody.mediaTypes)
         : await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
-      const input = { ...validateInput(route, params, url.searchParams, body), headers: req.headers };
+      const input = validateInput(route, params, url.searchParams, body);
+      input.headers = req.headers;
       const variables = route.variables?.(input) ?? {};
       const { result, field } = await this.executor.run(route, variables, context);
       if (result.errors && result.errors.length > 0) throw result.errors[0];
