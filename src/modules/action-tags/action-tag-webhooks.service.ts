@@ -9,7 +9,7 @@ import { NotFoundError } from '../../app/errors.ts';
 import { byCreation, pagination, parsePaging, type PageInput, type PaginationShape } from '../../app/paging.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import { parseInput } from '../../app/validate.ts';
-import { ACTION_TAG_EVENT_TYPES, checkWebhookTarget, deliveriesOf, insertSubscription, webhookId, type WebhookDeliveryWithAttempts } from '../webhooks/index.ts';
+import { ACTION_TAG_EVENT_TYPES, checkWebhookTarget, deliveriesOf, insertSubscriptions, webhookId, type WebhookDeliveryWithAttempts } from '../webhooks/index.ts';
 import { requireBand500 } from './action-tag-plan.ts';
 // lifecycle events reach these subscriptions through the emitter it registers
 import './action-tag-events.ts';
@@ -55,8 +55,8 @@ export async function createActionTagWebhook(ctx: RequestContext, raw: unknown):
   await requireBand500(ctx, WHAT);
   const input = parseInput(createActionTagWebhookInput, raw, 'Invalid action-tag webhook');
   const target = await checkWebhookTarget(ctx, input.targetUrl);
-  const { row, secret } = await insertSubscription(ctx, { eventTypes: EVENT_TYPES, limit: ACTION_TAG_WEBHOOKS_PER_TEAM, what: 'action-tag webhooks' }, { ...input, targetUrl: target.url });
-  return { row, secret, warnings: target.warning ? [target.warning] : [] };
+  const { rows, secret } = await insertSubscriptions(ctx, { eventTypes: EVENT_TYPES, limit: ACTION_TAG_WEBHOOKS_PER_TEAM, what: 'action-tag webhooks' }, { ...input, eventTypes: [input.eventType], targetUrl: target.url });
+  return { row: rows[0]!, secret, warnings: target.warning ? [target.warning] : [] };
 }
 
 export async function updateActionTagWebhook(ctx: RequestContext, simplyId: string, raw: unknown): Promise<ActionTagWebhookView> {

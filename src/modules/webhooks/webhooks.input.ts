@@ -31,6 +31,22 @@ const bounded = (name: keyof typeof WEBHOOK_LIMITS & ('retryCount' | 'retryDelay
   return z.number().int(`must be an integer from ${min} to ${max}`).min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
 };
 
+/** How a subscription is delivered, with the defaults a new one gets (every subscription surface's bodies). */
+export const deliverySettings = {
+  retryCount: bounded('retryCount').default(WEBHOOK_LIMITS.retryCount.default),
+  retryDelaySeconds: bounded('retryDelaySeconds').default(WEBHOOK_LIMITS.retryDelaySeconds.default),
+  timeoutSeconds: bounded('timeoutSeconds').default(WEBHOOK_LIMITS.timeoutSeconds.default),
+};
+
+/** The same settings in an update: only those sent change. */
+export const deliverySettingsUpdate = {
+  isActive: z.boolean().optional(),
+  isPaused: z.boolean().optional(),
+  retryCount: bounded('retryCount').optional(),
+  retryDelaySeconds: bounded('retryDelaySeconds').optional(),
+  timeoutSeconds: bounded('timeoutSeconds').optional(),
+};
+
 export const createWebhookInput = z
   .object({
     eventType: z.enum(WEBHOOK_EVENT_TYPES, {
@@ -40,9 +56,7 @@ export const createWebhookInput = z
     targetUrl: z.string({ message: 'required: a public https:// URL' }),
     // checked by parseFilterCriteria (shape) and the service (collections and permissions)
     filterCriteria: z.unknown().optional(),
-    retryCount: bounded('retryCount').default(WEBHOOK_LIMITS.retryCount.default),
-    retryDelaySeconds: bounded('retryDelaySeconds').default(WEBHOOK_LIMITS.retryDelaySeconds.default),
-    timeoutSeconds: bounded('timeoutSeconds').default(WEBHOOK_LIMITS.timeoutSeconds.default),
+    ...deliverySettings,
   })
   .strict();
 
@@ -50,11 +64,7 @@ export const updateWebhookInput = z
   .object({
     targetUrl: z.string().optional(),
     filterCriteria: z.unknown().optional(),
-    isActive: z.boolean().optional(),
-    isPaused: z.boolean().optional(),
-    retryCount: bounded('retryCount').optional(),
-    retryDelaySeconds: bounded('retryDelaySeconds').optional(),
-    timeoutSeconds: bounded('timeoutSeconds').optional(),
+    ...deliverySettingsUpdate,
   })
   .strict();
 

@@ -44,6 +44,8 @@ export interface UpdatedWebhook {
 
 /** the subscriptions these routes manage: action-tag lifecycle ones belong to /v1/action-tags/webhooks (Document 1 §4.8) */
 const GENERIC_EVENT_TYPES: string[] = [...WEBHOOK_EVENT_TYPES];
+/** record-event subscriptions, whichever route made them (space bookings' registrations too) */
+export const GENERIC_SURFACE: SubscriptionSurface = { eventTypes: GENERIC_EVENT_TYPES, limit: WEBHOOK_LIMITS.perTeam, what: 'webhook subscriptions' };
 
 /** The subscription in the caller's team; anything else (other teams' and action-tag ones included) is 404. */
 async function findWebhook(ctx: RequestContext, simplyId: string): Promise<WebhookSubscription> {
@@ -120,41 +122,49 @@ export interface SubscriptionSurface {
 }
 
 /**
- * A new subscription of a surface, its target checked by the caller: the team's creates take turns,
- * so concurrent ones cannot all pass the count and overrun the limit; the secret is sealed and
- * returned once.
+ * New subscriptions of a surface, one per event type, sharing one secret, their target checked by
+ * the caller: the team's creates take turns, so concurrent ones cannot all pass the count and
+ * overrun the limit; the secret is sealed and returned once.
  */
-export async function insertSubscription(
+export async function insertSubscriptions(
   ctx: RequestContext,
   surface: SubscriptionSurface,
-  fields: { eventType: string; targetUrl: string; filterCriteria?: { dataCollectionIds: string[] } | null; retryCount: number; retryDelaySeconds: number; timeoutSeconds: number },
-): Promise<{ row: WebhookSubscription; secret: string }> {
+  fields: { eventTypes: readonly string[]; targetUrl: string; filterCriteria?: { dataCollectionIds: string[] } | null; retryCount?: number; retryDelaySeconds?: number; timeoutSeconds?: number },
+): Promise<{ rows: WebhookSubscription[]; secret: string }> {
   const team = requireTeam(ctx);
-  const simplyId = webhookId.create();
   const secret = `whsec_${randomSecret(32)}`;
-  const row = await runTransaction(ctx.services.prisma, async (tx) => {
+  const box = secretBoxFor(ctx.services.config.secretsKeyFile);
+  const rows = await runTransaction(ctx.services.prisma, async (tx) => {
     const lock = advisoryLock('webhookSubscriptions', String(team.id));
     await tx.$executeRawUnsafe(lock.text, ...lock.values);
-    if ((await tx.webhookSubscription.count({ where: { teamId: team.id, eventType: { in: [...surface.eventTypes] } } })) >= surface.limit) {
-      throw new ConflictError(`A team may have at most ${surface.limit} ${surface.what}; delete one first`);
+    const held = await tx.webhookSubscription.count({ where: { teamId: team.id, eventType: { in: [...surface.eventTypes] } } });
+    if (held + fields.eventTypes.length > surface.limit) {
+      throw new ConflictError(`A team may have at most ${surface.limit} ${surface.what}${fields.eventTypes.length > 1 ? ` and this adds ${fields.eventTypes.length}` : ''}; delete one first`);
     }
-    return tx.webhookSubscription.create({
-      data: {
-        simplyId,
-        teamId: team.id,
-        eventType: fields.eventType,
-        targetUrl: fields.targetUrl,
-        filterCriteria: (fields.filterCriteria ?? null) as never,
-        secretCiphertext: secretBoxFor(ctx.services.config.secretsKeyFile).seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
-        retryCount: fields.retryCount,
-        retryDelaySeconds: fields.retryDelaySeconds,
-        timeoutSeconds: fields.timeoutSeconds,
-        createdByKind: ctx.principal.kind,
-        createdById: ctx.principal.credentialId,
-      },
-    });
+    const created: WebhookSubscription[] = [];
+    for (const eventType of fields.eventTypes) {
+      const simplyId = webhookId.create();
+      created.push(
+        await tx.webhookSubscription.create({
+          data: {
+            simplyId,
+            teamId: team.id,
+            eventType,
+            targetUrl: fields.targetUrl,
+            filterCriteria: (fields.filterCriteria ?? null) as never,
+            secretCiphertext: box.seal(secret, secretContext(team.id, simplyId)) as Uint8Array<ArrayBuffer>,
+            retryCount: fields.retryCount ?? WEBHOOK_LIMITS.retryCount.default,
+            retryDelaySeconds: fields.retryDelaySeconds ?? WEBHOOK_LIMITS.retryDelaySeconds.default,
+            timeoutSeconds: fields.timeoutSeconds ?? WEBHOOK_LIMITS.timeoutSeconds.default,
+            createdByKind: ctx.principal.kind,
+            createdById: ctx.principal.credentialId,
+          },
+        }),
+      );
+    }
+    return created;
   });
-  return { row, secret };
+  return { rows, secret };
 }
 
 export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<CreatedWebhook> {
@@ -162,12 +172,13 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
   const collections = parseFilterCriteria(input.filterCriteria);
   const target = await checkWebhookTarget(ctx, input.targetUrl);
   await checkFilterAccess(ctx, collections);
-  const { row, secret } = await insertSubscription(
-    ctx,
-    { eventTypes: GENERIC_EVENT_TYPES, limit: WEBHOOK_LIMITS.perTeam, what: 'webhook subscriptions' },
-    { ...input, targetUrl: target.url, filterCriteria: collections ? { dataCollectionIds: collections } : null },
-  );
-  return { row, secret, warnings: target.warning ? [target.warning] : [] };
+  const { rows, secret } = await insertSubscriptions(ctx, GENERIC_SURFACE, {
+    ...input,
+    eventTypes: [input.eventType],
+    targetUrl: target.url,
+    filterCriteria: collections ? { dataCollectionIds: collections } : null,
+  });
+  return { row: rows[0]!, secret, warnings: target.warning ? [target.warning] : [] };
 }
 
 export async function updateWebhook(ctx: RequestContext, simplyId: string, raw: unknown): Promise<UpdatedWebhook> {
