@@ -20,7 +20,15 @@ export class ApiError extends Error {
     message: string,
     options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
   ) {
-    super(message);
+    // A refusal (4xx) is an answer, not a fault: its call stack is never shown or logged, and
+    // capturing and formatting one costs more than the rest of a refused request's error path.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'ApiError';
     this.code = code;
     this.status = status;

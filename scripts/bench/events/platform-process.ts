@@ -78,7 +78,7 @@ export function runSvc(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_0
 export async function startPlatform(env: NodeJS.ProcessEnv, startTimeoutMs = 120_000): Promise<PlatformProcess> {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [...SERVER_NODE_FLAGS, SVC, 'start'], {
     cwd: ROOT,
-    env,
+    env: process.env.BENCH_PLATFORM_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_PLATFORM_NODE_OPTIONS } : env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

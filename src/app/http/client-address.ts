@@ -7,6 +7,9 @@ import type { Socket } from 'node:net';
 import { normalizeAddress } from '../auth/ip-allowlist.ts';
 
 const bySocket = new WeakMap<Socket, { forwarded: string | undefined; address: string }>();
+/** Connections come again and again from a few addresses (a proxy, a load balancer): each is parsed once. */
+const normalized = new Map<string, string>();
+const NORMALIZED_MAX = 10_000;
 
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   const header = req.headers['x-forwarded-for'];
@@ -20,6 +23,15 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 
 function resolve(req: IncomingMessage, forwarded: string | undefined): string {
   const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
-  if (last) return normalizeAddress(last);
-  return normalizeAddress(req.socket.remoteAddress ?? '');
+  return normalizedOnce(last || (req.socket.remoteAddress ?? ''));
+}
+
+function normalizedOnce(address: string): string {
+  let known = normalized.get(address);
+  if (known === undefined) {
+    if (normalized.size >= NORMALIZED_MAX) normalized.clear();
+    known = normalizeAddress(address);
+    normalized.set(address, known);
+  }
+  return known;
 }

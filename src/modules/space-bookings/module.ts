@@ -4,6 +4,7 @@
 import { defineModule } from '../../app/module.ts';
 import { releaseDeletedBookings } from './booking-claims.consumer.ts';
 import { bookingPageEndpoints } from './booking-page.ts';
+import { ChannelCache } from './channel-cache.ts';
 import { spaceBookingsConfig } from './space-bookings.config.ts';
 import { bookingChannelId, bookingLinkId, sourceConnectionId } from './space-bookings.ids.ts';
 import * as schema from './space-bookings.schema.ts';
@@ -16,4 +17,10 @@ export const spaceBookingsModule = defineModule({
   ids: [sourceConnectionId, bookingChannelId, bookingLinkId],
   httpEndpoints: (services) => bookingPageEndpoints(services),
   outboxConsumers: () => ({ 'space-bookings': releaseDeletedBookings }),
+  // a server keeps the channels its booking requests read in memory, dropped when they change (channel-cache.ts)
+  onListening: (services) => {
+    const cache = new ChannelCache(services);
+    services.spaceChannels = cache;
+    cache.start().catch((err: unknown) => services.logger.warn({ err }, 'booking channels are not kept in memory'));
+  },
 });

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../app/errors.ts';
 import type { AvailabilityPolicy, Mapping, Pricing } from './space-bookings.input.ts';
 import { bookingChannelId, sourceConnectionId } from './space-bookings.ids.ts';
 import { MappingNotConfiguredError } from './space-bookings.errors.ts';
+import type { ChannelWithConnection } from './channel-cache.ts';
 
 export interface ChannelConfig {
   spaceRecordSimplyIds: string[];
@@ -38,10 +39,23 @@ export function mappingOf(connection: Connection): Mapping {
 export const asChannel = (row: SpaceBookingChannel): Channel => ({ ...row, settings: row.config as unknown as ChannelConfig });
 export const asLink = (row: SpaceBookingLink): Link => ({ ...row, settings: row.policy as unknown as LinkPolicy });
 
-/** A channel of a connection of the team, with its connection: one statement, on every booking request (no ORM in this hot path). */
-export async function findChannelOf(services: Services, teamId: bigint, connectionSimplyId: string, channelSimplyId: string): Promise<{ connection: Connection; channel: Channel }> {
+/**
+ * A channel of a connection of the team, with its connection: from a serving instance's memory
+ * (channel-cache.ts), else one statement (no ORM in this hot path).
+ */
+export async function findChannelOf(services: Services, teamId: bigint, connectionSimplyId: string, channelSimplyId: string): Promise<ChannelWithConnection> {
   sourceConnectionId.assert(connectionSimplyId, 'sourceConnectionSimplyId');
   bookingChannelId.assert(channelSimplyId, 'bookingChannelSimplyId');
+  const cache = services.spaceChannels;
+  const cached = cache?.get(teamId, connectionSimplyId, channelSimplyId);
+  if (cached) return cached;
+  const generation = cache?.current ?? 0;
+  const found = await readChannelOf(services, teamId, connectionSimplyId, channelSimplyId);
+  cache?.put(found, generation);
+  return found;
+}
+
+async function readChannelOf(services: Services, teamId: bigint, connectionSimplyId: string, channelSimplyId: string): Promise<ChannelWithConnection> {
   const { rows } = await services.pool.query<Record<string, string | null> & { config: unknown; mapping: unknown }>(
     `SELECT ch.id::text AS id, ch.name, ch.config, ch."connectionId"::text AS "connectionId",
             (extract(epoch FROM ch."createdAt") * 1000)::bigint::text AS "createdAt", (extract(epoch FROM ch."updatedAt") * 1000)::bigint::text AS "updatedAt",
