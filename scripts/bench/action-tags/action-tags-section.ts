@@ -80,7 +80,19 @@ async function resolveScenario(bed: Bed): Promise<void> {
       await loader.ready;
       const run = (target: string, seconds: number, record: boolean) => loader.run({ title: 'resolve', url: target, method: 'GET', headers: { 'user-agent': 'Mozilla/5.0 (iPhone) Safari/604.1' }, connections: CONNECTIONS, duration: seconds, record });
       const baselineUrl = `${baseline.url}/teams/${bed.boot.teamSimplyId}`;
-      await run(url, 2, false);
+      // every answer of the tag's URL so far (the first fetch, warm-ups, measured runs): each is a scan to be written
+      let sent = 1 + (await run(url, 2, false)).responses;
+      const scansWritten = async () => Number((await pool.query<{ n: string }>('SELECT "lifetimeScans" AS n FROM "ActionTag" WHERE "simplyId" = $1', [tag.id])).rows[0]!.n);
+      // the scans of a run are written before the next run starts, so that no run shares the
+      // machine with the previous run's writes; how long that took is reported (a writer that
+      // keeps up needs about one flush interval)
+      const drains: number[] = [];
+      const drain = async () => {
+        const started = Date.now();
+        while ((await scansWritten()) < sent && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 50));
+        drains.push(Date.now() - started);
+      };
+      await drain();
       await run(baselineUrl, 2, false);
       const platformRps: number[] = [];
       const baselineRps: number[] = [];
@@ -97,6 +109,8 @@ async function resolveScenario(bed: Bed): Promise<void> {
         // every answer is the 302: "2xx" counts none of them
         failures += served.errors + served.timeouts + served.ok;
         resolved += served.responses;
+        sent += served.responses;
+        await drain();
         platformRps.push(served.requestsPerSecond);
         // the load generator times 2xx answers only: the 302s are read from autocannon's own (whole-millisecond) histogram
         p99s.push(served.autocannonLatency.p99);
@@ -106,25 +120,18 @@ async function resolveScenario(bed: Bed): Promise<void> {
       }
       const ratio = median(platformRps) / median(baselineRps);
       const p99 = median(p99s);
-      // the batches drain within a few flush intervals: every resolution of the runs is a scan row
-      const deadline = Date.now() + 30_000;
-      let written = 0;
-      for (;;) {
-        written = (await pool.query<{ n: string }>('SELECT "lifetimeScans" AS n FROM "ActionTag" WHERE "simplyId" = $1', [tag.id])).rows[0]!.n as unknown as number;
-        if (Number(written) >= resolved || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      summary.resolve = { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, platformPerSecond: platformRps, baselinePerSecond: baselineRps, readyzPerSecond: readyRps, ratio, p99, baselineP99: median(baselineP99s), failures, measuredResolutions: resolved, scansWritten: Number(written) };
+      const written = await scansWritten();
+      summary.resolve = { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, platformPerSecond: platformRps, baselinePerSecond: baselineRps, readyzPerSecond: readyRps, ratio, p99, baselineP99: median(baselineP99s), failures, measuredResolutions: resolved, scansWritten: Number(written), drainMs: drains };
       lines.push(
         '',
         `action-tags-resolve: GET /a/{id}?source=QR of an ACTIVE URL tag (302), scan logging on, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s`,
         `  platform: ${platformRps.map((r) => r.toFixed(0)).join(', ')} req/s, p99 ${p99s.map((v) => v.toFixed(0)).join(', ')} ms (whole ms); baseline (one SELECT): ${baselineRps.map((r) => r.toFixed(0)).join(', ')} req/s, p99 ${baselineP99s.map((v) => v.toFixed(0)).join(', ')} ms; median ratio ${ratio.toFixed(2)}; failed ${failures}`,
         `  the platform's front door with one SELECT 1 (GET /readyz, no action-tag code): ${readyRps.map((r) => r.toFixed(0)).join(', ')} req/s; resolve / readyz ${(median(platformRps) / median(readyRps)).toFixed(2)}`,
-        `  scans written: ${Number(written)} (every resolution of the warm-ups and measured runs; ${resolved} measured)`,
+        `  scans written: ${Number(written)} (every resolution of the warm-ups and measured runs; ${resolved} measured); written ${drains.map((d) => d.toFixed(0)).join(', ')} ms after each run ended`,
       );
       targets.push(judged(`resolving an ACTIVE URL tag, ${CONNECTIONS} connections, p99 < 10 ms`, ms(p99), p99 < 10 && failures === 0));
       targets.push(judged('resolve throughput vs the bare node:http + pg baseline ≥ 0.8×', `${ratio.toFixed(2)}×`, ratio >= 0.8));
-      targets.push(judged('every measured resolution written as a scan', `${Number(written)} ≥ ${resolved}`, Number(written) >= resolved));
+      targets.push(judged('every resolution written as a scan', `${Number(written)} of ${sent}`, Number(written) >= sent));
     } finally {
       await loader.close();
       await baseline.close();

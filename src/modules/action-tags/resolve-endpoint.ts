@@ -11,7 +11,7 @@ import { clientAddress } from '../../app/http/client-address.ts';
 import { actionTagId } from './action-tags.ids.ts';
 import { type RenderedPage, renderLinkPage, renderStatusPage } from './link-page.ts';
 import { resolvableTag, type ResolvableTag } from './resolve-cache.ts';
-import { abuseHash, visitorKey } from './scan-privacy.ts';
+import { abuseHasher, visitorKey } from './scan-privacy.ts';
 import type { ResolveStatus, ScanRecorder } from './scan-recorder.ts';
 import { classifyTraffic, interactionSourceOf, strippedReferrer } from './scan-traffic.ts';
 import { PUBLIC_TAG_PREFIX } from './action-tags.service.ts';
@@ -41,6 +41,7 @@ function sendHtml(req: IncomingMessage, res: ServerResponse, status: number, { h
 export function resolveEndpoints(services: Services): HttpEndpoint[] {
   const key = derivedSecretsKey(services.config.secretsKeyFile, 'svc action-tag scans v1');
   const trustProxy = services.config.TRUST_PROXY;
+  const abuseHashOf = abuseHasher(key);
 
   const record = (req: IncomingMessage, url: URL, tag: ResolvableTag, status: ResolveStatus, destination: string | null) => {
     const recorder = services.actionTagScans;
@@ -48,6 +49,7 @@ export function resolveEndpoints(services: Services): HttpEndpoint[] {
     const address = clientAddress(req, trustProxy);
     const userAgent = req.headers['user-agent'];
     const now = new Date();
+    const addressHash = abuseHashOf(address, now.getTime());
     const trafficClass = classifyTraffic(req.method ?? 'GET', userAgent);
     recorder.record({
       teamId: tag.teamId,
@@ -58,11 +60,11 @@ export function resolveEndpoints(services: Services): HttpEndpoint[] {
       resolvedDestination: destination,
       source: interactionSourceOf(url.searchParams.get('source')),
       trafficClass,
-      counted: trafficClass === 'HUMAN' && status === 'RESOLVED' && recorder.firstInWindow(visitorKey(key, address, userAgent, tag.id), now.getTime()),
+      counted: trafficClass === 'HUMAN' && status === 'RESOLVED' && recorder.firstInWindow(visitorKey(addressHash, userAgent, tag.id), now.getTime()),
       address,
       referrer: strippedReferrer(req.headers.referer),
       userAgent: userAgent?.slice(0, 512) ?? null,
-      abuseHash: abuseHash(key, address),
+      abuseHash: addressHash,
     });
   };
 

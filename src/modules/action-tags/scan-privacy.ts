@@ -2,7 +2,7 @@
 // its /24, IPv6 to its /48) and hashed with a key only the servers hold (HMAC-SHA256, derived from
 // the secrets key), for abuse checks and for counting one visitor's QR, NFC and link projections
 // once. The hash is cleared after 30 days (action-tag-retention.ts).
-import { createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { isIP } from 'node:net';
 
 export function truncatedAddress(address: string): string {
@@ -27,7 +27,32 @@ export function abuseHash(key: Buffer, address: string): string {
   return createHmac('sha256', key).update(truncatedAddress(address)).digest('base64url').slice(0, 32);
 }
 
-/** One visitor of one tag (truncated address and user agent), whatever the projection. */
-export function visitorKey(key: Buffer, address: string, userAgent: string | undefined, tagId: bigint): string {
-  return createHmac('sha256', key).update(`${truncatedAddress(address)}\0${userAgent ?? ''}\0${tagId}`).digest('base64url').slice(0, 22);
+/**
+ * abuseHash for a stream of scans: a burst from one address (a crowd behind one network, a
+ * client's kept-open connection) is hashed once. What it remembers lives `lifetimeMs` at most, no
+ * longer than the scans themselves wait in memory for their batch.
+ */
+export function abuseHasher(key: Buffer, lifetimeMs = 1000): (address: string, now: number) => string {
+  let known = new Map<string, string>();
+  let since = 0;
+  return (address, now) => {
+    if (now - since > lifetimeMs || known.size >= 10_000) {
+      known = new Map();
+      since = now;
+    }
+    let hashed = known.get(address);
+    if (hashed === undefined) {
+      hashed = abuseHash(key, address);
+      known.set(address, hashed);
+    }
+    return hashed;
+  };
+}
+
+/**
+ * One visitor of one tag (truncated address and user agent), whatever the projection: keyed
+ * through the address's abuse hash, so it cannot be recomputed without the servers' key.
+ */
+export function visitorKey(addressHash: string, userAgent: string | undefined, tagId: bigint): string {
+  return hash('sha256', `${addressHash}\0${userAgent ?? ''}\0${tagId}`, 'base64url').slice(0, 22);
 }

@@ -48,7 +48,7 @@ export interface ScannedAggregate {
 const MAX_PENDING = 200_000;
 // a batch is written in slices: building one slice's statement parameters holds the event loop for
 // a moment, and requests waiting meanwhile should wait for one slice, not the whole backlog
-const CHUNK = 1000;
+const CHUNK = 500;
 /** one visitor's projections of one tag within this window count as one interaction */
 export const DEDUP_WINDOW_MS = 30 * 60 * 1000;
 const MAX_VISITORS = 200_000;

@@ -10,12 +10,21 @@ export type TrafficClass = 'HUMAN' | 'BOT' | 'LINK_PREVIEW';
 const PREVIEW_FETCHERS =
   /slackbot|slack-imgproxy|discordbot|telegrambot|whatsapp|facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|linkedinbot|skypeuripreview|microsoftpreview|teams|pinterest(bot)?|redditbot|embedly|iframely|applebot|google-pagerenderer|googleother|vkshare|viber|line\/|kakaotalk-scrap|snapchat|mastodon|bluesky|signal|outlook|yahoo.*slurp|bingpreview|zoominfobot|mattermost|rocket\.chat|nuzzel|quora link preview|bitlybot|tumblr|xing-contenttabreceiver|w3c_validator/i;
 
+/** user agents already classified: a few browsers' strings make most of the traffic, and isbot's pattern is long */
+const classified = new Map<string, TrafficClass>();
+const CLASSIFIED_MAX = 5_000;
+
 export function classifyTraffic(method: string, userAgent: string | undefined): TrafficClass {
   if (method === 'HEAD') return 'LINK_PREVIEW';
   const ua = userAgent?.trim() ?? '';
-  if (ua && PREVIEW_FETCHERS.test(ua)) return 'LINK_PREVIEW';
-  if (!ua || isbot(ua)) return 'BOT';
-  return 'HUMAN';
+  if (!ua) return 'BOT';
+  let known = classified.get(ua);
+  if (known === undefined) {
+    known = PREVIEW_FETCHERS.test(ua) ? 'LINK_PREVIEW' : isbot(ua) ? 'BOT' : 'HUMAN';
+    if (classified.size >= CLASSIFIED_MAX) classified.clear();
+    classified.set(ua, known);
+  }
+  return known;
 }
 
 export const INTERACTION_SOURCES = ['QR', 'NFC', 'LINK', 'UNKNOWN'] as const;
