@@ -2,14 +2,16 @@
 // `qrcode` with the tag's qrCodeSettings (colors, error correction), and its logo drawn in the
 // middle by `sharp` (PNG) or as an embedded image (SVG). A logo covers modules, so error
 // correction H is used whenever there is one.
-import QRCode from 'qrcode';
-import sharp from 'sharp';
+import type QRCodeModule from 'qrcode';
+import { onFirstUse, sharp } from '../../app/on-first-use.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { ValidationError } from '../../app/errors.ts';
 import { requireActionTagAccess } from './action-tag-plan.ts';
 import type { QrCodeSettings } from './action-tags.input.ts';
 import { publicUrlOf, tagOf } from './action-tags.service.ts';
 import { logoPng } from './qr-logo.ts';
+
+const qrcode = onFirstUse<typeof QRCodeModule>('qrcode');
 
 export interface QrImage {
   contentType: string;
@@ -36,7 +38,7 @@ export async function actionTagQrCode(ctx: RequestContext, simplyId: string, for
     color: { dark: settings.foregroundColor ?? '#000000', light: settings.backgroundColor ?? '#ffffff' },
   } as const;
   if (kind === 'svg') {
-    let svg = await QRCode.toString(encodedUrl, { ...options, type: 'svg' });
+    let svg = await qrcode().toString(encodedUrl, { ...options, type: 'svg' });
     if (logo) {
       const png = await logoPng(logo, 256);
       const viewBox = /viewBox="0 0 (\d+) (\d+)"/.exec(svg);
@@ -47,12 +49,12 @@ export async function actionTagQrCode(ctx: RequestContext, simplyId: string, for
     }
     return { contentType: 'image/svg+xml', base64: Buffer.from(svg).toString('base64'), encodedUrl };
   }
-  let png = await QRCode.toBuffer(encodedUrl, { ...options, type: 'png' });
+  let png = await qrcode().toBuffer(encodedUrl, { ...options, type: 'png' });
   if (logo) {
     const side = Math.round(width * LOGO_SHARE);
     const mark = await logoPng(logo, side);
-    const pad = await sharp({ create: { width: side, height: side, channels: 4, background: options.color.light } }).composite([{ input: mark }]).png().toBuffer();
-    png = await sharp(png).composite([{ input: pad, gravity: 'centre' }]).png().toBuffer();
+    const pad = await sharp()({ create: { width: side, height: side, channels: 4, background: options.color.light } }).composite([{ input: mark }]).png().toBuffer();
+    png = await sharp()(png).composite([{ input: pad, gravity: 'centre' }]).png().toBuffer();
   }
   return { contentType: 'image/png', base64: png.toString('base64'), encodedUrl };
 }

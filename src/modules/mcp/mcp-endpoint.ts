@@ -3,10 +3,10 @@
 // every request served by a fresh server for its caller, so nothing ties a client to one
 // instance. The caller is a scoped API key (or a session token, or a signed-in user with X-Team-Id)
 // or an OAuth access token issued for /mcp; without one: 401 with the pointer to the protected
-// resource metadata (RFC 9728), served at /.well-known/oauth-protected-resource[/mcp].
+// resource metadata (RFC 9728), served at /.well-known/oauth-protected-resource[/mcp]. The SDK
+// itself is loaded by the first MCP request (mcp-handler.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { createMcpHandler } from '@modelcontextprotocol/server';
 import { OAUTH_SCOPES } from '../../app/auth/oauth-scopes.ts';
 import type { RequestContext, Services } from '../../app/context.ts';
 import { createContext } from '../../app/create-context.ts';
@@ -17,7 +17,7 @@ import { readUpTo } from '../../app/http/read-body.ts';
 import { requestCaller } from '../../app/http/request-caller.ts';
 import { operationRunner } from '../../app/graphql/operation-runner.ts';
 import type { AppFaces, HttpEndpoint } from '../../app/module.ts';
-import { toolsFor } from './mcp-tools.ts';
+import type { mcpHandler as McpHandler } from './mcp-handler.ts';
 
 export const MCP_PATH = '/mcp';
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -30,15 +30,8 @@ export function setMcpBaseUrl(services: Services, baseUrl: string): void {
 
 export function mcpEndpoints(services: Services, { schema, rateLimited }: AppFaces): HttpEndpoint[] {
   const run = operationRunner(schema);
-  const handler = createMcpHandler(
-    (request) => {
-      // the caller, checked before the SDK saw the request, travels in the request's auth info
-      const served = request.authInfo?.extra as { context?: RequestContext; describe?: boolean } | undefined;
-      if (!served?.context) throw new Error('an MCP request reached the server without its caller');
-      return toolsFor(served.context, run, served.describe === true);
-    },
-    { legacy: 'stateless', onerror: (error) => services.logger.debug({ err: error }, 'MCP request refused') },
-  );
+  let handler: Promise<ReturnType<typeof McpHandler>> | undefined;
+  const sdk = () => (handler ??= import('./mcp-handler.ts').then((m) => m.mcpHandler(services, run)));
   const base = () => baseUrls.get(services) ?? '';
   const metadataUrl = () => `${base()}${RESOURCE_METADATA_PATH}${MCP_PATH}`;
 
@@ -60,7 +53,7 @@ export function mcpEndpoints(services: Services, { schema, rateLimited }: AppFac
     try {
       const body = req.method === 'POST' ? await readUpTo(req, services.config.BODY_LIMIT_BYTES) : undefined;
       const request = new Request(`${base()}${MCP_PATH}`, { method: req.method, headers: headersOf(req), body: body && new Uint8Array(body) });
-      const response = await handler.fetch(request, {
+      const response = await (await sdk()).fetch(request, {
         authInfo: {
           token: 'checked',
           clientId: context.principal.oauth?.clientId ?? context.principal.credentialId ?? '',

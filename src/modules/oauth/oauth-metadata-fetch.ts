@@ -4,7 +4,7 @@
 // resolved and checked, and the connection goes only to an address that passed (no DNS rebinding
 // between the check and the connection); redirects are not followed.
 import tls from 'node:tls';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { undici } from '../../app/on-first-use.ts';
 import { parseTargetUrl, pinnedLookup, resolveTarget } from '../webhooks/index.ts';
 
 const MAX_DOCUMENT_BYTES = 64 * 1024;
@@ -32,12 +32,12 @@ export function guardedMetadataFetch(settings: MetadataFetchSettings) {
   return async (url: string | URL, options: RequestInit & { dispatcher?: unknown }): Promise<Response> => {
     const target = parseTargetUrl(String(url));
     const addresses = await resolveTarget(target, { allowLoopback: settings.allowLoopback });
-    const agent = new Agent({
+    const agent = new (undici().Agent)({
       connect: { lookup: pinnedLookup(addresses) as never, ...(settings.ca ? { ca: [...tls.rootCertificates, settings.ca] } : {}) },
     });
     try {
       const { dispatcher: _theirs, ...rest } = options;
-      const response = await undiciFetch(target, { ...(rest as object), dispatcher: agent, redirect: 'manual' });
+      const response = await undici().fetch(target, { ...(rest as object), dispatcher: agent, redirect: 'manual' });
       // read here (at most MAX_DOCUMENT_BYTES), so the connection can close
       return new Response(new Uint8Array(await boundedBody(response as { body: AsyncIterable<Uint8Array> | null })), { status: response.status, headers: response.headers as unknown as Headers });
     } finally {

@@ -5,7 +5,9 @@
 // event handlers, javascript: and other non-web URLs, tracking pixels. Forms are replaced by a
 // marked placeholder (a review suggestion offers a wizard). Tags not on the list give their content
 // without themselves. The result is still checked with checkDesign before it is stored.
-import { parseDocument } from 'htmlparser2';
+import { onFirstUse } from '../../app/on-first-use.ts';
+
+const htmlparser2 = onFirstUse<typeof import('htmlparser2')>('htmlparser2');
 import type { ChildNode, Element } from 'domhandler';
 import { findAll, findOne, getAttributeValue, textContent } from 'domutils';
 import { type DesignComponent, type DesignDocument, type DesignStyleRule, newComponentId, safeUrl } from './design-document.ts';
@@ -200,7 +202,7 @@ class Converter {
 
 /** The page's HTML as a design with what the import still has to do (images to bring in). */
 export function convertPage(html: string, ctx: ConvertContext): ConvertedPage {
-  const doc = parseDocument(html);
+  const doc = htmlparser2().parseDocument(html);
   const body = findOne((e) => e.name === 'body', doc.children);
   const converter = new Converter(ctx);
   const components = converter.children(body ? body.children : doc.children.filter((n) => !(n.type === 'tag' && (n as Element).name === 'head')), 1);

@@ -2,9 +2,12 @@
 // <style> blocks and style attributes, parsed with postcss, keeping only plain selectors (classes,
 // ids, tags and their combinations), media queries, and declarations of layout, spacing, colour and
 // type. Nothing that loads or runs survives: no url(), @import, expression(), behaviors, bindings.
-import postcss, { type AtRule, type Rule } from 'postcss';
+import type { AtRule, Rule } from 'postcss';
+import { onFirstUse } from '../../app/on-first-use.ts';
 import type { DesignStyleRule } from './design-document.ts';
 import { unsafeCssValue } from './design-document.ts';
+
+const postcss = onFirstUse<typeof import('postcss').default>('postcss');
 
 const MAX_RULES = 1000;
 const PROPERTY = /^(?:color|opacity|background-color|font(?:-(?:family|size|weight|style|variant))?|line-height|letter-spacing|word-spacing|text-(?:align|decoration|transform|indent|shadow)|white-space|vertical-align|(?:margin|padding)(?:-(?:top|right|bottom|left))?|border(?:-(?:top|right|bottom|left))?(?:-(?:width|style|color|radius))?|border-radius|box-shadow|box-sizing|display|flex(?:-(?:direction|wrap|grow|shrink|basis|flow))?|order|gap|row-gap|column-gap|grid-template-(?:columns|rows|areas)|grid-(?:column|row|area)|align-(?:items|self|content)|justify-(?:content|items|self)|(?:min-|max-)?(?:width|height)|position|top|right|bottom|left|z-index|overflow(?:-[xy])?|list-style(?:-type|-position)?|float|clear|object-fit|text-overflow|cursor)$/;
@@ -51,7 +54,7 @@ function ruleOf(selector: string, style: Record<string, string>, mediaText: stri
 export function styleRules(css: string): DesignStyleRule[] {
   let root;
   try {
-    root = postcss.parse(css);
+    root = postcss().parse(css);
   } catch {
     return [];
   }

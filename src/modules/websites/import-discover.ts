@@ -1,7 +1,9 @@
 // What an import would bring in (POST /v1/websites/import/discover): the site's title, favicon,
 // its pages (links on the same site from the page read, and the sitemap's pages) and the sitemap's
 // sections, read through the guarded fetch (import-fetch.ts) and within its bounds.
-import { parseDocument } from 'htmlparser2';
+import { onFirstUse } from '../../app/on-first-use.ts';
+
+const htmlparser2 = onFirstUse<typeof import('htmlparser2')>('htmlparser2');
 import type { Document, Element } from 'domhandler';
 import { findAll, findOne, getAttributeValue, textContent } from 'domutils';
 import type { RequestContext } from '../../app/context.ts';
@@ -86,7 +88,7 @@ async function sitemapPages(origin: URL, policy: FetchPolicy): Promise<{ url: st
       continue;
     }
     found ??= next.href;
-    const doc = parseDocument(body, { xmlMode: true });
+    const doc = htmlparser2().parseDocument(body, { xmlMode: true });
     const isIndex = findOne((e) => e.name.toLowerCase() === 'sitemapindex', doc.children) !== null;
     for (const loc of findAll((e) => e.name.toLowerCase() === 'loc', doc.children)) {
       const url = sameSitePage(textContent(loc), origin);
@@ -119,7 +121,7 @@ export async function discoverSite(url: URL, policy: FetchPolicy): Promise<Disco
     throw error instanceof FetchProblem ? sourceError(error) : error;
   }
   const base = page.url;
-  const doc = parseDocument(page.body.toString('utf8'));
+  const doc = htmlparser2().parseDocument(page.body.toString('utf8'));
   const found = new Map<string, DiscoveredPage>();
   const add = (u: URL, title: string | null, inSitemap: boolean) => {
     if (!robots(u.pathname)) return;

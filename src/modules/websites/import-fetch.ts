@@ -2,7 +2,7 @@
 // user-supplied targets (webhooks' target guard). Every hop of a redirect is resolved and checked
 // again and the connection goes only to an address that passed (no DNS rebinding between check and
 // connection); bodies, time and redirects are bounded; robots.txt is asked before a page is read.
-import { Agent, fetch as undiciFetch } from 'undici';
+import { undici } from '../../app/on-first-use.ts';
 import { pinnedLookup, resolveTarget, TargetRefused, TargetUnresolved } from '../webhooks/index.ts';
 import { ImportSourceUnavailableError, ImportTargetRefusedError } from './import-errors.ts';
 
@@ -87,9 +87,9 @@ export async function guardedGet(start: URL, policy: FetchPolicy, options: { max
       if (error instanceof TargetRefused) throw new FetchProblem('REFUSED', error.message);
       throw error;
     }
-    const agent = new Agent({ connect: { lookup: pinnedLookup(addresses) as never, timeout: IMPORT_LIMITS.timeoutMs } });
+    const agent = new (undici().Agent)({ connect: { lookup: pinnedLookup(addresses) as never, timeout: IMPORT_LIMITS.timeoutMs } });
     try {
-      const response = await undiciFetch(url, { dispatcher: agent, redirect: 'manual', signal, headers: { 'user-agent': IMPORT_USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5' } });
+      const response = await undici().fetch(url, { dispatcher: agent, redirect: 'manual', signal, headers: { 'user-agent': IMPORT_USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5' } });
       if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
         await response.body?.cancel().catch(() => undefined);
         url = new URL(response.headers.get('location')!, url);

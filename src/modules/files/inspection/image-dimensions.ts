@@ -1,6 +1,6 @@
 // An image's pixel size as shown (EXIF orientation applied), from its header: sharp reads the
 // metadata without decoding pixels.
-import sharp from 'sharp';
+import { sharp } from '../../../app/on-first-use.ts';
 
 /**
  * sharp's own default for limitInputPixels (0x3FFF²): every later decode (variants) refuses larger
@@ -12,7 +12,7 @@ export type ImageSize = { ok: true; width: number; height: number } | { ok: fals
 
 export async function imageSize(path: string, declared: string): Promise<ImageSize> {
   // the limit is ours to check below (with a clear message): metadata only reads the header
-  const metadata = await sharp(path, { limitInputPixels: false })
+  const metadata = await sharp()(path, { limitInputPixels: false })
     .metadata()
     .catch((error: unknown) => error as Error);
   if (metadata instanceof Error) return { ok: false, tooLarge: false, message: `The ${declared} image could not be read: ${metadata.message}` };

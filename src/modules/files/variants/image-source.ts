@@ -2,7 +2,8 @@
 // decoded pixels, oriented. SVGs (sanitized at inspection) are rasterized at a density chosen
 // here, in a child process (svg-rasterizer.ts); animated GIF/WebP and multi-page TIFF give their
 // first frame (sharp's default of one page), since every variant is a still picture.
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
+import { sharp } from '../../../app/on-first-use.ts';
 import { MAX_IMAGE_PIXELS } from '../inspection/image-dimensions.ts';
 import { rasterizeSvg } from './svg-rasterizer.ts';
 import { UnreadableImageError } from './unreadable-image-error.ts';
@@ -35,7 +36,7 @@ export interface ImageSource {
 
 function open(path: string): Sharp {
   // the default failOn ('warning') is kept: sharp advises it for untrusted input
-  return sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, autoOrient: true });
+  return sharp()(path, { limitInputPixels: MAX_IMAGE_PIXELS, autoOrient: true });
 }
 
 export async function openImageSource(path: string): Promise<ImageSource> {
@@ -58,7 +59,7 @@ export async function openImageSource(path: string): Promise<ImageSource> {
     height,
     async decode(signal) {
       const raster = await rasterizeSvg(path, density, { limitInputPixels: MAX_IMAGE_PIXELS, signal });
-      const image = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } });
+      const image = sharp()(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } });
       return { image, width: raster.width, height: raster.height };
     },
   };

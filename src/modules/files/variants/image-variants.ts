@@ -9,7 +9,8 @@
 // time. Measured on the idle 2-core machine with a 12 MP JPEG: one decode per variant took
 // ~1.6 s, the shared buffer ~1.2 s; a second, smaller buffer for the small sizes saved nothing
 // measurable. scripts/bench/image-variants.ts measures the whole call.
-import sharp, { type Channels, type OutputInfo } from 'sharp';
+import type { Channels, OutputInfo } from 'sharp';
+import { sharp } from '../../../app/on-first-use.ts';
 import type { RenderedVariant } from './image-variant-types.ts';
 import { openImageSource } from './image-source.ts';
 import { UnreadableImageError } from './unreadable-image-error.ts';
@@ -74,7 +75,7 @@ export async function renderImageVariants(inputPath: string, options: { signal?:
     throw new UnreadableImageError(`The image could not be decoded: ${(error as Error).message}`, { cause: error });
   }
   const { width, height, channels } = pixels.info;
-  const fromPixels = () => sharp(pixels.data, { raw: { width, height, channels: channels as Channels } });
+  const fromPixels = () => sharp()(pixels.data, { raw: { width, height, channels: channels as Channels } });
 
   const encode = async (planned: PlannedVariant, format: 'webp' | 'avif'): Promise<RenderedVariant> => {
     // the plan fixes the size: fill is exact and the plan never exceeds the source

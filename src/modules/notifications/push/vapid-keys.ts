@@ -4,7 +4,7 @@
 // pair and it must not change: a new pair makes every existing web subscription useless.
 import fs from 'node:fs';
 import path from 'node:path';
-import webpush from 'web-push';
+import { webPush } from '../../../app/on-first-use.ts';
 import type { Config } from '../../../app/config.ts';
 
 export interface VapidKeys {
@@ -27,7 +27,7 @@ export function loadOrCreateVapidKeys(config: Pick<Config, 'VAPID_PUBLIC_KEY' | 
   const file = config.vapidKeyFile;
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const created = webpush.generateVAPIDKeys();
+    const created = webPush().generateVAPIDKeys();
     // `wx`: if another process created it meanwhile, keep theirs
     try {
       fs.writeFileSync(file, JSON.stringify({ publicKey: created.publicKey, privateKey: created.privateKey }), { mode: 0o600, flag: 'wx' });

@@ -5,7 +5,7 @@
 // PUSH_ALLOW_LOOPBACK, for tests), and the connection is pinned to the addresses that passed.
 import https from 'node:https';
 import tls from 'node:tls';
-import webpush from 'web-push';
+import { webPush } from '../../../app/on-first-use.ts';
 import { parseTargetUrl, pinnedLookup, resolveTarget, TargetRefused, TargetUnresolved } from '../../webhooks/index.ts';
 import { fitMessage } from './push-message.ts';
 import { describeError, transientStatus, type PushMessage, type PushResult, type PushSender } from './push-sender.ts';
@@ -45,7 +45,7 @@ export function createWebPushSender(settings: WebPushSettings): PushSender {
         });
         const vapid = settings.vapid();
         const payload = webPushPayload(fitMessage(message, WEB_PUSH_PAYLOAD_LIMIT, webPushPayload));
-        const answer = await webpush.sendNotification(subscription, payload, {
+        const answer = await webPush().sendNotification(subscription, payload, {
           vapidDetails: { subject: settings.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
           contentEncoding: 'aes128gcm',
           TTL: TTL_SECONDS,
@@ -59,7 +59,7 @@ export function createWebPushSender(settings: WebPushSettings): PushSender {
       } catch (error) {
         if (error instanceof TargetUnresolved) return { outcome: 'RETRY', detail: `Web Push endpoint: ${error.message}` };
         if (error instanceof TargetRefused) return { outcome: 'FAILED', detail: `Web Push endpoint refused: ${error.message}` };
-        if (error instanceof webpush.WebPushError) {
+        if (error instanceof webPush().WebPushError) {
           const detail = `Web Push ${error.statusCode} ${String(error.body ?? '').slice(0, 200)}`.trim();
           if (error.statusCode === 404 || error.statusCode === 410) return { outcome: 'TOKEN_GONE', detail };
           if (transientStatus(error.statusCode)) return { outcome: 'RETRY', detail };
