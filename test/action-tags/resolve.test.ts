@@ -244,3 +244,18 @@ describe('resolving action tags', () => {
     expectError(await call('GET', `${TAGS}/${url.id}/qr-code?format=gif`), 400, 'VALIDATION_ERROR');
   });
 });
+
+describe('the address hash of a burst of scans', () => {
+  it('is the keyed hash of the truncated address, the same before and after its memory is let go', async () => {
+    const { abuseHash, abuseHasher } = await import('../../src/modules/action-tags/scan-privacy.ts');
+    const key = Buffer.alloc(32, 7);
+    const hashOf = abuseHasher(key, 50);
+    expect(hashOf('203.0.113.9')).toBe(abuseHash(key, '203.0.113.9'));
+    // one /24, one hash; another network, another
+    expect(hashOf('203.0.113.200')).toBe(hashOf('203.0.113.9'));
+    expect(hashOf('198.51.100.1')).not.toBe(hashOf('203.0.113.9'));
+    expect(hashOf('203.0.113.9')).not.toBe(abuseHash(Buffer.alloc(32, 8), '203.0.113.9'));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(hashOf('203.0.113.9')).toBe(abuseHash(key, '203.0.113.9'));
+  });
+});

@@ -49,7 +49,7 @@ export function resolveEndpoints(services: Services): HttpEndpoint[] {
     const address = clientAddress(req, trustProxy);
     const userAgent = req.headers['user-agent'];
     const now = new Date();
-    const addressHash = abuseHashOf(address, now.getTime());
+    const addressHash = abuseHashOf(address);
     const trafficClass = classifyTraffic(req.method ?? 'GET', userAgent);
     recorder.record({
       teamId: tag.teamId,

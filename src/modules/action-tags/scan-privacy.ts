@@ -29,16 +29,18 @@ export function abuseHash(key: Buffer, address: string): string {
 
 /**
  * abuseHash for a stream of scans: a burst from one address (a crowd behind one network, a
- * client's kept-open connection) is hashed once. What it remembers lives `lifetimeMs` at most, no
- * longer than the scans themselves wait in memory for their batch.
+ * client's kept-open connection) is hashed once. What it remembers is forgotten `lifetimeMs` after
+ * the first of it, by a timer: no longer than the scans themselves wait in memory for their batch.
  */
-export function abuseHasher(key: Buffer, lifetimeMs = 1000): (address: string, now: number) => string {
-  let known = new Map<string, string>();
-  let since = 0;
-  return (address, now) => {
-    if (now - since > lifetimeMs || known.size >= 10_000) {
-      known = new Map();
-      since = now;
+export function abuseHasher(key: Buffer, lifetimeMs = 1000): (address: string) => string {
+  let known: Map<string, string> | null = null;
+  return (address) => {
+    if (!known || known.size >= 10_000) {
+      const fresh = new Map<string, string>();
+      known = fresh;
+      setTimeout(() => {
+        if (known === fresh) known = null;
+      }, lifetimeMs).unref();
     }
     let hashed = known.get(address);
     if (hashed === undefined) {
