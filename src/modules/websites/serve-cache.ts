@@ -11,6 +11,7 @@
 // Custom domains are known in memory too (the front door asks for every request whether its Host
 // is one), loaded when the server starts and refreshed on the same notifications.
 import type { Services } from '../../app/context.ts';
+import { NotifiedCache } from '../../app/pubsub/notified-cache.ts';
 import type { StoredRendering } from './render-store.ts';
 import type { ServedPage, ServedSite } from './serve-site.ts';
 
@@ -26,55 +27,37 @@ export interface ServedEntry {
 }
 
 export class ServedPagesCache {
-  private readonly entries = new Map<string, ServedEntry>();
-  private readonly keysOfSite = new Map<string, Set<string>>();
+  private readonly cache: NotifiedCache<ServedEntry>;
   /** custom domain → site id */
   private readonly domains = new Map<string, string>();
-  private generation = 0;
-  private listening = false;
   private readonly services: Services;
 
   constructor(services: Services) {
     this.services = services;
+    this.cache = new NotifiedCache(services.notifier, { channel: SERVED_CHANNEL, maxAgeMs: MAX_AGE_MS, maxEntries: MAX_ENTRIES });
   }
 
   /** Starts listening for changes and loads the custom domains (servers only). */
   async start(): Promise<void> {
-    const { notifier } = this.services;
-    notifier.onDisconnect(() => this.clear());
-    notifier.onReconnect(() => {
-      this.clear();
-      void this.loadDomains();
+    await this.cache.start((siteId) => {
+      // a site named: its domain may have changed; null: the connection came back, notices may be lost
+      if (siteId === null) void this.loadDomains();
+      else if (/^\d+$/.test(siteId)) void this.refreshDomain(BigInt(siteId));
     });
-    await notifier.listen(SERVED_CHANNEL, (payload) => this.siteChanged(payload));
-    this.listening = true;
     await this.loadDomains();
   }
 
   /** the generation to hand back to `put`: an entry resolved across a change is not kept */
   get current(): number {
-    return this.generation;
+    return this.cache.current;
   }
 
   get(key: string, now = Date.now()): ServedEntry | null {
-    const entry = this.entries.get(key);
-    if (!entry) return null;
-    if (entry.expiresAt <= now || !this.usable) {
-      this.entries.delete(key);
-      return null;
-    }
-    return entry;
+    return this.cache.get(key, now);
   }
 
   put(key: string, entry: ServedEntry, generation: number): void {
-    if (!this.usable || generation !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.clear();
-    entry.expiresAt = Math.min(entry.expiresAt, Date.now() + MAX_AGE_MS);
-    this.entries.set(key, entry);
-    const siteKey = String(entry.site.id);
-    let keys = this.keysOfSite.get(siteKey);
-    if (!keys) this.keysOfSite.set(siteKey, (keys = new Set()));
-    keys.add(key);
+    this.cache.put(String(entry.site.id), key, entry, generation, entry.expiresAt);
   }
 
   /** The site id of a custom domain (lower-case, no port), or undefined. */
@@ -84,24 +67,6 @@ export class ServedPagesCache {
 
   get hasDomains(): boolean {
     return this.domains.size > 0;
-  }
-
-  private get usable(): boolean {
-    return this.listening && this.services.notifier.connected;
-  }
-
-  private siteChanged(payload: string): void {
-    this.generation++;
-    const keys = this.keysOfSite.get(payload);
-    if (keys) for (const key of keys) this.entries.delete(key);
-    this.keysOfSite.delete(payload);
-    if (/^\d+$/.test(payload)) void this.refreshDomain(BigInt(payload));
-  }
-
-  private clear(): void {
-    this.generation++;
-    this.entries.clear();
-    this.keysOfSite.clear();
   }
 
   private async loadDomains(): Promise<void> {
