@@ -1,6 +1,6 @@
-// Libraries that only some requests or jobs need are loaded by their first use (src/app/on-first-use.ts
-// and the MCP endpoint's handler): loading every module of the platform, as a server does when it
-// starts, resolves none of them.
+// Libraries that only some requests or jobs need are loaded by their first use (src/app/on-first-use.ts,
+// the MCP endpoint's handler, the OAuth server's oidc-provider): loading every module of the
+// platform, as a server does when it starts, resolves none of them.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -15,6 +15,7 @@ const ON_FIRST_USE = [
   'mailparser',
   'maxmind',
   'nodemailer',
+  'oidc-provider',
   'postcss',
   'qrcode',
   'sanitize-html',

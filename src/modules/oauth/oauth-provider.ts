@@ -6,13 +6,18 @@
 // binding each token to `/v1` or `/mcp`, and the `iss` authorization response parameter
 // (RFC 9207, always on). Access tokens are opaque: the platform looks them up (its credential cache
 // keeps warm ones), so revoking one takes effect at once. Served by oauth-endpoints.ts.
-import Provider, { type AdapterConstructor, type CallbackContext, type ClientMetadata, type ClientView, errors } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { AdapterConstructor, CallbackContext, ClientMetadata, ClientView } from 'oidc-provider';
+import { onFirstUse } from '../../app/on-first-use.ts';
 import { OAUTH_SCOPES } from '../../app/auth/oauth-scopes.ts';
 import { OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX } from '../../app/auth/tokens.ts';
 import { escapeHtml } from '../../app/html-escape.ts';
 import { OAUTH_CLIENT_ALLOWANCES } from './oauth-clients.service.ts';
 
 /** The resources a token may be issued for, under the issuer: the REST API and the MCP endpoint. */
+/** oidc-provider (with Koa, about 5 MiB of heap), loaded when the instance first serves OAuth */
+export const oidcProvider = onFirstUse<typeof import('oidc-provider')>('oidc-provider');
+
 export const OAUTH_RESOURCES = ['/v1', '/mcp'] as const;
 
 /** Where the server's endpoints live, under the platform's own origin. */
@@ -55,7 +60,7 @@ export interface OAuthProviderOptions {
 export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   const resources = new Set(OAUTH_RESOURCES.map((path) => `${options.issuer}${path}`));
   const scope = OAUTH_SCOPES.join(' ');
-  const provider = new Provider(options.issuer, {
+  const provider = new (oidcProvider().default)(options.issuer, {
     adapter: options.storage,
     jwks: options.jwks,
     cookies: { keys: options.cookieKeys },
@@ -111,7 +116,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
         defaultResource: async () => `${options.issuer}/v1`,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: CallbackContext, resource: string) => {
-          if (!resources.has(resource)) throw new errors.InvalidTarget(`unknown resource: ${resource}`);
+          if (!resources.has(resource)) throw new (oidcProvider().errors).InvalidTarget(`unknown resource: ${resource}`);
           return { scope, audience: resource, accessTokenTTL: OAUTH_TTL_SECONDS.AccessToken, accessTokenFormat: 'opaque' };
         },
       },
@@ -140,18 +145,18 @@ function prefixTokenIds(model: { prototype: object }, prefix: string): void {
 function validateExtraMetadata(ctx: CallbackContext | undefined, key: string, value: unknown, metadata: Record<string, unknown>): void {
   const registering = ctx?.oidc?.route === 'registration';
   if (registering && key === 'first_party' && metadata.token_endpoint_auth_method !== 'none') {
-    throw new errors.InvalidClientMetadata('only public clients (token_endpoint_auth_method "none") can register');
+    throw new (oidcProvider().errors).InvalidClientMetadata('only public clients (token_endpoint_auth_method "none") can register');
   }
   if (key === 'first_party') {
     if (value === undefined) return;
-    if (registering) throw new errors.InvalidClientMetadata('first_party cannot be registered');
-    if (typeof value !== 'boolean') throw new errors.InvalidClientMetadata('first_party must be a boolean');
+    if (registering) throw new (oidcProvider().errors).InvalidClientMetadata('first_party cannot be registered');
+    if (typeof value !== 'boolean') throw new (oidcProvider().errors).InvalidClientMetadata('first_party must be a boolean');
   }
   if (key === 'allowances') {
     if (value === undefined) return;
-    if (registering) throw new errors.InvalidClientMetadata('allowances cannot be registered');
+    if (registering) throw new (oidcProvider().errors).InvalidClientMetadata('allowances cannot be registered');
     if (!Array.isArray(value) || !value.every((v) => (OAUTH_CLIENT_ALLOWANCES as readonly unknown[]).includes(v))) {
-      throw new errors.InvalidClientMetadata(`allowances must be a list of ${OAUTH_CLIENT_ALLOWANCES.join(', ')}`);
+      throw new (oidcProvider().errors).InvalidClientMetadata(`allowances must be a list of ${OAUTH_CLIENT_ALLOWANCES.join(', ')}`);
     }
   }
 }

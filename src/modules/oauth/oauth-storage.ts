@@ -4,7 +4,7 @@
 // A row's key is the digest of the object's id (hashToken, as for API keys and session tokens):
 // opaque tokens, codes and session cookies are the id itself, so someone reading the table (a
 // backup, a replica) learns no value they could present, and a lookup stays one indexed equality.
-import { type Adapter, type AdapterConstructor, type AdapterPayload, errors } from 'oidc-provider';
+import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import type { Services } from '../../app/context.ts';
 import { type SecretBox, secretBoxFor } from '../../app/secret-box.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
@@ -12,6 +12,7 @@ import { live, type OAuthDb } from './oauth-db.ts';
 import { hashToken } from '../../app/auth/tokens.ts';
 import { fromRow, toRow } from './oauth-payload.ts';
 import { type ForgetDeps, forgetAccounts } from './oauth-credentials.ts';
+import { oidcProvider } from './oauth-provider.ts';
 
 /**
  * The models whose objects belong to a grant and go when it is revoked: tokens and codes. Not the
@@ -91,7 +92,7 @@ export function oauthStorage({ prisma, secretBox, accessRevoked }: OAuthStorageD
         await remove({ grantId: row.grantId, model: { in: OF_A_GRANT } });
         await remove({ model: 'Grant', key: hashToken(row.grantId) });
       }
-      throw new errors.InvalidGrant('grant request is invalid');
+      throw new (oidcProvider().errors).InvalidGrant('grant request is invalid');
     }
 
     async destroy(id: string): Promise<void> {
