@@ -14,10 +14,10 @@ import { OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX } from '../../app
 import { escapeHtml } from '../../app/html-escape.ts';
 import { OAUTH_CLIENT_ALLOWANCES } from './oauth-clients.service.ts';
 
-/** The resources a token may be issued for, under the issuer: the REST API and the MCP endpoint. */
 /** oidc-provider (with Koa, about 5 MiB of heap), loaded when the instance first serves OAuth */
 export const oidcProvider = onFirstUse<typeof import('oidc-provider')>('oidc-provider');
 
+/** The resources a token may be issued for, under the issuer: the REST API and the MCP endpoint. */
 export const OAUTH_RESOURCES = ['/v1', '/mcp'] as const;
 
 /** Where the server's endpoints live, under the platform's own origin. */
