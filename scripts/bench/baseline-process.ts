@@ -3,7 +3,10 @@
 // the platform's tuning, not a bare server's), driven over IPC, and killed should the bench exit
 // without closing it. Its pid is what /proc is read at for its CPU and RSS.
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPool } from '../../src/db/prisma.ts';
 import type { BaselineOptions, BaselineRunCounters, FromBaseline, ToBaseline } from './baseline-server.ts';
 
 const SERVER_FILE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url));
@@ -81,4 +84,22 @@ export async function startBaselineProcess(options: BaselineOptions): Promise<Ba
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A bare server beside a section's own `svc start`: the same database, reading within the
+ * bootstrapped team, over the certificate the platform generated in its data folder (HTTPS, as the
+ * platform is measured), with the platform's default pool of 10.
+ */
+export async function startBaselineBeside(databaseUrl: string, dataDir: string, teamSimplyId: string): Promise<BaselineProcess> {
+  const pool = createPool(databaseUrl, 1, 'svc-bench-baseline');
+  let teamId: string;
+  try {
+    teamId = String((await pool.query<{ id: string }>('SELECT id FROM "Team" WHERE "simplyId" = $1', [teamSimplyId])).rows[0]!.id);
+  } finally {
+    await pool.end();
+  }
+  const tls = path.join(dataDir, 'tls');
+  const read = (name: string) => fs.readFileSync(path.join(tls, name), 'utf8');
+  return startBaselineProcess({ databaseUrl, poolSize: 10, teamId, tls: { cert: read('self-signed-cert.pem'), key: read('self-signed-key.pem') } });
 }

@@ -11,11 +11,9 @@
 //                          batches write them: the rows and their daily aggregates), then
 //                          GET /v1/action-tags/analytics for those 90 days, one at a time,
 //                          p95 < 50 ms
-import fs from 'node:fs';
-import path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createPool } from '../../../src/db/prisma.ts';
-import { startBaselineProcess } from '../baseline-process.ts';
+import { startBaselineBeside } from '../baseline-process.ts';
 import { defineBenchSection } from '../bench-section.ts';
 import { startPlatform, svcEnvironment, type PlatformProcess } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
@@ -67,14 +65,7 @@ async function resolveScenario(bed: Bed): Promise<void> {
   if (first.status !== 302) throw new Error(`the tag answered ${first.status}`);
   const pool = createPool(database.url, 1, 'svc-bench-action-tags');
   try {
-    const { rows } = await pool.query('SELECT id FROM "Team" WHERE "simplyId" = $1', [bed.boot.teamSimplyId]);
-    const tls = path.join(dataDir, 'tls');
-    const baseline = await startBaselineProcess({
-      databaseUrl: database.url,
-      poolSize: 10,
-      teamId: String(rows[0].id),
-      tls: { cert: fs.readFileSync(path.join(tls, 'self-signed-cert.pem'), 'utf8'), key: fs.readFileSync(path.join(tls, 'self-signed-key.pem'), 'utf8') },
-    });
+    const baseline = await startBaselineBeside(database.url, dataDir, bed.boot.teamSimplyId);
     const loader = new LoadGenerator();
     try {
       await loader.ready;

@@ -8,12 +8,9 @@
 //                         over two instances: exactly one booking, every other run refused with 409,
 //                         0 errors, p99 < 1 s
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { Temporal } from 'temporal-polyfill';
 import { Agent, fetch as undiciFetch, request } from 'undici';
-import { createPool } from '../../../src/db/prisma.ts';
-import { startBaselineProcess } from '../baseline-process.ts';
+import { startBaselineBeside } from '../baseline-process.ts';
 import { defineBenchSection } from '../bench-section.ts';
 import { startPlatform, runSvc, svcEnvironment, type PlatformProcess } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
@@ -240,12 +237,7 @@ async function burst(ca: string, bases: string[], count: number, build: (i: numb
 
 /** Two bare `node:http` + `pg` servers over the platform's own certificate, each answering one indexed SELECT: the machine's floor for the same burst. */
 async function floorOfBurst(bed: SectionBed<SpaceBookingScenario>, world: World): Promise<BurstAnswer[]> {
-  const pool = createPool(bed.env.DATABASE_URL!, 1, 'svc-bench-space-bookings');
-  const teamId = String((await pool.query('SELECT id FROM "Team" WHERE "simplyId" = $1', [world.boot.teamSimplyId])).rows[0].id);
-  await pool.end();
-  const tls = path.join(bed.env.DATA_DIR!, 'tls');
-  const options = { databaseUrl: bed.env.DATABASE_URL!, poolSize: 10, teamId, tls: { cert: fs.readFileSync(path.join(tls, 'self-signed-cert.pem'), 'utf8'), key: fs.readFileSync(path.join(tls, 'self-signed-key.pem'), 'utf8') } };
-  const servers = [await startBaselineProcess(options), await startBaselineProcess(options)];
+  const servers = [await startBaselineBeside(bed.env.DATABASE_URL!, bed.env.DATA_DIR!, world.boot.teamSimplyId), await startBaselineBeside(bed.env.DATABASE_URL!, bed.env.DATA_DIR!, world.boot.teamSimplyId)];
   try {
     const bases = servers.map((s) => s.url);
     const ask = () => ({ method: 'GET' as const, path: `/teams/${world.boot.teamSimplyId}` });

@@ -18,13 +18,10 @@
 //                          sites made from the template, 10 of them with a locally edited page,
 //                          managedPublish on: POST …/release until the WEBSITE_TEMPLATE_RELEASE
 //                          task has finished with an outcome for every site, < 30 s
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import https from 'node:https';
-import path from 'node:path';
-import { createPool } from '../../../src/db/prisma.ts';
-import { startBaselineProcess } from '../baseline-process.ts';
+import { startBaselineBeside } from '../baseline-process.ts';
 import { defineBenchSection } from '../bench-section.ts';
 import { startPlatform, svcEnvironment, type PlatformProcess } from '../events/platform-process.ts';
 import { judged } from '../events/results.ts';
@@ -149,16 +146,7 @@ async function serveScenario(bed: Bed): Promise<void> {
   const pagePath = `/sites/${bed.site.slug}/`;
   const warm = await bed.api.request('GET', pagePath, undefined, true);
   if (warm.status !== 200) throw new Error(`the page answered ${warm.status}`);
-  const pool = createPool(bed.section.database.url, 1, 'svc-bench-websites');
-  const { rows } = await pool.query('SELECT id FROM "Team" WHERE "simplyId" = $1', [bed.boot.teamSimplyId]);
-  await pool.end();
-  const tls = path.join(bed.section.dataDir, 'tls');
-  const baseline = await startBaselineProcess({
-    databaseUrl: bed.section.database.url,
-    poolSize: 10,
-    teamId: String(rows[0].id),
-    tls: { cert: fs.readFileSync(path.join(tls, 'self-signed-cert.pem'), 'utf8'), key: fs.readFileSync(path.join(tls, 'self-signed-key.pem'), 'utf8') },
-  });
+  const baseline = await startBaselineBeside(bed.section.database.url, bed.section.dataDir, bed.boot.teamSimplyId);
   const loader = new LoadGenerator();
   try {
     await loader.ready;

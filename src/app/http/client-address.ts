@@ -3,13 +3,10 @@
 // A keep-alive connection carries many requests: the socket's address, and the last forwarded
 // header seen on it, are normalized once per connection rather than once per request.
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import { isIPv4, type Socket } from 'node:net';
 import { normalizeAddress } from '../auth/ip-allowlist.ts';
 
 const bySocket = new WeakMap<Socket, { forwarded: string | undefined; address: string }>();
-/** Connections come again and again from a few addresses (a proxy, a load balancer): each is parsed once. */
-const normalized = new Map<string, string>();
-const NORMALIZED_MAX = 10_000;
 
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   const header = req.headers['x-forwarded-for'];
@@ -23,15 +20,14 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 
 function resolve(req: IncomingMessage, forwarded: string | undefined): string {
   const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
-  return normalizedOnce(last || (req.socket.remoteAddress ?? ''));
+  return normalized(last || (req.socket.remoteAddress ?? ''));
 }
 
-function normalizedOnce(address: string): string {
-  let known = normalized.get(address);
-  if (known === undefined) {
-    if (normalized.size >= NORMALIZED_MAX) normalized.clear();
-    known = normalizeAddress(address);
-    normalized.set(address, known);
-  }
-  return known;
+/**
+ * A canonical dotted quad (what Node reports for an IPv4 peer, and what net.isIPv4 accepts: no
+ * leading zeros) is already its normal form; only other spellings are parsed. No address is kept
+ * beyond its connection (action tags promise scanners' addresses leave memory within a second).
+ */
+function normalized(address: string): string {
+  return isIPv4(address) ? address : normalizeAddress(address);
 }

@@ -16,6 +16,7 @@ import { OAUTH_CLIENT_ALLOWANCES } from './oauth-clients.service.ts';
 
 /** oidc-provider (with Koa, about 5 MiB of heap), loaded when the instance first serves OAuth */
 export const oidcProvider = onFirstUse<typeof import('oidc-provider')>('oidc-provider');
+const oidcErrors = () => oidcProvider().errors;
 
 /** The resources a token may be issued for, under the issuer: the REST API and the MCP endpoint. */
 export const OAUTH_RESOURCES = ['/v1', '/mcp'] as const;
@@ -116,7 +117,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
         defaultResource: async () => `${options.issuer}/v1`,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: CallbackContext, resource: string) => {
-          if (!resources.has(resource)) throw new (oidcProvider().errors).InvalidTarget(`unknown resource: ${resource}`);
+          if (!resources.has(resource)) throw new (oidcErrors()).InvalidTarget(`unknown resource: ${resource}`);
           return { scope, audience: resource, accessTokenTTL: OAUTH_TTL_SECONDS.AccessToken, accessTokenFormat: 'opaque' };
         },
       },
@@ -145,18 +146,18 @@ function prefixTokenIds(model: { prototype: object }, prefix: string): void {
 function validateExtraMetadata(ctx: CallbackContext | undefined, key: string, value: unknown, metadata: Record<string, unknown>): void {
   const registering = ctx?.oidc?.route === 'registration';
   if (registering && key === 'first_party' && metadata.token_endpoint_auth_method !== 'none') {
-    throw new (oidcProvider().errors).InvalidClientMetadata('only public clients (token_endpoint_auth_method "none") can register');
+    throw new (oidcErrors()).InvalidClientMetadata('only public clients (token_endpoint_auth_method "none") can register');
   }
   if (key === 'first_party') {
     if (value === undefined) return;
-    if (registering) throw new (oidcProvider().errors).InvalidClientMetadata('first_party cannot be registered');
-    if (typeof value !== 'boolean') throw new (oidcProvider().errors).InvalidClientMetadata('first_party must be a boolean');
+    if (registering) throw new (oidcErrors()).InvalidClientMetadata('first_party cannot be registered');
+    if (typeof value !== 'boolean') throw new (oidcErrors()).InvalidClientMetadata('first_party must be a boolean');
   }
   if (key === 'allowances') {
     if (value === undefined) return;
-    if (registering) throw new (oidcProvider().errors).InvalidClientMetadata('allowances cannot be registered');
+    if (registering) throw new (oidcErrors()).InvalidClientMetadata('allowances cannot be registered');
     if (!Array.isArray(value) || !value.every((v) => (OAUTH_CLIENT_ALLOWANCES as readonly unknown[]).includes(v))) {
-      throw new (oidcProvider().errors).InvalidClientMetadata(`allowances must be a list of ${OAUTH_CLIENT_ALLOWANCES.join(', ')}`);
+      throw new (oidcErrors()).InvalidClientMetadata(`allowances must be a list of ${OAUTH_CLIENT_ALLOWANCES.join(', ')}`);
     }
   }
 }
