@@ -45,7 +45,7 @@ export { checkReferences, type FileReferenceLookup, type PreparedFields, prepare
 // the update step inside a transaction the caller holds (a run recorded in the same commit)
 export { lockRecords } from './records/records.sql.ts';
 export { applyRecordRewrites, type RecordRewrite } from './records/record-updates.ts';
-export { type ChangeActor, RECORD_EVENT_TYPES } from './records/record-changes.ts';
+export { type ChangeActor, type RecordChange, RECORD_EVENT_TYPES, type RecordWriteGuard } from './records/record-changes.ts';
 export type { RecordChangeEvent } from './records/records.events.ts';
 
 // --- Record totals: per-collection counters, their fold jobs (run by the records area) and the recount (svc counts)

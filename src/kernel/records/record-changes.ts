@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Principal } from '../../app/auth/principal.ts';
-import type { EventBus } from '../../app/pubsub/event-bus.ts';
+import type { Services } from '../../app/context.ts';
 import type { RecordChangeEvent } from './records.events.ts';
 import type { CollectionDefinition, FieldDefinition } from '../schema/team-schema.ts';
 import { decodeRecordFields, decodeValue } from '../values/index.ts';
@@ -31,6 +31,22 @@ export interface RecordChange {
   /** UPDATED: fields whose value changed; CREATED: fields given a value */
   changedFields: readonly FieldDefinition[];
 }
+
+/**
+ * A check another area makes inside every record write's transaction, after the rows are written and
+ * before their traces: throwing refuses the whole write. Space bookings claim the time of booking
+ * records written by any face here, so no face can book a space twice.
+ */
+export type RecordWriteGuard = (db: pg.PoolClient, actor: ChangeActor, changes: readonly RecordChange[]) => Promise<void>;
+
+declare module '../../app/context.ts' {
+  interface Services {
+    recordWriteGuard?: RecordWriteGuard;
+  }
+}
+
+/** What the write funnel needs of the instance's services. */
+export type RecordWriteServices = Pick<Services, 'events' | 'recordWriteGuard'>;
 
 export interface ChangeActor {
   teamId: bigint;
@@ -81,8 +97,9 @@ export interface BulkSummary {
   failed: number;
 }
 
-export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: ChangeActor, changes: readonly RecordChange[], bulk?: BulkSummary): Promise<string[]> {
+export async function recordChanges(db: pg.PoolClient, services: RecordWriteServices, actor: ChangeActor, changes: readonly RecordChange[], bulk?: BulkSummary): Promise<string[]> {
   if (changes.length === 0 && !bulk) return [];
+  if (changes.length > 0) await services.recordWriteGuard?.(db, actor, changes);
   const p = actor.principal;
   const actorKind = p.kind;
   const credentialId = p.credentialId;
@@ -156,7 +173,7 @@ export async function recordChanges(db: pg.PoolClient, events: EventBus, actor: 
         occurredAt,
         actor: { kind: actorKind, id: credentialId },
       };
-      return events.notification('dataRecordChanges', `${actor.teamSimplyId}:${change.collection.simplyId}`, event);
+      return services.events.notification('dataRecordChanges', `${actor.teamSimplyId}:${change.collection.simplyId}`, event);
     });
     await notifyAll(db, notes);
   }

@@ -4,10 +4,9 @@
 // which records its run in the same commit) both end here, so an update leaves the same traces
 // whoever makes it.
 import type pg from 'pg';
-import type { EventBus } from '../../app/pubsub/event-bus.ts';
 import type { CollectionDefinition, TeamSchema } from '../schema/team-schema.ts';
 import { calculateName } from './calculated-name.ts';
-import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges } from './record-changes.ts';
+import { type BulkSummary, type ChangeActor, type RecordChange, recordChanges, type RecordWriteServices } from './record-changes.ts';
 import { type RecordRow, syncSmartMemberships, updateRecords } from './records.sql.ts';
 
 /** A record locked by the caller (lockRecords), and the complete values it should hold. */
@@ -26,7 +25,7 @@ export const sameStoredValue = (a: unknown, b: unknown): boolean => JSON.stringi
  */
 export async function applyRecordRewrites(
   db: pg.PoolClient,
-  events: EventBus,
+  services: RecordWriteServices,
   schema: TeamSchema,
   actor: ChangeActor,
   rewrites: readonly RecordRewrite[],
@@ -56,6 +55,6 @@ export async function applyRecordRewrites(
     before: p.before.values,
     changedFields: p.changedFields,
   }));
-  const eventIds = await recordChanges(db, events, actor, changes, bulk);
+  const eventIds = await recordChanges(db, services, actor, changes, bulk);
   return { rows, eventIds };
 }

@@ -273,7 +273,7 @@ export async function createRecords(ctx: RequestContext, collectionSimplyId: str
       changedFields: Object.keys(good[i]!.p.result.values).filter((id) => good[i]!.p.result.values[id] !== null).map((id) => fieldsById.get(id)!),
     }));
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'CREATE', collection: access.collection, succeeded: rows.length, failed: inputs.length - rows.length } : undefined;
-    const eventIds = await recordChanges(db, ctx.services.events, actor, changes, bulk);
+    const eventIds = await recordChanges(db, ctx.services, actor, changes, bulk);
     const failures = prepared.flatMap((p, index) => (p.error ? [failure(index, null, p.error)] : []));
     await options.alsoInTransaction?.(db, failures, rows.map((row) => row.simplyId));
     if (claim) await claim.settle({ created: rows.map((row, i) => ({ index: good[i]!.index, dataRecordSimplyId: row.simplyId })), failures: failures.map(({ ok: _, ...f }) => f), eventIds });
@@ -358,7 +358,7 @@ export async function updateRecordsById(ctx: RequestContext, items: readonly Upd
       return { before, collection: access.collection, values };
     });
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'UPDATE', collection: null, succeeded: good.length, failed: items.length - good.length } : undefined;
-    const { rows: after, eventIds } = await applyRecordRewrites(db, ctx.services.events, schema, actor, rewrites, bulk);
+    const { rows: after, eventIds } = await applyRecordRewrites(db, ctx.services, schema, actor, rewrites, bulk);
     await options.alsoInTransaction?.(db, results.filter((r): r is { ok: false } & ItemFailure => !r.ok));
     for (const g of good) {
       const row = after.get(g.before.simplyId) ?? g.before;
@@ -405,7 +405,7 @@ export async function deleteRecordsById(ctx: RequestContext, simplyIds: readonly
     const bulk: BulkSummary | undefined = options.batch ? { operation: 'DELETE', collection: null, succeeded: doomed.length, failed: simplyIds.length - doomed.length } : undefined;
     await options.alsoInTransaction?.(db, results.filter((r): r is { ok: false } & ItemFailure => !r.ok));
     for (const d of doomed) results.push({ ok: true, index: d.index, record: new RecordView(d.row, d.access) });
-    return recordChanges(db, ctx.services.events, actor, changes, bulk);
+    return recordChanges(db, ctx.services, actor, changes, bulk);
   });
   if (eventIds.length > 0) void ctx.services.outbox.nudge();
   results.sort((a, b) => a.index - b.index);

@@ -29,7 +29,8 @@ export async function lockChannel(db: pg.PoolClient, channelId: bigint): Promise
 
 export interface NewClaim {
   teamId: bigint;
-  channelId: bigint;
+  /** null for a booking record written outside the booking routes (booking-time-guard.ts) */
+  channelId: bigint | null;
   claimKey: string;
   bookingRecordSimplyId: string | null;
   spaces: readonly string[];
@@ -55,9 +56,14 @@ export async function insertClaims(db: pg.PoolClient, claim: NewClaim): Promise<
   }
 }
 
-/** Frees a booking's time (cancelled, denied, or about to be claimed again by an edit). */
-export async function releaseClaims(db: pg.Pool | pg.PoolClient, teamId: bigint, bookingRecordSimplyId: string): Promise<void> {
-  await db.query(`DELETE FROM space_bookings.claims WHERE "teamId" = $1 AND "bookingRecordSimplyId" = $2`, [teamId, bookingRecordSimplyId]);
+/** Frees a booking's time (cancelled, denied, or about to be claimed again by an edit); answers the channel it was booked through, if any. */
+export async function releaseClaims(db: pg.Pool | pg.PoolClient, teamId: bigint, bookingRecordSimplyId: string): Promise<bigint | null> {
+  const { rows } = await db.query<{ channelId: string | null }>(
+    `DELETE FROM space_bookings.claims WHERE "teamId" = $1 AND "bookingRecordSimplyId" = $2 RETURNING "channelId"::text AS "channelId"`,
+    [teamId, bookingRecordSimplyId],
+  );
+  const channelId = rows.find((r) => r.channelId !== null)?.channelId;
+  return channelId ? BigInt(channelId) : null;
 }
 
 /** The claims of one booking: its spaces and time as last booked. */

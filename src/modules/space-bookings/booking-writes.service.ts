@@ -11,6 +11,7 @@ import { NotFoundError } from '../../app/errors.ts';
 import { accessTo, createRecords, decodeRecordFields, findRecords, updateRecordsById } from '../../kernel/index.ts';
 import { busySpans, claimsOf, insertClaims, lockChannel, releaseClaims } from './booking-claims.sql.ts';
 import { checkBooking, type Diagnostic } from './booking-rules.ts';
+import { BOOKING_ROUTES_SOURCE } from './booking-time-guard.ts';
 import { calendarOf, quote, type QuoteAsk, type Scope, verdictOf } from './booking-evaluation.ts';
 import { bookingFieldIds } from './mapping.ts';
 import type { BookingStatus } from './space-bookings.input.ts';
@@ -86,7 +87,7 @@ export async function runBooking(writer: RequestContext, scope: Scope, body: Run
   const claimKey = randomUUID();
   const outcome = await createRecords(writer, m.dataCollectionSimplyId, [fields], {
     batch: false,
-    source: 'SVC_SPACES',
+    source: BOOKING_ROUTES_SOURCE,
     // the claim names its booking record in the record's own transaction: no claim outlives a crash unnamed
     alsoInTransaction: (db, _failures, created) => claimUnderLock(db, scope, { startsAt: priced.ask.startsAt, endsAt: priced.ask.endsAt, spaceRecordSimplyIds: spaces }, claimKey, created?.[0] ?? null),
   });
@@ -138,9 +139,9 @@ export async function patchBooking(ctx: RequestContext, scope: Scope, bookingRec
     const releases = move.to === 'CANCELLED' || move.to === 'DENIED';
     await updateRecordsById(ctx, [{ dataRecordSimplyId: bookingRecordSimplyId, fields: { [m.statusFieldSimplyId]: move.to } }], {
       batch: false,
-      source: 'SVC_SPACES',
+      source: BOOKING_ROUTES_SOURCE,
       expectUpdatedAt: asRead,
-      alsoInTransaction: releases ? (db) => releaseClaims(db, scope.channel.teamId, bookingRecordSimplyId) : undefined,
+      alsoInTransaction: releases ? async (db) => void (await releaseClaims(db, scope.channel.teamId, bookingRecordSimplyId)) : undefined,
     });
     return { bookingRecordSimplyId, status: move.to, updatedFieldSimplyIds: [m.statusFieldSimplyId], quote: null };
   }
@@ -175,6 +176,6 @@ export async function patchBooking(ctx: RequestContext, scope: Scope, bookingRec
     const ask = { startsAt: priced.ask.startsAt, endsAt: priced.ask.endsAt, spaceRecordSimplyIds: priced.ask.spaceRecordSimplyIds };
     alsoInTransaction = (db) => claimUnderLock(db, scope, ask, randomUUID(), bookingRecordSimplyId);
   }
-  await updateRecordsById(ctx, [{ dataRecordSimplyId: bookingRecordSimplyId, fields }], { batch: false, source: 'SVC_SPACES', alsoInTransaction, expectUpdatedAt: asRead });
+  await updateRecordsById(ctx, [{ dataRecordSimplyId: bookingRecordSimplyId, fields }], { batch: false, source: BOOKING_ROUTES_SOURCE, alsoInTransaction, expectUpdatedAt: asRead });
   return { bookingRecordSimplyId, status, updatedFieldSimplyIds: Object.keys(fields), quote: newQuote };
 }

@@ -4,6 +4,7 @@
 import { defineModule } from '../../app/module.ts';
 import { releaseDeletedBookings } from './booking-claims.consumer.ts';
 import { bookingPageEndpoints } from './booking-page.ts';
+import { bookingTimeGuard } from './booking-time-guard.ts';
 import { ChannelCache } from './channel-cache.ts';
 import { spaceBookingsConfig } from './space-bookings.config.ts';
 import { bookingChannelId, bookingLinkId, sourceConnectionId } from './space-bookings.ids.ts';
@@ -15,6 +16,8 @@ export const spaceBookingsModule = defineModule({
   schema: { schema },
   config: spaceBookingsConfig,
   ids: [sourceConnectionId, bookingChannelId, bookingLinkId],
+  // booking records written by any other face claim their time too (booking-time-guard.ts)
+  services: (services) => ({ recordWriteGuard: bookingTimeGuard(services) }),
   httpEndpoints: (services) => bookingPageEndpoints(services),
   outboxConsumers: () => ({ 'space-bookings': releaseDeletedBookings }),
   // a server keeps the channels its booking requests read in memory, dropped when they change (channel-cache.ts)

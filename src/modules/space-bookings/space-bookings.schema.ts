@@ -18,11 +18,10 @@ import {
   linkSlots,
 } from './booking-routes.service.ts';
 import { listChannels, provisionChannel } from './channels.service.ts';
-import { createConnection, getConnection, listConnections, setMapping, snapshot } from './connections.service.ts';
-import type { Connection } from './space-bookings.store.ts';
+import { createConnection, getConnection, listConnections, type MappedConnection, setMapping, snapshot } from './connections.service.ts';
 import { subscribeToBookingEvents } from './webhook-subscriptions.service.ts';
 
-const ConnectionRef = builder.objectRef<Connection>('SvcSpacesSourceConnection').implement({
+const ConnectionRef = builder.objectRef<MappedConnection>('SvcSpacesSourceConnection').implement({
   description: "A source connection: the team's own collections mapped into the booking model",
   fields: (t) => ({
     id: t.string({ resolve: (c) => c.simplyId }),
@@ -32,6 +31,12 @@ const ConnectionRef = builder.objectRef<Connection>('SvcSpacesSourceConnection')
     isConfigured: t.boolean({ resolve: (c) => c.mapping !== null }),
     createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
+    existingBookings: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Only in the answers that set a mapping: { claimed, overlapping, overlappingTotal }, the bookings the collection already held that now hold their time, and those that overlap an earlier one (at most 100 named)',
+      resolve: (c) => (c.existingBookings ?? null) as never,
+    }),
   }),
 });
 

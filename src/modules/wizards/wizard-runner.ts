@@ -286,7 +286,7 @@ export async function runWizard(services: Services, input: RunWizardInput): Prom
         }
       }
       // the kernel's update step: memberships, audit, events and outbox as for any record update
-      await applyRecordRewrites(db, services.events, schema, actor, [{ before, collection, values }]);
+      await applyRecordRewrites(db, services, schema, actor, [{ before, collection, values }]);
       const done: RunWizardResult = { success: true, message: doneMessage, ...base, errors: [], eventId: await complete(db, true, doneMessage, []) };
       if (claim?.claimed) await claim.settle(done);
       return done;
