@@ -10,7 +10,6 @@ import { JwtService } from '../app/auth/jwt-service.ts';
 import { loadOrCreateSigningKey } from '../app/auth/signing-key.ts';
 import { startApp } from '../main/server.ts';
 import { closeServices, createServices } from '../main/services.ts';
-import { ApiError } from '../app/errors.ts';
 import { createLogger, logLinesOf } from '../app/logger.ts';
 import { Metrics } from '../app/http/metrics.ts';
 import { startMetricsListener } from '../app/http/metrics-endpoint.ts';

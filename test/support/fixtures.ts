@@ -60,7 +60,6 @@ export async function addMember(
   options: { teamRoleSimplyId?: string; isTeamAdmin?: boolean; email?: string } = {},
 ): Promise<{ userSimplyId: string; token: string; email: string }> {
   const { prisma } = server.app.services;
-  const { newSimplyId } = await import('../../src/app/ids.ts');
   const { hashPassword } = await import('../../src/app/auth/passwords.ts');
   const email = options.email ?? uniqueEmail('member');
   const role = options.teamRoleSimplyId

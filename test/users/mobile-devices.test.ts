@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintSessionToken } from '../support/credentials-fixtures.ts';
 import { expectError, expectGqlError, expectOk, gqlData } from '../support/expect-envelope.ts';
-import { addMember, type TeamFixture } from '../support/fixtures.ts';
+import { addMember } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
 import { useServer } from '../support/use-server.ts';
 

@@ -14,7 +14,7 @@ import { ACTION_HANDLERS } from './actions/index.ts';
 import { currentFilters, recordIfMatching, scheduledRecords } from './automation-records.ts';
 import { InvalidConditionsError } from './automations.errors.ts';
 import { automationContext, automationPrincipal } from './automation-principal.ts';
-import { type ActionType, type RetryConfig, WIZARD_TRIGGERS } from './automations.input.ts';
+import { type ActionType, type RetryConfig } from './automations.input.ts';
 import { EXECUTION_EXPIRE_SECONDS, type ExecutionJobData, type ExecutionRow } from './execution-claims.ts';
 import { type DomainEventPayload, type Outcome, recordOutcome, type StartedExecution, startExecutions } from './execution-batch.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';

@@ -32,7 +32,6 @@ import {
   type ExecutionItem,
   listExecutions,
   mayReceiveExecutionEvent,
-  RECONCILE_RESOLUTIONS,
   reconcileExecution,
   subscribeExecutionEvents,
 } from './executions.service.ts';

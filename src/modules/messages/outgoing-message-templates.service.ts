@@ -38,8 +38,6 @@ import { publicBaseUrl } from '../../app/public-address.ts';
 import { smsSegments, type SmsSegments } from './sms-segments.ts';
 import { BODY_TEXTS, mergeTagsOf, tagList, tagProblems, TAGGED_TEXTS, textsAroundTagsOf, unknownTagsOf, withPreheader } from './template-content.ts';
 
-const LABEL = 'Message template';
-
 /** The authored content of a template: read with the template, or (a list entry) when a GraphQL caller selects it. */
 export type TemplateContent = Pick<OutgoingMessageTemplate, 'htmlContent' | 'textContent' | 'designJson'>;
 

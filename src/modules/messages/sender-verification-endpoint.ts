@@ -4,7 +4,6 @@
 //   POST /sender-verification/<token>  verifies that one sender (not its domain) and spends the link
 // The token is the only authorization: whoever reads the mailbox may confirm it. A token no active
 // sender holds (never minted, used, replaced) is 404, an expired one 410, each with a page saying so.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageSender } from '../../generated/prisma/client.ts';
 import type { Services } from '../../app/context.ts';
 import { sendError } from '../../app/http/envelope.ts';
