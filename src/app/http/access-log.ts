@@ -53,10 +53,7 @@ export function observeRequest({ req, res, requestId, metrics, logger }: Observe
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const template = routeOf(res);
     const status = res.statusCode;
-    if (finished) {
-      metrics.requests.inc({ method, route: template, status: String(status) });
-      metrics.duration.observe({ method, route: template }, seconds);
-    }
+    if (finished) metrics.requests.record(method, template, status, seconds);
     if (!logger.isLevelEnabled('info')) return;
     const length = Number(res.getHeader('content-length'));
     logger.info(

@@ -8,6 +8,7 @@ import type { Services } from '../context.ts';
 import type { JobsHandled } from '../jobs.ts';
 import { CachedReading, readBacklog, type Backlog } from './metrics-backlog.ts';
 import { readPool, timeConnectionWaits, type PoolReading } from './metrics-pools.ts';
+import { RequestMetrics } from './request-metrics.ts';
 
 /** How long one reading of the database backlog (queues, outbox) serves scrapes. */
 export const BACKLOG_MAX_AGE_MS = 5_000;
@@ -22,27 +23,15 @@ export interface MetricsOptions {
 
 export class Metrics {
   readonly registry = new client.Registry();
-  readonly requests: client.Counter<'method' | 'route' | 'status'>;
-  readonly duration: client.Histogram<'method' | 'route'>;
+  /** svc_http_requests_total and svc_http_request_duration_seconds */
+  readonly requests: RequestMetrics;
 
   constructor(services: Services, options: MetricsOptions = {}) {
     const { registry } = this;
     const registers = [registry];
     client.collectDefaultMetrics({ register: registry, prefix: 'svc_' });
 
-    this.requests = new client.Counter({
-      name: 'svc_http_requests_total',
-      help: 'HTTP requests by method, route template and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.duration = new client.Histogram({
-      name: 'svc_http_request_duration_seconds',
-      help: 'HTTP request duration by method and route template',
-      labelNames: ['method', 'route'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-      registers,
-    });
+    this.requests = new RequestMetrics(registry);
 
     // jobs this process handled
     const handled = new client.Counter({
