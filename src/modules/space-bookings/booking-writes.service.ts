@@ -10,8 +10,9 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError } from '../../app/errors.ts';
 import { accessTo, createRecords, decodeRecordFields, findRecords, updateRecordsById } from '../../kernel/index.ts';
 import { busySpans, claimsOf, insertClaims, lockChannel, releaseClaims } from './booking-claims.sql.ts';
-import { checkBooking, type Diagnostic } from './booking-rules.ts';
+import { type BusySpan, checkBooking, type Diagnostic } from './booking-rules.ts';
 import { BOOKING_ROUTES_SOURCE } from './booking-time-guard.ts';
+import type { WriteTurn } from './channel-write-queue.ts';
 import { calendarOf, quote, type QuoteAsk, type Scope, verdictOf } from './booking-evaluation.ts';
 import { bookingFieldIds } from './mapping.ts';
 import type { BookingStatus } from './space-bookings.input.ts';
@@ -40,15 +41,37 @@ export async function requireBookingWriter(ctx: RequestContext, scope: Scope): P
   }
 }
 
+type Ask = { startsAt: number; endsAt: number; spaceRecordSimplyIds: string[] };
+
+/** Refuses the ask when `busy` (claims of its spaces around its time) is in its way: a conflict found this late is contention. */
+function refuseIfBusy(scope: Scope, ask: Ask, busy: readonly BusySpan[]): void {
+  const verdict = checkBooking(calendarOf(scope.channel), scope.channel.settings, { ...ask, now: Date.now() }, busy);
+  if (verdict.diagnostics.length > 0) throw new BookingRefusedError(contention(verdict.diagnostics));
+}
+
+const bufferPad = (scope: Scope) => (scope.channel.settings.availabilityPolicy.bufferBeforeMinutes + scope.channel.settings.availabilityPolicy.bufferAfterMinutes) * MINUTE;
+
+/**
+ * A new booking that waited its turn behind others of the channel (channel-write-queue.ts): the
+ * claims they found, then the claims as committed now, before anything is written.
+ */
+async function refuseIfTakenMeanwhile(scope: Scope, ask: Ask, turn: WriteTurn): Promise<void> {
+  if (turn.seen.length > 0) refuseIfBusy(scope, ask, turn.seen);
+  const pad = bufferPad(scope);
+  const busy = await busySpans(scope.services.pool, scope.channel.teamId, ask.spaceRecordSimplyIds, ask.startsAt - pad, ask.endsAt + pad);
+  turn.remember(busy);
+  refuseIfBusy(scope, ask, busy);
+}
+
 /** Under the channel's lock: the claims as they are now, the rules once more, then the claim. */
-async function claimUnderLock(db: pg.PoolClient, scope: Scope, ask: { startsAt: number; endsAt: number; spaceRecordSimplyIds: string[] }, claimKey: string, bookingRecordSimplyId: string | null): Promise<void> {
+async function claimUnderLock(db: pg.PoolClient, scope: Scope, ask: Ask, claimKey: string, bookingRecordSimplyId: string | null, kind: 'NEW' | 'EDIT', turn: WriteTurn): Promise<void> {
   const channel = scope.channel;
   await lockChannel(db, channel.id);
-  if (bookingRecordSimplyId) await releaseClaims(db, channel.teamId, bookingRecordSimplyId);
-  const pad = (channel.settings.availabilityPolicy.bufferBeforeMinutes + channel.settings.availabilityPolicy.bufferAfterMinutes) * MINUTE;
+  if (kind === 'EDIT' && bookingRecordSimplyId) await releaseClaims(db, channel.teamId, bookingRecordSimplyId);
+  const pad = bufferPad(scope);
   const busy = await busySpans(db, channel.teamId, ask.spaceRecordSimplyIds, ask.startsAt - pad, ask.endsAt + pad);
-  const verdict = checkBooking(calendarOf(channel), channel.settings, { ...ask, now: Date.now() }, busy);
-  if (verdict.diagnostics.length > 0) throw new BookingRefusedError(contention(verdict.diagnostics));
+  turn.remember(busy.filter((b) => b.bookingRecordSimplyId !== bookingRecordSimplyId));
+  refuseIfBusy(scope, ask, busy);
   const claimed = await insertClaims(db, { teamId: channel.teamId, channelId: channel.id, claimKey, bookingRecordSimplyId, spaces: ask.spaceRecordSimplyIds, startsAt: ask.startsAt, endsAt: ask.endsAt });
   if (!claimed) throw new BookingRefusedError([{ code: 'BOOKING_SLOT_CONTENTION', message: 'Another booking claimed this time just now: check availability again', path: 'startsAt' }]);
 }
@@ -85,11 +108,15 @@ export async function runBooking(writer: RequestContext, scope: Scope, body: Run
   if (m.requesterFieldSimplyId && body.requesterRecordSimplyId) fields[m.requesterFieldSimplyId] = body.requesterRecordSimplyId;
   if (m.amountFieldSimplyId) fields[m.amountFieldSimplyId] = priced.quote.amountMinorUnits;
   const claimKey = randomUUID();
-  const outcome = await createRecords(writer, m.dataCollectionSimplyId, [fields], {
-    batch: false,
-    source: BOOKING_ROUTES_SOURCE,
-    // the claim names its booking record in the record's own transaction: no claim outlives a crash unnamed
-    alsoInTransaction: (db, _failures, created) => claimUnderLock(db, scope, { startsAt: priced.ask.startsAt, endsAt: priced.ask.endsAt, spaceRecordSimplyIds: spaces }, claimKey, created?.[0] ?? null),
+  const ask = { startsAt: priced.ask.startsAt, endsAt: priced.ask.endsAt, spaceRecordSimplyIds: spaces };
+  const outcome = await scope.services.spaceWriteQueue.inTurn(scope.channel.id, async (turn) => {
+    if (turn.waited) await refuseIfTakenMeanwhile(scope, ask, turn);
+    return createRecords(writer, m.dataCollectionSimplyId, [fields], {
+      batch: false,
+      source: BOOKING_ROUTES_SOURCE,
+      // the claim names its booking record in the record's own transaction: no claim outlives a crash unnamed
+      alsoInTransaction: (db, _failures, created) => claimUnderLock(db, scope, ask, claimKey, created?.[0] ?? null, 'NEW', turn),
+    });
   });
   const record = outcome.records[0]!;
   return { bookingRecordSimplyId: record.dataRecordSimplyId, status: initialStatus, quote: priced.quote, diagnostics: [] as Diagnostic[] };
@@ -161,7 +188,6 @@ export async function patchBooking(ctx: RequestContext, scope: Scope, bookingRec
   if (body.requesterRecordSimplyId !== undefined) fields[m.requesterFieldSimplyId!] = body.requesterRecordSimplyId;
   const reschedules = body.startsAt !== undefined || body.spaceRecordSimplyIds !== undefined;
   let newQuote = null;
-  let alsoInTransaction: ((db: pg.PoolClient) => Promise<void>) | undefined;
   if (reschedules) {
     const startsAt = body.startsAt ?? String(current[m.startsAtFieldSimplyId]);
     const endsAt = body.endsAt ?? String(current[m.endsAtFieldSimplyId]);
@@ -174,8 +200,16 @@ export async function patchBooking(ctx: RequestContext, scope: Scope, bookingRec
     fields[m.spacesFieldSimplyId] = spacesValue(scope, priced.ask.spaceRecordSimplyIds);
     if (m.amountFieldSimplyId) fields[m.amountFieldSimplyId] = priced.quote.amountMinorUnits;
     const ask = { startsAt: priced.ask.startsAt, endsAt: priced.ask.endsAt, spaceRecordSimplyIds: priced.ask.spaceRecordSimplyIds };
-    alsoInTransaction = (db) => claimUnderLock(db, scope, ask, randomUUID(), bookingRecordSimplyId);
+    await scope.services.spaceWriteQueue.inTurn(scope.channel.id, (turn) =>
+      updateRecordsById(ctx, [{ dataRecordSimplyId: bookingRecordSimplyId, fields }], {
+        batch: false,
+        source: BOOKING_ROUTES_SOURCE,
+        alsoInTransaction: (db) => claimUnderLock(db, scope, ask, randomUUID(), bookingRecordSimplyId, 'EDIT', turn),
+        expectUpdatedAt: asRead,
+      }),
+    );
+  } else {
+    await updateRecordsById(ctx, [{ dataRecordSimplyId: bookingRecordSimplyId, fields }], { batch: false, source: BOOKING_ROUTES_SOURCE, expectUpdatedAt: asRead });
   }
-  await updateRecordsById(ctx, [{ dataRecordSimplyId: bookingRecordSimplyId, fields }], { batch: false, source: BOOKING_ROUTES_SOURCE, alsoInTransaction, expectUpdatedAt: asRead });
   return { bookingRecordSimplyId, status, updatedFieldSimplyIds: Object.keys(fields), quote: newQuote };
 }

@@ -6,6 +6,7 @@ import { releaseDeletedBookings } from './booking-claims.consumer.ts';
 import { bookingPageEndpoints } from './booking-page.ts';
 import { bookingTimeGuard } from './booking-time-guard.ts';
 import { ChannelCache } from './channel-cache.ts';
+import { ChannelWriteQueue } from './channel-write-queue.ts';
 import { spaceBookingsConfig } from './space-bookings.config.ts';
 import { bookingChannelId, bookingLinkId, sourceConnectionId } from './space-bookings.ids.ts';
 import * as schema from './space-bookings.schema.ts';
@@ -17,7 +18,7 @@ export const spaceBookingsModule = defineModule({
   config: spaceBookingsConfig,
   ids: [sourceConnectionId, bookingChannelId, bookingLinkId],
   // booking records written by any other face claim their time too (booking-time-guard.ts)
-  services: (services) => ({ recordWriteGuard: bookingTimeGuard(services) }),
+  services: (services) => ({ recordWriteGuard: bookingTimeGuard(services), spaceWriteQueue: new ChannelWriteQueue() }),
   httpEndpoints: (services) => bookingPageEndpoints(services),
   outboxConsumers: () => ({ 'space-bookings': releaseDeletedBookings }),
   // a server keeps the channels its booking requests read in memory, dropped when they change (channel-cache.ts)
