@@ -1,6 +1,7 @@
-// A booking record deleted through any face (the data-records API, a bulk delete, an automation)
-// frees its time: the claims of a deleted record are dropped in the outbox dispatch that hands its
-// DATA_RECORD_DELETED event on.
+// A booking record deleted through any face frees its time with the delete itself while its
+// collection is mapped (booking-time-guard.ts). This is the backstop for the rest (a record of a
+// collection a connection no longer maps, claims written before the guard): the claims of a
+// deleted record are dropped in the outbox dispatch that hands its DATA_RECORD_DELETED event on.
 import type { DomainEventConsumer } from '../../app/outbox.ts';
 import { RECORD_EVENT_TYPES } from '../../kernel/index.ts';
 
