@@ -1,8 +1,8 @@
 // The time each booking holds per space (space_bookings.claims, created by the area's migration):
-// read to answer availability, written in the booking record's own transaction under the
-// channel's advisory lock. The table's exclusion constraint refuses overlapping claims of one
-// space even if two writers got past the lock (a second instance with a clock of its own, a bug):
-// that refusal is BOOKING_SLOT_CONTENTION, never a 500.
+// read to answer availability, written in the booking record's own transaction (under the
+// channel's advisory lock for the booking routes; by the record-write guard for other faces; for
+// the records already there when a collection is mapped). The table's exclusion constraint refuses
+// overlapping claims of one space whoever writes them: that refusal is a 409, never a 500.
 import type pg from 'pg';
 import { advisoryLock } from '../../db/advisory-locks.ts';
 import type { BusySpan } from './booking-rules.ts';
@@ -73,4 +73,40 @@ export async function claimsOf(db: pg.Pool | pg.PoolClient, teamId: bigint, book
     [teamId, bookingRecordSimplyId],
   );
   return rows.map((r) => ({ spaceRecordSimplyId: r.space, startsAt: r.starts.getTime(), endsAt: r.ends.getTime(), bookingRecordSimplyId }));
+}
+
+export interface FoundClaim {
+  bookingRecordSimplyId: string;
+  spaceRecordSimplyId: string;
+  startsAt: number;
+  endsAt: number;
+}
+
+/**
+ * Claims of no channel, in one statement, each only where the exclusion constraint lets it (a claim
+ * refused by an earlier row of the same statement included: rows go in the order given). Answers
+ * the booking of each claim made, once per claim.
+ */
+export async function insertClaimsWhereFree(db: pg.PoolClient, teamId: bigint, claims: readonly FoundClaim[]): Promise<string[]> {
+  if (claims.length === 0) return [];
+  const { rows } = await db.query<{ record: string }>(
+    `INSERT INTO space_bookings.claims ("teamId", "spaceRecordSimplyId", "bookingRecordSimplyId", "claimKey", "startsAt", "endsAt")
+     SELECT $1, d.space, d.record, gen_random_uuid()::text, d.starts, d.ends
+       FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[]) WITH ORDINALITY AS d(record, space, starts, ends, n)
+      ORDER BY d.n
+     ON CONFLICT DO NOTHING
+     RETURNING "bookingRecordSimplyId" AS record`,
+    [teamId, claims.map((c) => c.bookingRecordSimplyId), claims.map((c) => c.spaceRecordSimplyId), claims.map((c) => new Date(c.startsAt)), claims.map((c) => new Date(c.endsAt))],
+  );
+  return rows.map((r) => r.record);
+}
+
+/** Of these booking records, the ones that hold time. */
+export async function recordsHoldingTime(db: pg.Pool | pg.PoolClient, teamId: bigint, bookingRecordSimplyIds: readonly string[]): Promise<Set<string>> {
+  if (bookingRecordSimplyIds.length === 0) return new Set();
+  const { rows } = await db.query<{ record: string }>(
+    `SELECT DISTINCT "bookingRecordSimplyId" AS record FROM space_bookings.claims WHERE "teamId" = $1 AND "bookingRecordSimplyId" = ANY($2::text[])`,
+    [teamId, bookingRecordSimplyIds],
+  );
+  return new Set(rows.map((r) => r.record));
 }

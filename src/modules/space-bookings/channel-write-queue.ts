@@ -12,7 +12,7 @@ import type { BusySpan } from './booking-rules.ts';
 
 declare module '../../app/context.ts' {
   interface Services {
-    /** booking writes of this instance, one per channel at a time to the channel's database lock */
+    /** booking writes of this instance, one per channel at a time */
     spaceWriteQueue: ChannelWriteQueue;
   }
 }
@@ -21,7 +21,7 @@ interface ChannelTurns {
   /** resolves when the write holding the channel's turn on this instance is done */
   tail: Promise<void>;
   waiting: number;
-  /** claims read under the database lock since writes of the channel began to wait here, by claim */
+  /** committed claims the writes read since writes of the channel began to wait here, by claim */
   seen: Map<string, BusySpan>;
 }
 
