@@ -6,6 +6,7 @@
 // claim their time, the older of two overlapping ones winning.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection } from '../support/data-fixtures.ts';
+import { gqlData } from '../support/expect-envelope.ts';
 import { createRecord } from '../support/record-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { until } from '../support/until.ts';
@@ -122,6 +123,13 @@ describe('booking records written through the records API', () => {
     // mapping again leaves what holds time as it is
     const again = await server.request('PUT', `${BASE}/${created.body.data.sourceConnectionSimplyId}/mapping`, { token, body: { mapping } });
     expect(again.body.data.existingBookings, again.text).toEqual({ claimed: 0, overlapping: [newer.id], overlappingTotal: 1 });
+    // the GraphQL twin, for a signed-in admin of the team
+    const twin = gqlData(await server.graphql(
+      'mutation($id: String!, $input: JSON!) { setSvcSpacesSourceConnectionMapping(sourceConnectionSimplyId: $id, input: $input) { sourceConnectionSimplyId existingBookings } }',
+      { id: created.body.data.sourceConnectionSimplyId, input: { mapping } },
+      { token: other.team.userToken, teamId: other.team.teamSimplyId },
+    ));
+    expect(twin.setSvcSpacesSourceConnectionMapping.existingBookings).toEqual({ claimed: 0, overlapping: [newer.id], overlappingTotal: 1 });
     // the instance hears of the new connection moments after its commit
     const first = await until('the desk booking to claim its time', async () => {
       const record = await createRecord(server, other.team.apiKey, desks.id, desk('12:00', '13:00'));
