@@ -9,6 +9,7 @@ import {
   migrationStatus,
 } from '../../src/db/schema-engine/migrations.ts';
 import { isEmptyMigrationScript } from '../../src/db/schema-engine/migration-steps.ts';
+import { schemaEngineInstances } from '../../src/db/schema-engine/load-wasm.ts';
 import { createThrowawayDatabase, migrationsFolder, query, removeFolder, type ThrowawayDatabase } from './helpers.ts';
 
 const serverUrl = inject('databaseUrl');
@@ -68,6 +69,23 @@ describe('applyPendingMigrations', () => {
 
     expect(await applyPendingMigrations({ databaseUrl: db.url })).toEqual({ applied: [] });
     expect(await query(db.url, 'SELECT * FROM _prisma_migrations ORDER BY migration_name')).toEqual(before);
+  });
+
+  it('answers an up-to-date database without the schema engine, and leaves a failed migration to it', async () => {
+    const db = await throwaway();
+    const dir = migrationsFolder({ '20250101000000_ok': 'CREATE TABLE "Ok" ("id" INTEGER PRIMARY KEY);\n' });
+    cleanups.push(() => removeFolder(dir));
+    expect(await applyPendingMigrations({ databaseUrl: db.url, migrationsDir: dir })).toEqual({ applied: ['20250101000000_ok'] });
+
+    const instances = schemaEngineInstances();
+    expect(await applyPendingMigrations({ databaseUrl: db.url, migrationsDir: dir })).toEqual({ applied: [] });
+    expect(schemaEngineInstances()).toBe(instances);
+
+    // a folder not applied yet goes to the engine; once it failed, every later start is refused there (P3009)
+    fs.mkdirSync(path.join(dir, '20250101000001_broken'));
+    fs.writeFileSync(path.join(dir, '20250101000001_broken', 'migration.sql'), 'SELECT * FROM "NoSuchTable";\n');
+    await expect(applyPendingMigrations({ databaseUrl: db.url, migrationsDir: dir })).rejects.toMatchObject({ code: 'P3018' });
+    await expect(applyPendingMigrations({ databaseUrl: db.url, migrationsDir: dir })).rejects.toMatchObject({ code: 'P3009' });
   });
 
   it('applies each migration exactly once when two callers run at the same time', async () => {

@@ -11,6 +11,8 @@
 // serving processes get (src/cli/server-flags.ts); without it only the trim runs. Starting is such a
 // load too (every module compiled, the schema built, the migrations checked): one release follows it,
 // so a server at rest does not keep the garbage of its own start.
+// Each release also flushes Node's compile cache (below).
+import module from 'node:module';
 import type http from 'node:http';
 import type net from 'node:net';
 import type { WebSocketServer } from 'ws';
@@ -34,6 +36,10 @@ export interface ReleaseOptions {
 type Gc = (options: { type: 'major'; flavor: 'last-resort' }) => void;
 
 function collectAndTrim(): void {
+  // Node's compile cache keeps every loaded module's cache entry (its code cache, and a TypeScript
+  // file's stripped source) in native memory until it is written out, for the life of the process
+  // otherwise: about 17 MiB once the platform is loaded. Flushing writes what changed and frees them.
+  module.flushCompileCache?.();
   (globalThis as { gc?: Gc }).gc?.({ type: 'major', flavor: 'last-resort' });
   trimNativeHeap();
 }

@@ -13,7 +13,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
 export async function withAdvisoryLock<T>(
   fields: PgConnectionFields,
   options: { key: number; timeoutMs: number; applicationName: string },
-  run: () => Promise<T>,
+  run: (client: pg.Client) => Promise<T>,
 ): Promise<T> {
   const client = new pg.Client(clientConfig(fields, options.applicationName));
   await client.connect();
@@ -31,7 +31,7 @@ export async function withAdvisoryLock<T>(
       }
       throw error;
     }
-    return await run();
+    return await run(client);
   } finally {
     // Ending the session releases the lock even if the unlock query cannot be sent.
     await client.end();

@@ -35,6 +35,11 @@ let current: Promise<SchemaEngineWasm> | null = null;
 let compiled: Promise<WebAssembly.Module> | null = null;
 let generation = 0;
 
+/** How many engine instances this process has made (the start of a server on an up-to-date database makes none). */
+export function schemaEngineInstances(): number {
+  return generation;
+}
+
 /** The wasm engine, instantiated once per process (again only after a trap). */
 export function loadSchemaEngineWasm(): Promise<SchemaEngineWasm> {
   current ??= instantiate().catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { APPLY_MIGRATIONS_LOCK_KEY, withAdvisoryLock } from './advisory-lock.ts'
 import { clientConfig, parseDatabaseUrl, quoteIdentifier, type PgConnectionFields } from './connection-config.ts';
 import { diffHistoryToSchema, planMigration } from './create-migration.ts';
 import { openSchemaEngine, type EngineLogEntry, type SchemaEngineSession, type SchemaFile } from './engine.ts';
+import { allApplied } from './applied-migrations.ts';
 import { readMigrationsFolder, writeMigrationFolder } from './migrations-folder.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -44,8 +45,12 @@ export async function applyPendingMigrations(options: ApplyPendingMigrationsOpti
   const database = parseDatabaseUrl(options.databaseUrl);
   const applicationName = options.applicationName ?? DEFAULT_APPLICATION_NAME;
   const lock = { key: APPLY_MIGRATIONS_LOCK_KEY, timeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, applicationName };
-  return withAdvisoryLock(database, lock, async () => {
+  return withAdvisoryLock(database, lock, async (client) => {
     const migrationsList = await readMigrationsFolder(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
+    if (await allApplied(client, database.schema, migrationsList.migrationDirectories)) {
+      options.log?.('No pending migrations to apply.');
+      return { applied: [] };
+    }
     const { appliedMigrationNames } = await withEngine(options, (engine) =>
       engine.call('applyMigrations', { migrationsList, filters: NO_FILTERS }),
     );
