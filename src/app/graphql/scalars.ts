@@ -2,10 +2,11 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { localizedTextSchema } from '../localized-text.ts';
 import { builder } from '../builder.ts';
+import { isoTime } from './iso-time.ts';
 
 builder.scalarType('DateTime', {
   description: 'ISO 8601 timestamp',
-  serialize: (value) => (value as Date).toISOString(),
+  serialize: (value) => isoTime(value as Date),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : null;
     if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');

@@ -73,17 +73,38 @@ export function encodeValue(field: FieldDef, raw: unknown, options: ValueOptions
   return result;
 }
 
-/** Stored → wire. Never throws: a stored value that does not fit the type (e.g. written before a
- *  type change) reads as null; a type this code does not know is returned unchanged. */
-export function decodeValue(field: FieldDef, stored: unknown): unknown {
-  if (stored === null || stored === undefined) return null;
-  if (!isDataType(field.dataType)) return stored;
+type Decode = (stored: unknown) => unknown;
+
+/** Stored → wire for one field: its codec and resolved config, found once (see decodeValue). */
+function buildDecoder(field: FieldDef): Decode {
+  if (!isDataType(field.dataType)) return (stored) => stored ?? null;
   const codec = codecFor(field.dataType);
-  if (!codec.isStored(stored)) return null;
   // A broken config must not hide data: read with the type's defaults instead ({} is always valid).
   const resolved = resolveFieldConfig(field.dataType, field.config);
   const config = resolved.ok ? resolved.config : {};
-  return codec.decode ? codec.decode(stored, config) : stored;
+  const decode = codec.decode;
+  return (stored) => {
+    if (stored === null || stored === undefined || !codec.isStored(stored)) return null;
+    return decode ? decode(stored, config) : stored;
+  };
+}
+
+// A page of records decodes every value of every shown field: the field's decoder is kept with its
+// definition (and made again if its type or config object is replaced).
+const decoders = new WeakMap<FieldDef, { dataType: string; config: unknown; decode: Decode }>();
+
+function decoderFor(field: FieldDef): Decode {
+  const kept = decoders.get(field);
+  if (kept && kept.dataType === field.dataType && kept.config === field.config) return kept.decode;
+  const decode = buildDecoder(field);
+  decoders.set(field, { dataType: field.dataType, config: field.config, decode });
+  return decode;
+}
+
+/** Stored → wire. Never throws: a stored value that does not fit the type (e.g. written before a
+ *  type change) reads as null; a type this code does not know is returned unchanged. */
+export function decodeValue(field: FieldDef, stored: unknown): unknown {
+  return decoderFor(field)(stored);
 }
 
 /** Decodes a stored `fields` object (keyed by field simplyId) for the given field definitions;
@@ -92,7 +113,8 @@ export function decodeRecordFields(fields: readonly FieldDef[], stored: Record<s
   const out: Record<string, unknown> = {};
   if (!stored) return out;
   for (const field of fields) {
-    if (Object.hasOwn(stored, field.dataFieldSimplyId)) out[field.dataFieldSimplyId] = decodeValue(field, stored[field.dataFieldSimplyId]);
+    const id = field.dataFieldSimplyId;
+    if (Object.hasOwn(stored, id)) out[id] = decoderFor(field)(stored[id]);
   }
   return out;
 }
