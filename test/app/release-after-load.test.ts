@@ -1,6 +1,6 @@
 // Memory after load has gone (src/app/http/release-after-load.ts, src/app/native-heap.ts): a
 // release runs once after many WebSocket closes, many megabytes read by HTTP connections that
-// closed, or many requests on kept-alive connections, followed by a pause, not per close; once after start (the garbage of loading); and malloc_trim really hands freed native memory
+// closed, or many requests on kept-alive connections, followed by a pause, not per close; once after start (the garbage of loading); again at rest; and malloc_trim really hands freed native memory
 // back to the system.
 import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
@@ -78,6 +78,26 @@ it('releases once after HTTP connections that read many megabytes closed, not af
   await until('the release', () => releases === 1);
   await new Promise((resolve) => setTimeout(resolve, 600));
   expect(releases).toBe(1);
+});
+
+it('releases again at rest, at most once an idle period, and not while requests keep coming', async () => {
+  const { wss, server, url } = await wsServer();
+  let releases = 0;
+  releaseMemoryAfterLoad({ ws: wss, http: server }, { requests: 1_000_000, quietMs: 100, idleMs: 500, afterStartMs: 0, release: () => releases++ });
+  await until('a release at rest', () => releases === 1);
+  const first = Date.now();
+  await until('the next one', () => releases === 2);
+  expect(Date.now() - first).toBeGreaterThanOrEqual(400);
+  // a request every 30 ms: no look finds the server quiet
+  const agent = new http.Agent({ keepAlive: true });
+  cleanups.push(async () => agent.destroy());
+  const before = releases;
+  const started = Date.now();
+  while (Date.now() - started < 1200) {
+    await new Promise<void>((resolve, reject) => http.get(url.replace('ws:', 'http:'), { agent }, (res) => (res.resume(), res.on('end', resolve))).on('error', reject));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+  expect(releases).toBe(before);
 });
 
 it('releases once after many requests on connections kept open, once they paused, not after a few', async () => {

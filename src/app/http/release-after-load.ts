@@ -31,6 +31,8 @@ export interface ReleaseOptions {
   release: () => void;
   /** the release after start, this long after the server is set up (ms); 0: none */
   afterStartMs: number;
+  /** a server with little traffic releases again at its first quiet look this long after the last release (ms); 0: never */
+  idleMs: number;
 }
 
 type Gc = (options: { type: 'major'; flavor: 'last-resort' }) => void;
@@ -45,8 +47,12 @@ function collectAndTrim(): void {
 }
 
 export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: http.Server }, options: Partial<ReleaseOptions> = {}): void {
-  const { closes = 200, bytes = 64 * 1024 * 1024, requests = 10_000, quietMs = 2000, afterStartMs = 5000 } = options;
-  const release = options.release ?? collectAndTrim;
+  const { closes = 200, bytes = 64 * 1024 * 1024, requests = 10_000, quietMs = 2000, afterStartMs = 5000, idleMs = 60_000 } = options;
+  let sinceRelease = 0;
+  const release = () => {
+    sinceRelease = 0;
+    (options.release ?? collectAndTrim)();
+  };
   if (afterStartMs > 0) setTimeout(release, afterStartMs).unref();
   let closed = 0;
   let read = 0;
@@ -77,12 +83,17 @@ export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: ht
   // Clients that keep their connections open (a load balancer's pool) never close them: requests
   // are counted instead (a timer per request would cost more than the count) and looked at every
   // quietMs; the release comes at the first look that finds none arrived since the one before.
+  // A server at rest, or with a trickle of requests, still allocates a little (job polling, pool
+  // upkeep): young-generation pages and old garbage creep back into the resident set, about 5 MiB a
+  // minute after start. So it also releases at a quiet look idleMs after the last release: a
+  // collection of a small heap, at most once a minute, when nothing is waiting for the process.
   if (!servers.http) return;
   let served = 0;
   let atLastLook = 0;
   servers.http.on('request', () => served++);
   setInterval(() => {
-    if (served >= requests && served === atLastLook) {
+    sinceRelease += quietMs;
+    if (served === atLastLook && (served >= requests || (idleMs > 0 && sinceRelease >= idleMs))) {
       served = 0;
       release();
     }
