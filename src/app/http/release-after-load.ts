@@ -47,7 +47,7 @@ function collectAndTrim(): void {
 }
 
 export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: http.Server }, options: Partial<ReleaseOptions> = {}): void {
-  const { closes = 200, bytes = 64 * 1024 * 1024, requests = 10_000, quietMs = 2000, afterStartMs = 5000, idleMs = 60_000 } = options;
+  const { closes = 200, bytes = 64 * 1024 * 1024, requests = 10_000, quietMs = 2000, afterStartMs = 5000, idleMs = 30_000 } = options;
   let sinceRelease = 0;
   const release = () => {
     sinceRelease = 0;
@@ -86,7 +86,7 @@ export function releaseMemoryAfterLoad(servers: { ws: WebSocketServer; http?: ht
   // A server at rest, or with a trickle of requests, still allocates a little (job polling, pool
   // upkeep): young-generation pages and old garbage creep back into the resident set, about 5 MiB a
   // minute after start. So it also releases at a quiet look idleMs after the last release: a
-  // collection of a small heap, at most once a minute, when nothing is waiting for the process.
+  // collection of a small heap, at most every 30 s, when nothing is waiting for the process.
   if (!servers.http) return;
   let served = 0;
   let atLastLook = 0;
