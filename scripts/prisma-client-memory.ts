@@ -6,6 +6,7 @@
 //   bytes a character. The generated files hold a few (emoji in banners, arrows in the schema's
 //   comments), so each is written as a \u escape, which means the same in comments and strings.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const WASM_FILE = 'query_compiler_bg.wasm';
@@ -16,7 +17,6 @@ export async function slimGeneratedClient(clientDir: string, resolveFrom: string
   const source = fs.readFileSync(classFile, 'utf8');
   const loader = BASE64_LOADER.exec(source);
   if (loader) {
-    const { createRequire } = await import('node:module');
     const { wasm } = (await import(createRequire(resolveFrom).resolve(loader[1]!))) as { wasm: string };
     fs.writeFileSync(path.join(clientDir, 'internal', WASM_FILE), Buffer.from(wasm, 'base64'));
     const fromFile = `const { readFile } = await import('node:fs/promises')\n    return await WebAssembly.compile(await readFile(new URL('./${WASM_FILE}', import.meta.url)))`;
