@@ -2,8 +2,8 @@
 // shape the envelope. Errors of every stage leave through the same error envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
-import type { Services } from '../src/app/context.ts';
-import { createContext } from '../src/app/create-context.ts';
+import type { RequestContext, Services } from '../src/app/context.ts';
+import { createContext, releaseContext } from '../src/app/create-context.ts';
 import { requestCaller } from '../src/app/http/request-caller.ts';
 import { toPublicError } from '../src/app/error-mapping.ts';
 import { sendData, sendError } from '../src/app/http/envelope.ts';
@@ -37,6 +37,7 @@ export class RestAdapter {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, match: RouteMatch): Promise<void> {
+    let context: RequestContext | undefined;
     try {
       if (match.kind === 'not-found') throw new NotFoundError('Route', `${req.method} ${url.pathname}`);
       if (match.kind === 'method-not-allowed') throw new MethodNotAllowedError(match.allowed);
@@ -46,7 +47,7 @@ export class RestAdapter {
       // The refusal order: the credential (401), then the route's tier (403), then the input (400).
       // A caller without the credential or the tier learns nothing about a route's input, and its body is not read.
       // A bad credential fails here, while the context is built (401)
-      const context = await createContext(this.services, requestCaller(req, url, requestId, this.services.config.TRUST_PROXY));
+      context = await createContext(this.services, requestCaller(req, url, requestId, this.services.config.TRUST_PROXY));
       context.source = 'REST';
       // the top-level field's auth scopes (credential kind, team, feature permission, OAuth scope):
       // a caller without a credential is 401 there, unless the route's tier is public
@@ -67,6 +68,8 @@ export class RestAdapter {
       const publicError = toPublicError(error);
       if (publicError.unexpected) this.services.logger.error({ err: unwrap(error), requestId }, 'unexpected REST error');
       sendError(res, requestId, publicError);
+    } finally {
+      if (context) releaseContext(context);
     }
   }
 }

@@ -1,5 +1,6 @@
 // One way to build a request's context, shared by the GraphQL HTTP endpoint, graphql-ws and
 // the REST adapter: the same credential rules apply whichever face is called.
+import { RequestCache } from '@pothos/plugin-scope-auth';
 import type { RequestContext, Services } from './context.ts';
 import { noteCredentialKind } from './http/access-log.ts';
 
@@ -31,4 +32,14 @@ export async function createContext(services: Services, caller: CallerFacts): Pr
     // context object, so the caller stores the result on the context it holds.
     refreshPrincipal: authenticate,
   };
+}
+
+/**
+ * The request is done with `context` (the object its resolvers were given). The scope-auth plugin
+ * keeps each context's scope cache in a module-level WeakMap, and V8's young-generation collector
+ * keeps the values of such a map alive until the next full collection: left there, every request's
+ * context and all it reaches went to the old generation (a full collection every 1.3 s under load).
+ */
+export function releaseContext(context: object): void {
+  RequestCache.clearForContext(context);
 }

@@ -15,7 +15,7 @@ import { getOperationAST, parse, validate, type ExecutionResult, type GraphQLSch
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext, Services } from '../context.ts';
-import { createContext } from '../create-context.ts';
+import { createContext, releaseContext } from '../create-context.ts';
 import { requestCaller } from '../http/request-caller.ts';
 import { readUpTo } from '../http/read-body.ts';
 import { compileOperation, type CompiledOperation } from './compiled-execution.ts';
@@ -79,6 +79,7 @@ export function createJsonPostHandler(
       return toYoga(req, res, requestId, body);
     }
     const result = await operation(undefined, context, params.variables);
+    releaseContext(context);
     if (!result.errors?.length) {
       // a string: written with the head in one socket write, as the REST envelope is (http/envelope.ts)
       const json = JSON.stringify(result);

@@ -14,7 +14,7 @@ import { useCompiledExecution } from './compiled-execution.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { graphiqlPage } from '../http/graphiql-page.ts';
 import type { RequestContext, Services } from '../context.ts';
-import { createContext } from '../create-context.ts';
+import { createContext, releaseContext } from '../create-context.ts';
 import { PushQueue } from '../pubsub/push-queue.ts';
 import { subscribeShared, type SubscriberSocket } from '../pubsub/shared-subscription.ts';
 import { tracingPlugins } from '../telemetry/tracing.ts';
@@ -44,7 +44,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema): 
     logging: false,
     // HTTP uploads, batching and the like are not part of this API
     batching: false,
-    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useVariablesDepthLimit(), useStorableText(), useRequestErrorCodes(), ...tracingPlugins(services)],
+    plugins: [useCompiledExecution(), useBodyLimit(config.BODY_LIMIT_BYTES), useVariablesDepthLimit(), useStorableText(), useRequestErrorCodes(), useReleasedContext(), ...tracingPlugins(services)],
     // the same body limit as REST, checked by useBodyLimit (Yoga's own default is 25 MB)
     maxRequestBodySize: false,
     maskedErrors: { maskError: errorMasker(logger) },
@@ -108,6 +108,15 @@ function useRequestErrorCodes(): Plugin {
       if (!result || typeof result !== 'object' || Symbol.asyncIterator in result || Array.isArray(result)) return;
       const coded = withRequestErrorCodes(result as ExecutionResult);
       if (coded !== result) setResult(coded);
+    },
+  };
+}
+
+/** Each operation's context is let go of once it has run (releaseContext: per-request caches). */
+function useReleasedContext(): Plugin {
+  return {
+    onExecute({ args }) {
+      return { onExecuteDone: () => releaseContext(args.contextValue as object) };
     },
   };
 }

@@ -9,6 +9,7 @@ import { hasDataAccess, hasFeature, type Principal } from '../../app/auth/princi
 import type { RequestContext } from '../../app/context.ts';
 import { NotFoundError, PermissionDeniedError } from '../../app/errors.ts';
 import { assertDataSimplyId } from '../../app/ids.ts';
+import { requestLoader } from '../../app/request-loader.ts';
 import { requireTeam } from '../../app/require-team.ts';
 import type { CollectionDefinition, TeamSchema } from '../../kernel/index.ts';
 
@@ -28,21 +29,18 @@ export function isAdmin(p: Principal): boolean {
   return p.isTeamAdmin || p.isSystemAdmin;
 }
 
-const memberships = new WeakMap<RequestContext, Promise<{ id: bigint; simplyId: string } | null>>();
+type CallerMembership = { id: bigint; simplyId: string } | null;
 
 /** The caller's active membership in the team (null for API keys and session tokens), once per request. */
-export function callerMembership(ctx: RequestContext): Promise<{ id: bigint; simplyId: string } | null> {
-  let known = memberships.get(ctx);
-  if (!known) {
-    const team = requireTeam(ctx);
-    const userId = ctx.principal.userId;
-    known =
-      userId === null
-        ? Promise.resolve(null)
-        : ctx.services.prisma.teamMembership.findFirst({ where: { teamId: team.id, userId, isActive: true }, select: { id: true, simplyId: true } });
-    memberships.set(ctx, known);
-  }
-  return known;
+export function callerMembership(ctx: RequestContext): Promise<CallerMembership> {
+  const team = requireTeam(ctx);
+  const userId = ctx.principal.userId;
+  if (userId === null) return Promise.resolve(null);
+  const load = requestLoader<true, CallerMembership>(ctx, 'content-templates.callerMembership', async (keys) => {
+    const membership = await ctx.services.prisma.teamMembership.findFirst({ where: { teamId: team.id, userId, isActive: true }, select: { id: true, simplyId: true } });
+    return keys.map(() => membership);
+  });
+  return load.load(true);
 }
 
 function dataLevel(level: TemplateLevel): 'READ' | 'EDIT' {

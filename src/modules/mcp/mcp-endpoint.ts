@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { OAUTH_SCOPES } from '../../app/auth/oauth-scopes.ts';
 import type { RequestContext, Services } from '../../app/context.ts';
-import { createContext } from '../../app/create-context.ts';
+import { createContext, releaseContext } from '../../app/create-context.ts';
 import { toPublicError } from '../../app/error-mapping.ts';
 import { UnauthenticatedError } from '../../app/errors.ts';
 import { sendError, sendJson } from '../../app/http/envelope.ts';
@@ -66,6 +66,8 @@ export function mcpEndpoints(services: Services, { schema, rateLimited }: AppFac
       const publicError = toPublicError(error);
       if (publicError.unexpected) services.logger.error({ err: error, requestId }, 'MCP request failed');
       sendError(res, requestId, publicError);
+    } finally {
+      releaseContext(context);
     }
   };
 
