@@ -5,7 +5,7 @@
 // tenth of a record get's CPU in this process. Here the statement is a node-postgres Query whose
 // row handlers call one decoder that knows its columns by position, and whose text is handed over
 // as a string (nothing to copy). Everything else (prepare once per connection by name, bind,
-// errors, the pool) is node-postgres's own.
+// errors, the pool) is node-postgres's own, except that no result description is asked for.
 import pg from 'pg';
 
 /** One row's values in the statement's column order: text, or null for SQL NULL. */
@@ -37,6 +37,19 @@ class DecodedQuery<T> extends pg.Query {
     this.decode = decode;
   }
 
+  // Bind and Execute without Describe: the decoder knows its columns by position, so PostgreSQL
+  // need not build a description of the result for every execution, nor this process parse one.
+  // node-postgres always asks for it (Query.prepare); its connection is lent a Describe that sends nothing.
+  prepare(connection: { describe: unknown }): void {
+    const describe = connection.describe;
+    connection.describe = sendNothing;
+    try {
+      (pg.Query.prototype as unknown as { prepare(this: unknown, connection: unknown): void }).prepare.call(this, connection);
+    } finally {
+      connection.describe = describe;
+    }
+  }
+
   handleRowDescription(msg: { fields: unknown[] }): void {
     const self = this as unknown as QueryInternals;
     self._checkForMultirow();
@@ -54,6 +67,8 @@ class DecodedQuery<T> extends pg.Query {
     }
   }
 }
+
+const sendNothing = () => {};
 
 type Callback = (error: Error | null, result?: { rows: unknown[] }) => void;
 

@@ -1,6 +1,6 @@
 // Statements decoded by position give the rows node-postgres's own reading gives, on a pool and on
 // a checked-out client, prepared by name once per connection; a failing decoder or statement is
-// the query's error, and the pool stays usable.
+// the query's error, and the pool stays usable. No result description is asked for.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool } from '../../src/db/prisma.ts';
@@ -41,6 +41,26 @@ describe('queryDecoded', () => {
       client.release();
     }
     expect(await queryDecoded(pool, { text: ROWS, values: [0] }, decode)).toEqual([]);
+  });
+
+  it('asks PostgreSQL for no description of the result, and leaves the connection as it found it', async () => {
+    const client = await pool.connect();
+    try {
+      const connection = (client as unknown as { connection: { describe: unknown; on(event: string, listener: () => void): void } }).connection;
+      const describe = connection.describe;
+      let descriptions = 0;
+      connection.on('rowDescription', () => descriptions++);
+      expect(await queryDecoded(client, { name: 'test_decoded_undescribed', text: ROWS, values: [2] }, (v) => v[1])).toEqual(['r1', 'r2']);
+      expect(await queryDecoded(client, { name: 'test_decoded_undescribed', text: ROWS, values: [1] }, (v) => v[1])).toEqual(['r1']);
+      expect(await queryDecoded(client, { text: ROWS, values: [0] }, (v) => v[1])).toEqual([]);
+      expect(descriptions).toBe(0);
+      expect(connection.describe).toBe(describe);
+      // node-postgres's own query still asks for one
+      await client.query({ text: ROWS, values: [1] });
+      expect(descriptions).toBe(1);
+    } finally {
+      client.release();
+    }
   });
 
   it('numbers the rows for the decoder', async () => {
