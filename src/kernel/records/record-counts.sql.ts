@@ -21,13 +21,14 @@ export interface RecordCounts {
 }
 
 /**
- * The counts of one collection as a one-row subquery (columns active, archived, "deltaRows"), for
- * a statement that reads them together with something else (the unfiltered record page). Within
- * one statement the counts and the memberships come from the same snapshot, so they agree.
+ * The counter of one collection in one membership state, and its delta rows, as two columns
+ * (total, "deltaRows") of one-time subqueries, for a statement that reads them together with
+ * something else (the unfiltered record page). Within one statement the counts and the memberships
+ * come from the same snapshot, so they agree.
  */
-export function countsSubquery(team: string, collection: string): string {
-  return `SELECT coalesce(sum(d.active), 0)::bigint AS active, coalesce(sum(d.archived), 0)::bigint AS archived, count(*)::int AS "deltaRows"
-            FROM "DataRecordCountDelta" d WHERE d."teamId" = ${team} AND d."collectionId" = ${collection}`;
+export function counterColumns(team: string, collection: string, state: 'active' | 'archived'): string {
+  const rows = `FROM "DataRecordCountDelta" d WHERE d."teamId" = ${team} AND d."collectionId" = ${collection}`;
+  return `(SELECT coalesce(sum(d.${state}), 0)::bigint ${rows}) AS total, (SELECT count(*)::int ${rows}) AS "deltaRows"`;
 }
 
 /** Counts of the given collections, by collection id (a collection without rows has none). */

@@ -11,7 +11,7 @@ import { advisoryLocks } from '../../db/advisory-locks.ts';
 import { type NormalizedFilter, normalizeFilters } from '../values/index.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../schema/team-schema.ts';
 import { nameKeyOf } from './calculated-name.ts';
-import { countsSubquery } from './record-counts.sql.ts';
+import { counterColumns, readCounts } from './record-counts.sql.ts';
 import { compileFilters, keyMatches, type MatchScope, ownActiveMatches, probeCondition } from './record-filters.sql.ts';
 import { type KeyRow, keyRowsFor, keyRowsOf, prefixOf } from './record-keys.ts';
 import { requestCountFold } from './records.jobs.ts';
@@ -193,23 +193,27 @@ export async function findRecordPage(db: pg.Pool, q: PageQuery): Promise<{ rows:
   const filtered = compiled.conditions.length > 0;
   if (!filtered) {
     // An unfiltered page is a LIMIT on the index order; its total is the collection's counter
-    // (record-counts.sql.ts), read by the same statement: one round trip, and the total is of
-    // the page's snapshot. The counter is the left side of the join, so a page past the end is
-    // still one row, carrying the total.
+    // (record-counts.sql.ts), read by the same statement as two one-time subqueries: one round
+    // trip, and the total is of the page's snapshot. The page stays the statement's outer side,
+    // so its rows come out in index order with nothing to sort. A page with no rows (past the end,
+    // or an empty collection) carries no counter: it is read on its own then.
     // LIMIT and OFFSET are written into the text (checked integers): PostgreSQL's generic plan
     // assumes a parameter LIMIT or OFFSET covers a tenth of the collection and would hash-join
     // every record. The first page, by far the most read, is a named statement: planned once
     // per connection and reused, which more than halves the database's work per list request.
-    const text = `SELECT ${PAGE_ROW_COLUMNS}, t.${compiled.archived ? 'archived' : 'active'} AS total, t."deltaRows"
-         FROM (${countsSubquery(team, collection)}) t
-         LEFT JOIN (SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArchived", m."recordId", m."recordCreatedAt", m."recordUpdatedAt", m."nameSort"
-                      FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${where} ORDER BY ${order} LIMIT ${pageInteger(q.limit)} OFFSET ${pageInteger(q.offset)}) m
-                      ${recordJoin}) m ON true
+    const text = `SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArchived", ${counterColumns(team, collection, compiled.archived ? 'archived' : 'active')}
+         FROM (SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS} WHERE ${where} ORDER BY ${order} LIMIT ${pageInteger(q.limit)} OFFSET ${pageInteger(q.offset)}) m
+         ${recordJoin}
         ORDER BY ${order}`;
     const values = countParams;
     const { rows, first } = await readPage(db, q.offset === 0 ? { name: statementName(text), text, values } : { text, values });
-    requestCountFold(db, q.teamId, q.collectionId, Number(first![9]));
-    return { rows, total: Number(first![8]) };
+    if (first) {
+      requestCountFold(db, q.teamId, q.collectionId, Number(first[9]));
+      return { rows, total: Number(first[8]) };
+    }
+    const counts = (await readCounts(db, q.teamId, [q.collectionId])).get(String(q.collectionId));
+    if (counts) requestCountFold(db, q.teamId, q.collectionId, counts.deltaRows);
+    return { rows, total: counts ? (compiled.archived ? counts.archived : counts.active) : 0 };
   }
   const matchScope: MatchScope = { team, collection, collectionId: q.collectionId, state: compiled.archived ? 'ARCHIVED' : 'ACTIVE' };
   // Pages among at most this many matches are read from the matches themselves (one membership
