@@ -13,7 +13,7 @@ export const builder = new SchemaBuilder<{
   AuthScopes: AuthScopes;
   DefaultFieldNullability: false;
   Scalars: {
-    DateTime: { Input: Date; Output: Date };
+    DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
     LocalizedText: { Input: string | Record<string, string>; Output: string | Record<string, string> };
   };

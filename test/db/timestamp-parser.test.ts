@@ -2,7 +2,7 @@
 // PostgreSQL sends, and leaves what it does not recognise to the default.
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { parseTimestampAsUtc, parseTimestamptz, poolTypes } from '../../src/db/timestamp-parser.ts';
+import { isoFromTimestampText, parseTimestampAsUtc, parseTimestamptz, poolTypes } from '../../src/db/timestamp-parser.ts';
 import { createPool } from '../../src/db/prisma.ts';
 
 const reference = pg.types.getTypeParser(1184, 'text') as (text: string) => unknown;
@@ -75,6 +75,26 @@ describe('parseTimestamptz', () => {
       expect(rows[0].zone).toBe('UTC');
       expect((rows[0].t as Date).toISOString()).toBe('2026-11-24T03:16:24.500Z');
       expect(Math.abs((rows[0].now as Date).getTime() - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe('isoFromTimestampText', () => {
+  it('writes what the UTC reader and toISOString write, for every fraction PostgreSQL sends and the texts it leaves to a Date', () => {
+    const texts = ['0044-03-15 12:00:00 BC', '12026-01-01 10:00:00', '0050-06-01 12:00:00', '1999-12-31 23:59:59.999'];
+    for (const fraction of ['', '.1', '.12', '.123', '.1234', '.12345', '.123456', '.5', '.05', '.005']) texts.push(`2026-11-24 03:16:24${fraction}`);
+    for (const text of texts) expect(isoFromTimestampText(text), text).toBe((parseTimestampAsUtc(text) as Date).toISOString());
+    expect(isoFromTimestampText('2026-11-24 03:16:24.5')).toBe('2026-11-24T03:16:24.500Z');
+  });
+
+  it('reads the texts a timestamp(3) column sends', async () => {
+    const pool = createPool(inject('databaseUrl'), 1);
+    try {
+      // the query's own reader is bypassed: the column is read as text
+      const { rows } = await pool.query(`SELECT t::timestamp(3)::text AS t FROM unnest(ARRAY['2026-11-24 03:16:24', '2026-11-24 03:16:24.1', '2026-11-24 03:16:24.12', '2026-11-24 03:16:24.1239']) AS t`);
+      expect(rows.map((r) => isoFromTimestampText(r.t))).toEqual(['2026-11-24T03:16:24.000Z', '2026-11-24T03:16:24.100Z', '2026-11-24T03:16:24.120Z', '2026-11-24T03:16:24.124Z']);
     } finally {
       await pool.end();
     }

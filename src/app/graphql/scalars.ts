@@ -6,7 +6,8 @@ import { isoTime } from './iso-time.ts';
 
 builder.scalarType('DateTime', {
   description: 'ISO 8601 timestamp',
-  serialize: (value) => isoTime(value as Date),
+  // a record's timestamps arrive as ISO text already (src/kernel/records/records.sql.ts)
+  serialize: (value) => (typeof value === 'string' ? value : isoTime(value as Date)),
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : null;
     if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');

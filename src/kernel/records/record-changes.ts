@@ -76,8 +76,8 @@ export function recordPayload(change: RecordChange): Record<string, unknown> {
     name: r.calculatedName,
     fields: decodeRecordFields(change.fields, r.values),
     isArchived: r.isArchived,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 

@@ -45,11 +45,11 @@ export class RecordView {
     return this.row.isArchived;
   }
 
-  get createdAt(): Date {
+  get createdAt(): string {
     return this.row.createdAt;
   }
 
-  get updatedAt(): Date {
+  get updatedAt(): string {
     return this.row.updatedAt;
   }
 }

@@ -312,7 +312,7 @@ export async function updateRecordsById(ctx: RequestContext, items: readonly Upd
     const ids = items.map((item) => item.dataRecordSimplyId).filter((id) => typeof id === 'string' && isSimplyId(id));
     const locked = new Map((await lockRecords(db, team.id, [...new Set(ids)])).map((r) => [r.simplyId, r]));
     if (options.expectUpdatedAt) {
-      const changed = [...options.expectUpdatedAt].filter(([id, at]) => locked.get(id)?.updatedAt.toISOString() !== at).map(([id]) => id);
+      const changed = [...options.expectUpdatedAt].filter(([id, at]) => locked.get(id)?.updatedAt !== at).map(([id]) => id);
       if (changed.length > 0) throw new RecordChangedError(changed);
     }
     const prepared: { index: number; access: CollectionAccess; before: RecordRow; p: PreparedFields }[] = [];

@@ -18,7 +18,8 @@ import { requestCountFold } from './records.jobs.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { statementName } from '../../db/statement-name.ts';
 import { queryDecoded, readBoolean, type DecodedStatement, type RowValues } from '../../db/decoded-query.ts';
-import { parseTimestampAsUtc } from '../../db/timestamp-parser.ts';
+import { isoFromTimestampText } from '../../db/timestamp-parser.ts';
+import { isoTime } from '../../app/graphql/iso-time.ts';
 
 export interface RecordRow {
   id: bigint;
@@ -27,8 +28,9 @@ export interface RecordRow {
   collectionId: bigint;
   values: Record<string, unknown>;
   calculatedName: string;
-  createdAt: Date;
-  updatedAt: Date;
+  /** ISO 8601 (UTC, milliseconds), as every face writes it: a record read is not made a Date to be written out again */
+  createdAt: string;
+  updatedAt: string;
   isArchived: boolean;
 }
 
@@ -50,8 +52,8 @@ export function toRecordRow(row: Record<string, any>): RecordRow {
     collectionId: BigInt(row.collectionId),
     values: row.values ?? {},
     calculatedName: row.calculatedName,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
     isArchived: row.isArchived === true,
   };
 }
@@ -59,7 +61,7 @@ export function toRecordRow(row: Record<string, any>): RecordRow {
 /**
  * A record read by the statements that select RECORD_COLUMNS (or PAGE_ROW_COLUMNS) and then
  * "isArchived" first, decoded from PostgreSQL's text by position; the same values toRecordRow
- * reads from node-postgres's row objects (`timestamp` columns as UTC, `jsonb` parsed).
+ * reads from node-postgres's row objects (`timestamp` columns as UTC ISO text, `jsonb` parsed).
  */
 export function decodeRecordRow(v: RowValues): RecordRow {
   return {
@@ -68,8 +70,8 @@ export function decodeRecordRow(v: RowValues): RecordRow {
     collectionId: BigInt(v[2]!),
     values: v[3] == null ? {} : (JSON.parse(v[3]) as Record<string, unknown>),
     calculatedName: v[4]!,
-    createdAt: parseTimestampAsUtc(v[5]!) as Date,
-    updatedAt: parseTimestampAsUtc(v[6]!) as Date,
+    createdAt: isoFromTimestampText(v[5]!),
+    updatedAt: isoFromTimestampText(v[6]!),
     isArchived: readBoolean(v[7]!),
   };
 }

@@ -153,7 +153,7 @@ export async function patchBooking(ctx: RequestContext, scope: Scope, bookingRec
   const current = decodeRecordFields(scope.schema.fieldsOf(collection), row.values);
   const status = String(current[m.statusFieldSimplyId] ?? '') as BookingStatus;
   // the move is decided on this version: a booking changed meanwhile is a 409, never a second move
-  const asRead = new Map([[bookingRecordSimplyId, row.updatedAt.toISOString()]]);
+  const asRead = new Map([[bookingRecordSimplyId, row.updatedAt]]);
   const changes = (['startsAt', 'endsAt', 'spaceRecordSimplyIds', 'title', 'notes', 'requesterRecordSimplyId'] as const).filter((k) => body[k] !== undefined);
   const claims = await claimsOf(scope.services.pool, scope.channel.teamId, bookingRecordSimplyId);
   if (claims.length > 0 && claims[0] && !scope.channel.settings.spaceRecordSimplyIds.includes(claims[0].spaceRecordSimplyId)) {

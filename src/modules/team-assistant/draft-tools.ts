@@ -122,7 +122,7 @@ async function updates(ctx: RequestContext, use: ToolUse, ids: readonly string[]
     const access = await collectionFor(ctx, record.dataCollectionSimplyId, 'EDIT');
     diff.push(...diffOf(record, access, values, 'update'));
     affected.push({ kind: 'DATA_RECORD', simplyId: record.dataRecordSimplyId, label: record.name });
-    versions[record.dataRecordSimplyId] = record.updatedAt.toISOString();
+    versions[record.dataRecordSimplyId] = record.updatedAt;
   }
   return { diff, affected, versions };
 }

@@ -90,7 +90,7 @@ export async function feedVersion(pool: pg.Pool, shared: SharedView, host: strin
     shared.collection.updatedAt.getTime(),
     ...fields.map((f) => `${f.dataFieldSimplyId}:${f.updatedAt.getTime()}`),
   ]);
-  return { layout, etag: `W/"${digest([layout, total, rows[0]?.simplyId ?? '', rows[0]?.updatedAt.getTime() ?? 0])}"` };
+  return { layout, etag: `W/"${digest([layout, total, rows[0]?.simplyId ?? '', rows[0] ? Date.parse(rows[0].updatedAt) : 0])}"` };
 }
 
 /** Whether an If-None-Match header names this ETag (weak comparison, RFC 9110 13.1.2). */
@@ -153,8 +153,8 @@ function recordText(calendar: InstanceType<ReturnType<typeof icalGenerator>['ICa
       allDay: fl.allDay,
       summary: several ? `${name} · ${fl.label}` : name,
       ...(description ? { description } : {}),
-      stamp: r.updatedAt,
-      lastModified: r.updatedAt,
+      stamp: new Date(r.updatedAt),
+      lastModified: new Date(r.updatedAt),
     });
   }
   const text = calendar
@@ -173,7 +173,7 @@ function windowText(shared: SharedView, links: readonly FeedLink[], host: string
   let out = '';
   for (const r of records) {
     const text = recordText(calendar, shared, links, host, r);
-    now.note(r.id, { stamp: r.updatedAt.getTime(), text });
+    now.note(r.id, { stamp: Date.parse(r.updatedAt), text });
     out += text;
   }
   return out;
@@ -217,7 +217,7 @@ async function changedText(pool: pg.Pool, shared: SharedView, links: readonly Fe
     const record = changed.get(id);
     const kept = before.events.get(id);
     // checked above: an id that is not among the changes is in the writing
-    const events = record && record.updatedAt.getTime() !== kept?.stamp ? { stamp: record.updatedAt.getTime(), text: recordText(calendar, shared, links, host, record) } : kept!;
+    const events = record && Date.parse(record.updatedAt) !== kept?.stamp ? { stamp: Date.parse(record.updatedAt), text: recordText(calendar, shared, links, host, record) } : kept!;
     now.note(id, events);
     parts.push(events.text);
   }

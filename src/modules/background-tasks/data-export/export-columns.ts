@@ -57,8 +57,8 @@ const SYSTEM_HEADERS: Record<SystemColumn, string> = {
 const SYSTEM_CELLS: Record<SystemColumn, (row: ExportRecordRow) => string> = {
   CALCULATED_NAME: (row) => formulaSafe(row.calculatedName),
   RECORD_SIMPLY_ID: (row) => row.simplyId,
-  CREATED_AT: (row) => row.createdAt.toISOString(),
-  UPDATED_AT: (row) => row.updatedAt.toISOString(),
+  CREATED_AT: (row) => row.createdAt,
+  UPDATED_AT: (row) => row.updatedAt,
 };
 
 /**
