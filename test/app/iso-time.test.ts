@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../src/app/graphql/iso-time.ts';
+import { isoTime } from '../../src/app/iso-time.ts';
 
 describe('isoTime', () => {
   it('writes what toISOString writes, across the years it formats itself and the ones it leaves to it', () => {

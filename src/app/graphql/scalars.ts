@@ -2,7 +2,7 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { localizedTextSchema } from '../localized-text.ts';
 import { builder } from '../builder.ts';
-import { isoTime } from './iso-time.ts';
+import { isoTime } from '../iso-time.ts';
 
 builder.scalarType('DateTime', {
   description: 'ISO 8601 timestamp',

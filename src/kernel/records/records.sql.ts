@@ -19,7 +19,7 @@ import { SqlParams } from '../../db/sql-params.ts';
 import { statementName } from '../../db/statement-name.ts';
 import { queryDecoded, readBoolean, type DecodedStatement, type RowValues } from '../../db/decoded-query.ts';
 import { isoFromTimestampText } from '../../db/timestamp-parser.ts';
-import { isoTime } from '../../app/graphql/iso-time.ts';
+import { isoTime } from '../../app/iso-time.ts';
 
 export interface RecordRow {
   id: bigint;

@@ -217,7 +217,8 @@ async function changedText(pool: pg.Pool, shared: SharedView, links: readonly Fe
     const record = changed.get(id);
     const kept = before.events.get(id);
     // checked above: an id that is not among the changes is in the writing
-    const events = record && Date.parse(record.updatedAt) !== kept?.stamp ? { stamp: Date.parse(record.updatedAt), text: recordText(calendar, shared, links, host, record) } : kept!;
+    const stamp = record ? Date.parse(record.updatedAt) : Number.NaN;
+    const events = record && stamp !== kept?.stamp ? { stamp, text: recordText(calendar, shared, links, host, record) } : kept!;
     now.note(id, events);
     parts.push(events.text);
   }
