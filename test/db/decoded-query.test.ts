@@ -1,6 +1,8 @@
 // Statements decoded by position give the rows node-postgres's own reading gives, on a pool and on
 // a checked-out client, prepared by name once per connection; a failing decoder or statement is
-// the query's error, and the pool stays usable. No result description is asked for.
+// the query's error, and the pool stays usable. No result description is asked for. A pool
+// statement's result is handed on only once every connection whose result was ready with it has
+// been given its next statement.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool } from '../../src/db/prisma.ts';
@@ -76,5 +78,39 @@ describe('queryDecoded', () => {
     await expect(queryDecoded(pool, { text: ROWS, values: [2] }, failing)).rejects.toThrow('cannot decode');
     await expect(queryDecoded(pool, { text: 'SELECT 1/0', values: [] }, decode)).rejects.toMatchObject({ code: '22012' });
     expect(await queryDecoded(pool, { text: 'SELECT $1::int + 1', values: [41] }, (v) => Number(v[0]))).toEqual([42]);
+  });
+
+  it("hands a pool statement's result on after every ready connection has its next statement", async () => {
+    const two = createPool(inject('databaseUrl'), 2);
+    try {
+      // both connections open, so the statements below go out at once
+      await Promise.all([two.query('SELECT 1'), two.query('SELECT 1')]);
+      const seen: { id: number; waiting: number }[] = [];
+      const statement = (id: number) =>
+        queryDecoded(two, { text: 'SELECT $1::int, pg_sleep(0.02)', values: [id] }, (v) => Number(v[0])).then((rows) => {
+          seen.push({ id: rows[0]!, waiting: two.waitingCount });
+          return rows[0];
+        });
+      const results = [statement(1), statement(2), statement(3), statement(4)];
+      // one turn of the loop: statements 1 and 2 go out, 3 and 4 wait for a connection
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(two.waitingCount).toBe(2);
+      // hold the loop until both results are in: the loop then reads the two connections in one turn
+      const until = Date.now() + 300;
+      while (Date.now() < until);
+      expect(await Promise.all(results)).toEqual([1, 2, 3, 4]);
+      // when the first result was handed on, statements 3 and 4 had both gone out on the freed connections
+      expect(seen[0]).toEqual({ id: 1, waiting: 0 });
+      expect(seen.map((s) => s.id)).toEqual([1, 2, 3, 4]);
+      // an error is its own statement's only
+      const [failed, fine] = await Promise.allSettled([
+        queryDecoded(two, { text: 'SELECT 1/0', values: [] }, (v) => v[0]),
+        queryDecoded(two, { text: 'SELECT 7', values: [] }, (v) => Number(v[0])),
+      ]);
+      expect(failed).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
+      expect(fine).toEqual({ status: 'fulfilled', value: [7] });
+    } finally {
+      await two.end();
+    }
   });
 });
