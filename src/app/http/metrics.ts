@@ -9,6 +9,7 @@ import type { JobsHandled } from '../jobs.ts';
 import { CachedReading, readBacklog, type Backlog } from './metrics-backlog.ts';
 import { readPool, timeConnectionWaits, type PoolReading } from './metrics-pools.ts';
 import { RequestMetrics } from './request-metrics.ts';
+import { BucketHistogram, registerComputedMetric } from './bucket-histogram.ts';
 
 /** How long one reading of the database backlog (queues, outbox) serves scrapes. */
 export const BACKLOG_MAX_AGE_MS = 5_000;
@@ -91,14 +92,15 @@ export class Metrics {
     outboxGauge('svc_outbox_oldest_pending_age_seconds', 'Age of the oldest domain event not yet handed on (0: none waiting)', (b) => b.outboxOldestSeconds);
 
     // database connection pools of this process
-    const acquire = new client.Histogram({
+    // every query checks out a connection: observed into plain counts (bucket-histogram.ts)
+    const appWaits = new BucketHistogram([0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5]);
+    registerComputedMetric(registry, {
       name: 'svc_db_pool_acquire_seconds',
       help: 'How long queries of the main pool waited for a connection',
-      labelNames: ['pool'],
-      buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5],
-      registers,
+      type: 'histogram',
+      values: () => appWaits.series('svc_db_pool_acquire_seconds', { pool: 'app' }),
+      reset: () => appWaits.reset(),
     });
-    const appWaits = acquire.labels({ pool: 'app' });
     timeConnectionWaits(services.pool, (seconds) => appWaits.observe(seconds));
     const pools = (): PoolReading[] =>
       [readPool('app', services.pool), readPool('jobs', (services.jobs.boss.getDb() as { pool?: pg.Pool }).pool)].filter((p) => p !== null);
