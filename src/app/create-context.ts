@@ -7,6 +7,8 @@ import { noteCredentialKind } from './http/access-log.ts';
 export interface CallerFacts {
   requestId: string;
   authorization: string | null | undefined;
+  /** the SHA-256 of the Authorization header, when the front door made it (credential-digest.ts) */
+  authorizationDigest?: string;
   teamSelector: string | null | undefined;
   clientIp: string;
   /** the User-Agent header (shown in a person's sign-in session list) */
@@ -17,7 +19,13 @@ export interface CallerFacts {
 
 export async function createContext(services: Services, caller: CallerFacts): Promise<RequestContext> {
   const authenticate = () =>
-    services.authenticator.authenticate({ authorization: caller.authorization, teamSelector: caller.teamSelector, clientIp: caller.clientIp, resource: caller.resource });
+    services.authenticator.authenticate({
+      authorization: caller.authorization,
+      authorizationDigest: caller.authorizationDigest,
+      teamSelector: caller.teamSelector,
+      clientIp: caller.clientIp,
+      resource: caller.resource,
+    });
   const principal = await authenticate();
   noteCredentialKind(caller.requestId, principal.kind);
   return {

@@ -1,6 +1,6 @@
 // Composes one server instance: database pool, credential checking, GraphQL (HTTP + WebSocket),
 // the REST adapter, realtime, jobs, health and metrics, behind the HTTPS front door.
-import { hash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -14,6 +14,7 @@ import { serveDocs } from '../../rest-adapter/docs-page.ts';
 import { modules, routes } from './modules.ts';
 import type { ModuleListener } from '../app/module.ts';
 import { clientAddress } from '../app/http/client-address.ts';
+import { authorizationDigest } from '../app/http/credential-digest.ts';
 import { sendData, sendError, sendJson } from '../app/http/envelope.ts';
 import { toPublicError } from '../app/error-mapping.ts';
 import { RateLimitError, SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, ServiceUnavailableError } from '../app/errors.ts';
@@ -61,10 +62,8 @@ export async function startApp(options: StartOptions): Promise<App> {
   const baseUrlRef = { value: '' };
 
   const rateLimited = (req: IncomingMessage): RateLimitError | null => {
-    const auth = req.headers.authorization;
-    const wait = auth
-      ? callerLimiter.take(hash('sha256', auth, 'base64url'))
-      : anonymousLimiter.take(clientAddress(req, config.TRUST_PROXY));
+    const digest = authorizationDigest(req);
+    const wait = digest ? callerLimiter.take(digest) : anonymousLimiter.take(clientAddress(req, config.TRUST_PROXY));
     return wait > 0 ? new RateLimitError(wait) : null;
   };
   // an area's endpoints that answer API calls (MCP) share the callers' budget with /v1 and /graphql

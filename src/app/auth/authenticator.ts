@@ -25,6 +25,8 @@ export interface CredentialRequest {
   clientIp: string;
   /** what is asked for: the API (/v1 and /graphql, the default) or the MCP endpoint; an OAuth token serves only the one it was issued for */
   resource?: 'v1' | 'mcp';
+  /** the SHA-256 of the whole Authorization header when the caller has it already (credential-digest.ts): the cache key then */
+  authorizationDigest?: string;
 }
 
 /**
@@ -99,8 +101,8 @@ export class Authenticator {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new UnauthenticatedError('The Authorization header must be "Bearer <token>"');
     const token = match[1]!;
-    if (token.startsWith(API_KEY_PREFIX)) return this.apiKey(token, request.clientIp);
-    if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.sessionToken(token);
+    if (token.startsWith(API_KEY_PREFIX)) return this.apiKey(token, request);
+    if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.sessionToken(token, request.authorizationDigest);
     if (token.startsWith(CONSTITUENT_ACCESS_TOKEN_PREFIX)) return this.constituent(token, request.teamSelector ?? null);
     if (token.split('.').length === 3) return this.user(token, request.teamSelector ?? null);
     const kind = this.tokenKinds.find((k) => token.startsWith(k.prefix));
@@ -110,22 +112,23 @@ export class Authenticator {
 
   /**
    * The checked API key or session token `token` from the cache; on a miss, `load` reads it by its hash. The entry is
-   * tagged with its team, and not kept when the cache was invalidated while it loaded.
+   * tagged with its team, and not kept when the cache was invalidated while it loaded. It is held under the digest of
+   * the header that carried the token when the request has one (the rate limiter made it: one hash a request), else
+   * under the token's hash.
    */
-  private async cachedKey(kind: string, token: string, load: (hash: string) => Promise<{ entry: CachedKey; tags: CacheTags }>): Promise<CachedKey> {
-    const tokenHash = hashToken(token);
-    const cacheKey = `${kind}:${tokenHash}`;
+  private async cachedKey(kind: string, token: string, headerDigest: string | undefined, load: (hash: string) => Promise<{ entry: CachedKey; tags: CacheTags }>): Promise<CachedKey> {
+    const cacheKey = headerDigest ? `${kind}:h:${headerDigest}` : `${kind}:${hashToken(token)}`;
     const cached = this.cache.get(cacheKey) as CachedKey | undefined;
     if (cached) return cached;
     const generation = this.cache.generation();
     this.loads++;
-    const { entry, tags } = await load(tokenHash);
+    const { entry, tags } = await load(hashToken(token));
     this.cache.set(cacheKey, entry, tags, generation);
     return entry;
   }
 
   private async areaToken(kind: BearerTokenKind, token: string, request: CredentialRequest): Promise<Principal> {
-    const entry = await this.cachedKey(kind.prefix, token, async () => {
+    const entry = await this.cachedKey(kind.prefix, token, request.authorizationDigest, async () => {
       const { principal, tags } = await kind.load(token);
       return { entry: { principal, allowedIps: [], revokedOrExpired: principal.expiresAt }, tags };
     });
@@ -137,8 +140,8 @@ export class Authenticator {
     return entry.principal;
   }
 
-  private async apiKey(token: string, clientIp: string): Promise<Principal> {
-    const entry = await this.cachedKey('k', token, async (keyHash) => {
+  private async apiKey(token: string, request: CredentialRequest): Promise<Principal> {
+    const entry = await this.cachedKey('k', token, request.authorizationDigest, async (keyHash) => {
       const row = await this.prisma.apiKey.findUnique({ where: { keyHash }, include: apiKeyInclude });
       if (!row || row.revokedAt) throw new UnauthenticatedError('The API key is not valid');
       const loaded = { principal: apiKeyPrincipal(row as ApiKeyRow), allowedIps: row.allowedIpAddresses, revokedOrExpired: row.expiresAt };
@@ -147,14 +150,14 @@ export class Authenticator {
     if (entry.revokedOrExpired && entry.revokedOrExpired.getTime() <= Date.now()) {
       throw new UnauthenticatedError('The API key has expired');
     }
-    if (!isAddressAllowed(clientIp, entry.allowedIps)) {
+    if (!isAddressAllowed(request.clientIp, entry.allowedIps)) {
       throw new PermissionDeniedError('This API key may not be used from this source address');
     }
     return entry.principal;
   }
 
-  private async sessionToken(token: string): Promise<Principal> {
-    const entry = await this.cachedKey('s', token, async (tokenHash) => {
+  private async sessionToken(token: string, headerDigest: string | undefined): Promise<Principal> {
+    const entry = await this.cachedKey('s', token, headerDigest, async (tokenHash) => {
       const row = await this.prisma.sessionToken.findUnique({ where: { tokenHash }, include: { apiKey: { include: apiKeyInclude } } });
       if (!row || row.revokedAt || row.apiKey.revokedAt) {
         throw new UnauthenticatedError('The session token is not valid or has been revoked');
