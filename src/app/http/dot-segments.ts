@@ -3,14 +3,13 @@
 // whose path has such a segment, raw or percent-encoded, is refused before it is parsed.
 import { ValidationError } from '../errors.ts';
 
+// One pass over the path part (up to "?" or "#"): a segment boundary, one or two dots (each "." or
+// "%2e"), and the segment's end. Every request goes through it.
+const DOT_SEGMENT = /^[^?#]*?(?:^|[/\\])(?:\.|%2e){1,2}(?:[/\\?#]|$)/i;
+
 /** The path part of a request target has a "." or ".." segment (also as %2e, or between backslashes). */
 export function hasDotSegment(target: string): boolean {
-  const end = target.search(/[?#]/);
-  const path = end === -1 ? target : target.slice(0, end);
-  return path.split(/[/\\]/).some((segment) => {
-    const plain = segment.replace(/%2e/gi, '.');
-    return plain === '.' || plain === '..';
-  });
+  return DOT_SEGMENT.test(target);
 }
 
 export function dotSegmentError(): ValidationError {
