@@ -96,12 +96,13 @@ describe('queryDecoded', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(two.waitingCount).toBe(2);
       // hold the loop until both results are in: the loop then reads the two connections in one turn
-      const until = Date.now() + 300;
+      const until = Date.now() + 1000;
       while (Date.now() < until);
       expect(await Promise.all(results)).toEqual([1, 2, 3, 4]);
-      // when the first result was handed on, statements 3 and 4 had both gone out on the freed connections
-      expect(seen[0]).toEqual({ id: 1, waiting: 0 });
-      expect(seen.map((s) => s.id)).toEqual([1, 2, 3, 4]);
+      // when the first result was handed on, statements 3 and 4 had both gone out on the freed
+      // connections (which of the two connections the loop read first is the system's choice)
+      expect(seen[0]!.waiting).toBe(0);
+      expect(seen.slice(0, 2).map((s) => s.id).sort()).toEqual([1, 2]);
       // an error is its own statement's only
       const [failed, fine] = await Promise.allSettled([
         queryDecoded(two, { text: 'SELECT 1/0', values: [] }, (v) => v[0]),
