@@ -102,7 +102,7 @@ export class Authenticator {
     if (!match) throw new UnauthenticatedError('The Authorization header must be "Bearer <token>"');
     const token = match[1]!;
     if (token.startsWith(API_KEY_PREFIX)) return this.apiKey(token, request);
-    if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.sessionToken(token, request.authorizationDigest);
+    if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.sessionToken(token, request);
     if (token.startsWith(CONSTITUENT_ACCESS_TOKEN_PREFIX)) return this.constituent(token, request.teamSelector ?? null);
     if (token.split('.').length === 3) return this.user(token, request.teamSelector ?? null);
     const kind = this.tokenKinds.find((k) => token.startsWith(k.prefix));
@@ -156,8 +156,8 @@ export class Authenticator {
     return entry.principal;
   }
 
-  private async sessionToken(token: string, headerDigest: string | undefined): Promise<Principal> {
-    const entry = await this.cachedKey('s', token, headerDigest, async (tokenHash) => {
+  private async sessionToken(token: string, request: CredentialRequest): Promise<Principal> {
+    const entry = await this.cachedKey('s', token, request.authorizationDigest, async (tokenHash) => {
       const row = await this.prisma.sessionToken.findUnique({ where: { tokenHash }, include: { apiKey: { include: apiKeyInclude } } });
       if (!row || row.revokedAt || row.apiKey.revokedAt) {
         throw new UnauthenticatedError('The session token is not valid or has been revoked');
