@@ -11,6 +11,7 @@
 import type pg from 'pg';
 import { PgBoss, type Db, type Job, type SendOptions } from 'pg-boss';
 import type { Tx } from './transaction.ts';
+import { settlesBy } from '../db/pool-shutdown.ts';
 import type { Logger } from 'pino';
 import type { Services } from './context.ts';
 
@@ -208,6 +209,10 @@ export class Jobs {
   async stop(timeoutMs: number): Promise<void> {
     if (!this.started) return;
     this.started = false;
-    await this.boss.stop({ graceful: true, close: true, timeout: timeoutMs, wait: true } as never);
+    // The workers first, each answering once its handler is done (pg-boss's own graceful stop looks
+    // only every half second whether they are, which every shutdown would wait out). Then pg-boss
+    // stops at once: it hands back to the queue whatever still ran at the deadline, and closes.
+    if (this.working) await settlesBy(Promise.allSettled(this.definitions.map((d) => this.boss.offWork(d.name, { wait: true }))), Date.now() + timeoutMs);
+    await this.boss.stop({ graceful: false, close: true, wait: true } as never);
   }
 }

@@ -1,4 +1,4 @@
-// pg-boss jobs: the credential purge, a worker process separate from the server, and
+// pg-boss jobs: the credential purge, a worker process separate from the server, stopping, and
 // at-least-once delivery when a worker dies holding a job.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -190,5 +190,41 @@ describe('draining a queue', () => {
     await jobs.boss.insert(queue, Array.from({ length: 40 }, (_, n) => ({ data: { n } })));
     await until('every job to be handled', () => handled.length === 40, 10_000);
     expect([...handled].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  });
+});
+
+describe('stopping', () => {
+  const { server } = useServer({ runJobs: false });
+
+  /** a bare queue worker on a queue of this test's own, whose handler runs for handlerMs; resolves once it runs */
+  async function workerWith(handlerMs: number) {
+    const jobs = new Jobs(inject('databaseUrl'), logger, { pollingIntervalSeconds: 0.5 });
+    const queue = `test.stop.${randomBytes(4).toString('hex')}`;
+    let started = false;
+    jobs.define({ name: queue, handler: async () => {
+      started = true;
+      await new Promise((r) => setTimeout(r, handlerMs));
+    } });
+    jobs.bindServices({} as Services);
+    await jobs.start({ work: true });
+    const id = (await server.app.services.jobs.send(queue, {}))!;
+    await until('the handler to start', () => started);
+    return { jobs, queue, id };
+  }
+
+  it('lets the running handler finish: its job completed', async () => {
+    const { jobs, queue, id } = await workerWith(300);
+    await jobs.stop(5000);
+    expect(await jobState(server.app.services.jobs.boss, queue, id)).toBe('completed');
+  });
+
+  it('hands a handler still running at the deadline back to its queue', async () => {
+    const { jobs, queue, id } = await workerWith(20_000);
+    const stopping = performance.now();
+    await jobs.stop(300);
+    // at the deadline, not at the handler's end
+    expect(performance.now() - stopping).toBeLessThan(15_000);
+    // failed once by the shutdown: back in the queue for a retry
+    expect(await jobState(server.app.services.jobs.boss, queue, id)).toBe('retry');
   });
 });
