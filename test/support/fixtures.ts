@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { bootstrapTeam, type BootstrapResult } from '../../src/modules/teams/bootstrap.service.ts';
 import { startTestServer, type StartOptions, type TestServer } from './server.ts';
 import { membershipId, userId } from '../../src/app/ids.ts';
+import { hashPassword } from '../../src/app/auth/passwords.ts';
 
 export interface TeamFixture extends BootstrapResult {
   /** a first-party JWT for the team-admin user */
@@ -16,16 +17,28 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${randomBytes(5).toString('hex')}@example.test`;
 }
 
+/** The password of every user the fixtures create. */
+export const FIXTURE_PASSWORD = 'correct horse battery staple';
+
+// Hashed once per worker: scrypt spends ~60 ms on a hash, and the suite's fixtures create hundreds
+// of users, one after the other in their files' setup.
+let fixtureHash: Promise<string> | undefined;
+const fixturePasswordHash = () => (fixtureHash ??= hashPassword(FIXTURE_PASSWORD));
+
 /** A team with a team-admin user (password known), a full-access role and a full-access API key. */
 export async function createTeam(server: TestServer, options: { name?: string; isSystemAdmin?: boolean; email?: string } = {}): Promise<TeamFixture> {
-  const result = await bootstrapTeam(server.app.services.prisma, {
+  const { prisma } = server.app.services;
+  const email = options.email ?? uniqueEmail('admin');
+  // a new admin user is made here, with the shared hash; bootstrap then finds it (as it would an existing user)
+  if (!options.email) await prisma.user.create({ data: { simplyId: userId.create(), email, passwordHash: await fixturePasswordHash(), isSystemAdmin: options.isSystemAdmin ?? false } });
+  const result = await bootstrapTeam(prisma, {
     teamName: options.name ?? `Team ${randomBytes(3).toString('hex')}`,
-    email: options.email ?? uniqueEmail('admin'),
-    password: 'correct horse battery staple',
+    email,
+    password: FIXTURE_PASSWORD,
     isSystemAdmin: options.isSystemAdmin,
   });
   const { token } = await server.app.services.jwt.issueAccessToken(result.userSimplyId);
-  return { ...result, userToken: token };
+  return { ...result, password: options.email ? result.password : FIXTURE_PASSWORD, userToken: token };
 }
 
 /** Starts a test server and creates one team on it (closing the server again should that fail). */
@@ -60,13 +73,12 @@ export async function addMember(
   options: { teamRoleSimplyId?: string; isTeamAdmin?: boolean; email?: string } = {},
 ): Promise<{ userSimplyId: string; token: string; email: string }> {
   const { prisma } = server.app.services;
-  const { hashPassword } = await import('../../src/app/auth/passwords.ts');
   const email = options.email ?? uniqueEmail('member');
   const role = options.teamRoleSimplyId
     ? await prisma.teamRole.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: options.teamRoleSimplyId } } })
     : null;
   const user = await prisma.user.create({
-    data: { simplyId: userId.create(), email, passwordHash: await hashPassword('correct horse battery staple') },
+    data: { simplyId: userId.create(), email, passwordHash: await fixturePasswordHash() },
   });
   await prisma.teamMembership.create({
     data: { simplyId: membershipId.create(), teamId: team.teamId, userId: user.id, isTeamAdmin: options.isTeamAdmin ?? false, teamRoleId: role?.id ?? null },
