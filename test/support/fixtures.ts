@@ -25,13 +25,17 @@ export const FIXTURE_PASSWORD = 'correct horse battery staple';
 let fixtureHash: Promise<string> | undefined;
 const fixturePasswordHash = () => (fixtureHash ??= hashPassword(FIXTURE_PASSWORD));
 
+/** A user with the fixture password, made directly (no hash of its own). */
+async function createFixtureUser(server: TestServer, email: string, isSystemAdmin = false) {
+  return server.app.services.prisma.user.create({ data: { simplyId: userId.create(), email, passwordHash: await fixturePasswordHash(), isSystemAdmin } });
+}
+
 /** A team with a team-admin user (password known), a full-access role and a full-access API key. */
 export async function createTeam(server: TestServer, options: { name?: string; isSystemAdmin?: boolean; email?: string } = {}): Promise<TeamFixture> {
-  const { prisma } = server.app.services;
   const email = options.email ?? uniqueEmail('admin');
   // a new admin user is made here, with the shared hash; bootstrap then finds it (as it would an existing user)
-  if (!options.email) await prisma.user.create({ data: { simplyId: userId.create(), email, passwordHash: await fixturePasswordHash(), isSystemAdmin: options.isSystemAdmin ?? false } });
-  const result = await bootstrapTeam(prisma, {
+  if (!options.email) await createFixtureUser(server, email, options.isSystemAdmin);
+  const result = await bootstrapTeam(server.app.services.prisma, {
     teamName: options.name ?? `Team ${randomBytes(3).toString('hex')}`,
     email,
     password: FIXTURE_PASSWORD,
@@ -77,9 +81,7 @@ export async function addMember(
   const role = options.teamRoleSimplyId
     ? await prisma.teamRole.findUniqueOrThrow({ where: { teamId_simplyId: { teamId: team.teamId, simplyId: options.teamRoleSimplyId } } })
     : null;
-  const user = await prisma.user.create({
-    data: { simplyId: userId.create(), email, passwordHash: await fixturePasswordHash() },
-  });
+  const user = await createFixtureUser(server, email);
   await prisma.teamMembership.create({
     data: { simplyId: membershipId.create(), teamId: team.teamId, userId: user.id, isTeamAdmin: options.isTeamAdmin ?? false, teamRoleId: role?.id ?? null },
   });
