@@ -55,7 +55,7 @@ export class RestAdapter {
       const body = route.rawBody
         ? await readTextBody(req, route.rawBody.maxBytes, route.rawBody.mediaTypes)
         : await readJsonBody(req, this.services.config.BODY_LIMIT_BYTES);
-      const input = validateInput(route, params, url.searchParams, body);
+      const input = validateInput(route, params, url, body);
       input.headers = req.headers;
       const variables = route.variables?.(input) ?? {};
       const { result, field } = await this.executor.run(route, variables, context);

@@ -24,8 +24,9 @@ function queryObject(searchParams: URLSearchParams): Record<string, string> {
   return out;
 }
 
-export function validateInput(route: RestRoute, params: Record<string, string>, searchParams: URLSearchParams, body: unknown): RouteInput<any, any, any> {
-  const query = queryObject(searchParams);
+export function validateInput(route: RestRoute, params: Record<string, string>, url: URL, body: unknown): RouteInput<any, any, any> {
+  // a URL's searchParams is built on first use: a request without a query string need not build one
+  const query = url.search === '' ? {} : queryObject(url.searchParams);
   // names the field as the schemas do: the parameter, or the body's path
   for (const part of [params, query, body]) assertStorableText(part);
   if (!route.body && body !== undefined) throw new ValidationError('This route takes no request body');

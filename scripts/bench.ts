@@ -316,7 +316,7 @@ async function httpSection(only: string[]): Promise<{ code: number; summary: Rec
     // the GraphQL twin of a REST route: its operation, with the variables the route builds from the same input
     const graphqlBody = (method: string, p: string, query: string, params: Record<string, string> = {}) => {
       const r = route(method, p);
-      const variables = r.variables?.(validateInput(r, params, new URLSearchParams(query), undefined)) ?? {};
+      const variables = r.variables?.(validateInput(r, params, new URL(`https://localhost/?${query}`), undefined)) ?? {};
       return JSON.stringify({ query: r.operation, variables });
     };
     const requests: Record<string, ScenarioRequest> = coreScenarioRequests({ team, userToken, graphqlBody });

@@ -4,7 +4,8 @@
 //
 // Draining: every queue is created with `notify`, so a job sent (or retried) wakes idle workers
 // at once through pg-boss's LISTEN/NOTIFY; a worker that has just handled jobs fetches again at
-// once, and only an empty queue waits for the backstop poll. Recovery: every job carries a
+// once and wakes the queue's next handler slot, and only an empty queue waits for the backstop
+// poll, which one slot per queue runs (the others only rarely). Recovery: every job carries a
 // heartbeat that the worker refreshes while its handler runs; the supervisor fails a job whose
 // heartbeat went stale (its worker died) and pg-boss retries it, so a dead worker's job runs
 // again after about heartbeat + supervise interval + retry delay, not after its expiry.
@@ -63,6 +64,12 @@ const DEFAULT_EXPIRE_SECONDS = 15 * 60;
 const SUPERVISE_SECONDS = 5;
 /** the poll of a queue whose NOTIFY wake-up is available: only a backstop */
 const BACKSTOP_POLL_SECONDS = 5;
+/**
+ * The backstop of a queue's other handler slots. An idle instance's polls were its PostgreSQL's
+ * main load (a queue with 16 slots made 16 empty fetches every 5 s); the first slot finds what
+ * came due and wakes the next one, so the others need no short poll of their own.
+ */
+const SIBLING_BACKSTOP_POLL_SECONDS = 60;
 
 export interface JobsOptions {
   /** the poll when NOTIFY is unavailable (default 2) */
@@ -161,19 +168,25 @@ export class Jobs {
     this.working = true;
     for (const d of this.definitions) {
       const context: JobContext = { services: this.services, logger: this.logger.child({ queue: d.name }), queue: d.name };
-      const options = {
+      const options = (backstopSeconds: number) => ({
         batchSize: d.batchSize ?? 1,
         localConcurrency: 1,
         pollingIntervalSeconds: this.pollingIntervalSeconds,
-        notifyPollingIntervalSeconds: Math.max(this.pollingIntervalSeconds, this.backstopPollSeconds),
+        notifyPollingIntervalSeconds: Math.max(this.pollingIntervalSeconds, backstopSeconds),
         ...(d.groupConcurrency ? { groupConcurrency: d.groupConcurrency } : {}),
-      };
-      // one work() per handler slot, so each slot has a worker id to wake: a slot that just handled
-      // jobs fetches again at once (more may be waiting); only an empty fetch waits for a poll
-      for (let slot = 0; slot < this.concurrencyOf(d); slot++) {
-        // (a handler could in principle run before work() returns: waking '' is then a no-op)
-        let workerId = '';
-        workerId = await this.boss.work(d.name, options, async (jobs) => {
+      });
+      // One work() per handler slot, so each slot has a worker id to wake. A slot that fetched jobs
+      // wakes the next slot before it handles them, so a backlog the first slot's backstop found
+      // (retries come due) spreads over every slot within a few fetches, however long each job
+      // runs; once done it fetches again at once (more may be waiting). Without NOTIFY every slot
+      // polls at the base interval.
+      const slots = this.concurrencyOf(d);
+      // (a handler could in principle run before work() returns: waking '' is then a no-op)
+      const workerIds: string[] = Array.from({ length: slots }, () => '');
+      for (let slot = 0; slot < slots; slot++) {
+        const backstop = slot === 0 ? this.backstopPollSeconds : Math.max(this.backstopPollSeconds, SIBLING_BACKSTOP_POLL_SECONDS);
+        workerIds[slot] = await this.boss.work(d.name, options(backstop), async (jobs) => {
+          if (jobs.length > 0 && slot + 1 < slots) this.boss.notifyWorker(workerIds[slot + 1]!);
           const started = performance.now();
           let failed = true;
           try {
@@ -181,7 +194,7 @@ export class Jobs {
             failed = false;
           } finally {
             this.onHandled?.({ queue: d.name, jobs, retryLimit: d.retryLimit ?? 3, failed, seconds: (performance.now() - started) / 1000 });
-            if (jobs.length > 0) this.boss.notifyWorker(workerId);
+            if (jobs.length > 0) this.boss.notifyWorker(workerIds[slot]!);
           }
         });
       }

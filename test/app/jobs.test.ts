@@ -191,6 +191,29 @@ describe('draining a queue', () => {
     await until('every job to be handled', () => handled.length === 40, 10_000);
     expect([...handled].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
   });
+
+  it('jobs that come due later are found by one backstop poll and spread over every slot at once', async () => {
+    const queue = `test.due.${randomBytes(4).toString('hex')}`;
+    let running = 0;
+    let together = 0;
+    // only the first slot polls every second; the others would wait a minute for their own poll
+    const jobs = new Jobs(inject('databaseUrl'), logger, { pollingIntervalSeconds: 0.5, backstopPollSeconds: 1, concurrency: { [queue]: 3 } });
+    jobs.define({ name: queue, handler: async () => {
+      together = Math.max(together, ++running);
+      // each job runs until all three run side by side (or gives up after 15 s)
+      await until('three jobs at once', () => together === 3, 15_000).catch(() => {});
+      running--;
+    } });
+    jobs.bindServices(server.app.services);
+    await jobs.start({ work: true });
+    cleanups.push(() => jobs.stop(1000));
+
+    // sent with a delay: the NOTIFY of the send finds nothing due, so only a poll sees them
+    for (let n = 0; n < 3; n++) await jobs.send(queue, { n }, { startAfter: 2 });
+    const sent = performance.now();
+    await until('the three due jobs to run at once', () => together === 3, 15_000);
+    expect(performance.now() - sent).toBeLessThan(10_000);
+  });
 });
 
 describe('stopping', () => {

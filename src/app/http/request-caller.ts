@@ -11,7 +11,7 @@ export function requestCaller(req: IncomingMessage, url: URL, requestId: string,
     requestId,
     authorization: req.headers.authorization,
     authorizationDigest: authorizationDigest(req),
-    teamSelector: (Array.isArray(team) ? team[0] : team) ?? url.searchParams.get('teamSimplyId'),
+    teamSelector: (Array.isArray(team) ? team[0] : team) ?? (url.search === '' ? null : url.searchParams.get('teamSimplyId')),
     clientIp: clientAddress(req, trustProxy),
     userAgent: req.headers['user-agent'] ?? null,
   };
