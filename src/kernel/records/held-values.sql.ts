@@ -20,7 +20,9 @@ export async function valuesHeldInFields(db: pg.Pool | pg.PoolClient, teamId: bi
       WHERE EXISTS (
         SELECT 1 FROM unnest($3::bigint[], $4::text[]) AS rf(collection_id, field_key)
           JOIN "DataRecord" r ON r."teamId" = $1 AND r."collectionId" = rf.collection_id AND r."deletedAt" IS NULL
-         WHERE r.values -> rf.field_key = to_jsonb(wanted.v) OR r.values -> rf.field_key @> jsonb_build_array(wanted.v))`,
+          -- values are json (text): the field's value alone is made jsonb, to be compared
+          CROSS JOIN LATERAL (SELECT (r.values -> rf.field_key)::jsonb AS held) h
+         WHERE h.held = to_jsonb(wanted.v) OR h.held @> jsonb_build_array(wanted.v))`,
     [teamId, values, fields.map((f) => f.collectionId), fields.map((f) => f.fieldSimplyId)],
   );
   return new Set(rows.map((r) => r.v));

@@ -61,7 +61,7 @@ export function toRecordRow(row: Record<string, any>): RecordRow {
 /**
  * A record read by the statements that select RECORD_COLUMNS (or PAGE_ROW_COLUMNS) and then
  * "isArchived" first, decoded from PostgreSQL's text by position; the same values toRecordRow
- * reads from node-postgres's row objects (`timestamp` columns as UTC ISO text, `jsonb` parsed).
+ * reads from node-postgres's row objects (`timestamp` columns as UTC ISO text, `json` parsed).
  */
 export function decodeRecordRow(v: RowValues): RecordRow {
   return {
@@ -288,7 +288,7 @@ export async function insertRecords(db: Db, teamId: bigint, collection: Collecti
     // nameKey is lower-cased here like every filter operand (JavaScript toLowerCase), not with SQL
     // lower(), which folds differently (İ, final Σ) and would make exact names unsearchable
     `INSERT INTO "DataRecord" ("simplyId", "teamId", "collectionId", values, "calculatedName", "nameKey")
-     SELECT s, $1, $2, v::jsonb, n, k FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS t(s, v, n, k)
+     SELECT s, $1, $2, v::json, n, k FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS t(s, v, n, k)
      RETURNING id, "simplyId", "collectionId", values, "calculatedName", "createdAt", "updatedAt"`,
     [
       teamId,
@@ -348,7 +348,7 @@ export async function updateRecords(db: Db, teamId: bigint, updates: readonly Re
   const updated = await db.query(
     // clock_timestamp(), not now() (the transaction's start): the rows were locked since, so
     // updatedAt follows the order in which concurrent writers of a record committed
-    `UPDATE "DataRecord" r SET values = u.v::jsonb, "calculatedName" = u.n, "nameKey" = u.k, "updatedAt" = clock_timestamp()
+    `UPDATE "DataRecord" r SET values = u.v::json, "calculatedName" = u.n, "nameKey" = u.k, "updatedAt" = clock_timestamp()
        FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, v, n, k)
       WHERE r."teamId" = $1 AND r.id = u.id
       RETURNING r.id, r."simplyId", r."collectionId", r.values, r."calculatedName", r."createdAt", r."updatedAt"`,

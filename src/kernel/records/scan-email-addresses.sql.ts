@@ -28,9 +28,11 @@ export async function emailAddressesInScan(db: pg.Pool | pg.PoolClient, scan: Om
   const where = [`m."teamId" = ${team}`, `m."collectionId" = ${sql.param(scan.collectionId)}`, `m.state = '${compiled.archived ? 'ARCHIVED' : 'ACTIVE'}'`, `r."deletedAt" IS NULL`, ...compiled.conditions];
   const { rows } = await db.query<{ matching: number; withoutAddress: number; ids: string[]; addresses: string[] }>(
     `WITH c AS (
-       SELECT r.id, CASE WHEN jsonb_typeof(r.values -> ${key}) = 'string' AND btrim(r.values ->> ${key}) ~ '^[^@[:space:]]+@[^@[:space:]]+$'
-                         THEN btrim(r.values ->> ${key}) END AS address
+       SELECT r.id, CASE WHEN json_typeof(f.v) = 'string' AND btrim(f.v #>> '{}') ~ '^[^@[:space:]]+@[^@[:space:]]+$'
+                         THEN btrim(f.v #>> '{}') END AS address
          FROM "DataRecordMembership" m JOIN "DataRecord" r ON r."teamId" = m."teamId" AND r.id = m."recordId"
+              -- values are json (text): the field is found in it once a row
+              CROSS JOIN LATERAL (SELECT r.values -> ${key} AS v) f
         WHERE ${where.join(' AND ')}
      ),
      d AS (SELECT DISTINCT ON (lower(c.address)) c.id, c.address FROM c WHERE c.address IS NOT NULL ORDER BY lower(c.address), c.id)
