@@ -65,8 +65,8 @@ const SUPERVISE_SECONDS = 5;
 /** the poll of a queue whose NOTIFY wake-up is available: only a backstop */
 const BACKSTOP_POLL_SECONDS = 5;
 /**
- * The backstop of a queue's other handler slots. An idle instance's polls were its PostgreSQL's
- * main load (a queue with 16 slots made 16 empty fetches every 5 s); the first slot finds what
+ * The backstop of a queue's other handler slots. Their polls were most of an idle instance's
+ * statements (a queue with 16 slots made 16 empty fetches every 5 s); the first slot finds what
  * came due and wakes the next one, so the others need no short poll of their own.
  */
 const SIBLING_BACKSTOP_POLL_SECONDS = 60;
