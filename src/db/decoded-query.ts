@@ -27,7 +27,7 @@ interface QueryInternals {
   _checkForMultirow(): void;
 }
 
-class DecodedQuery<T> extends pg.Query {
+export class DecodedQuery<T> extends pg.Query {
   private readonly decode: RowDecoder<T>;
   private count = 0;
 
@@ -93,7 +93,7 @@ export function queryDecoded<T>(db: pg.Pool | pg.PoolClient, statement: DecodedS
 // ready connection is read and given its next statement first (docs/benchmark.md, "Results handed
 // on after the loop's reads").
 let settling: (() => void)[] = [];
-function settleAfterIo(settle: () => void): void {
+export function settleAfterIo(settle: () => void): void {
   if (settling.push(settle) === 1) setImmediate(settleAll);
 }
 function settleAll(): void {

@@ -6,7 +6,7 @@
 // copies), their filter keys, and the SMART memberships that depend on them. Multi-row statements
 // (unnest) keep a batch of 100 at a handful of round trips.
 // Every statement is scoped by teamId first.
-import type pg from 'pg';
+import pg from 'pg';
 import { advisoryLocks } from '../../db/advisory-locks.ts';
 import { type NormalizedFilter, normalizeFilters } from '../values/index.ts';
 import type { CollectionDefinition, FieldDefinition, TeamSchema } from '../schema/team-schema.ts';
@@ -18,6 +18,7 @@ import { requestCountFold } from './records.jobs.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { statementName } from '../../db/statement-name.ts';
 import { queryDecoded, readBoolean, type DecodedStatement, type RowValues } from '../../db/decoded-query.ts';
+import { CoalescedLookups } from '../../db/coalesced-lookups.ts';
 import { isoFromTimestampText } from '../../db/timestamp-parser.ts';
 import { isoTime } from '../../app/iso-time.ts';
 
@@ -79,11 +80,13 @@ export function decodeRecordRow(v: RowValues): RecordRow {
 /** Live (not deleted) records by simplyId, with their archive state in their own collection. */
 export async function findRecords(db: pg.Pool | pg.PoolClient, teamId: bigint, simplyIds: readonly string[]): Promise<RecordRow[]> {
   if (simplyIds.length === 0) return [];
-  const statement: DecodedStatement =
-    simplyIds.length === 1
-      ? { name: 'svc_find_record', text: `${FIND_RECORDS} r."simplyId" = $2`, values: [teamId, simplyIds[0]] }
-      : { text: `${FIND_RECORDS} r."simplyId" = ANY($2::text[])`, values: [teamId, simplyIds] };
-  return queryDecoded(db, statement, decodeRecordRow);
+  if (simplyIds.length === 1) {
+    // a transaction reads alone (its own writes, its own connection); pool reads of one record share statements
+    if (!(db instanceof pg.Pool)) return queryDecoded(db, oneRecord(teamId, simplyIds[0]!), decodeRecordRow);
+    const row = await recordGets.lookup(db, teamId, simplyIds[0]!);
+    return row ? [row] : [];
+  }
+  return queryDecoded(db, { text: `${FIND_RECORDS} r."simplyId" = ANY($2::text[])`, values: [teamId, simplyIds] }, decodeRecordRow);
 }
 
 /**
@@ -119,6 +122,24 @@ const FIND_RECORDS = `SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArc
    FROM "DataRecord" r
    LEFT JOIN "DataRecordMembership" m ON m."teamId" = r."teamId" AND m."collectionId" = r."collectionId" AND m."recordId" = r.id
   WHERE r."teamId" = $1 AND r."deletedAt" IS NULL AND`;
+
+const oneRecord = (teamId: bigint, simplyId: string): DecodedStatement => ({ name: 'svc_find_record', text: `${FIND_RECORDS} r."simplyId" = $2`, values: [teamId, simplyId] });
+
+// Record gets that wait for a connection together are one statement (src/db/coalesced-lookups.ts).
+// Up to 8 of them go in a statement of 8 fixed slots, the unused ones repeating the first id: a
+// fixed number of parameters keeps one generic plan per connection, where `ANY($2)` of a varying
+// array would be planned at every call (0.2 ms).
+const GET_SLOTS = 8;
+const FIND_RECORDS_IN_SLOTS = `${FIND_RECORDS} r."simplyId" IN (${Array.from({ length: GET_SLOTS }, (_, i) => `$${i + 2}`).join(', ')})`;
+const recordGets = new CoalescedLookups<RecordRow>({
+  slots: GET_SLOTS,
+  statement: (teamId, simplyIds) =>
+    simplyIds.length === 1
+      ? oneRecord(teamId, simplyIds[0]!)
+      : { name: 'svc_find_records_in_slots', text: FIND_RECORDS_IN_SLOTS, values: [teamId, ...Array.from({ length: GET_SLOTS }, (_, i) => simplyIds[i] ?? simplyIds[0])] },
+  keyOf: (values) => values[1]!,
+  decode: decodeRecordRow,
+});
 
 export type SortKey = 'createdAt' | 'updatedAt' | 'calculatedName';
 export interface SortSpec {
