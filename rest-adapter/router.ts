@@ -70,7 +70,7 @@ export class Router {
   match(method: string, path: string): RouteMatch {
     const segments = path.split('/').filter(Boolean);
     const candidates = this.byShape.get(shapeOf(segments)) ?? this.byCount.get(segments.length) ?? [];
-    const allowed = new Set<HttpMethod>();
+    let allowed: Set<HttpMethod> | null = null;
     // the path is the most specific pattern it matches: /v1/data-records/batch is the batch path,
     // whose other methods are a 405, not /v1/data-records/{id} with id "batch"
     let shape: number[] | null = null;
@@ -81,14 +81,12 @@ export class Router {
       shape = c.specificity;
       if (c.route.method === method) {
         const params: Record<string, string> = {};
-        c.paramNames.forEach((name, i) => {
-          params[name] = safeDecode(m[i + 1]!);
-        });
+        for (let i = 0; i < c.paramNames.length; i++) params[c.paramNames[i]!] = safeDecode(m[i + 1]!);
         return { kind: 'found', route: c.route, params };
       }
-      allowed.add(c.route.method);
+      (allowed ??= new Set()).add(c.route.method);
     }
-    return allowed.size > 0 ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+    return allowed ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
   }
 }
 
@@ -101,6 +99,7 @@ function compareSpecificity(a: number[], b: number[]): number {
 }
 
 function safeDecode(value: string): string {
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {

@@ -21,7 +21,7 @@ const spec: LookupStatements<{ key: string; scope: string }> = {
       ? { name: 'test_lookup_one', text: ROWS('($2::text)'), values: [scope, keys[0]] }
       : { name: 'test_lookup_slots', text: ROWS('($2::text), ($3::text), ($4::text)'), values: [scope, ...Array.from({ length: SLOTS }, (_, i) => keys[i] ?? keys[0])] };
   },
-  keyOf: (values) => values[0]!,
+  keyOf: (row) => row.key,
   decode: (values) => ({ key: values[0]!, scope: values[1]! }),
 };
 

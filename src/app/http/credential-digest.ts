@@ -4,13 +4,13 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-const digests = new WeakMap<IncomingMessage, string>();
+// kept on the request itself: a WeakMap entry per request cost more than the hash
+const DIGEST = Symbol('svc.authorization-digest');
 
 /** The digest of `req`'s Authorization header (base64url), or undefined when it has none. */
 export function authorizationDigest(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   if (!header) return undefined;
-  let digest = digests.get(req);
-  if (digest === undefined) digests.set(req, (digest = hash('sha256', header, 'base64url')));
-  return digest;
+  const held = req as IncomingMessage & { [DIGEST]?: string };
+  return (held[DIGEST] ??= hash('sha256', header, 'base64url'));
 }

@@ -137,7 +137,7 @@ const recordGets = new CoalescedLookups<RecordRow>({
     simplyIds.length === 1
       ? oneRecord(teamId, simplyIds[0]!)
       : { name: 'svc_find_records_in_slots', text: FIND_RECORDS_IN_SLOTS, values: [teamId, ...Array.from({ length: GET_SLOTS }, (_, i) => simplyIds[i] ?? simplyIds[0])] },
-  keyOf: (values) => values[1]!,
+  keyOf: (row) => row.simplyId,
   decode: decodeRecordRow,
 });
 
