@@ -1,17 +1,18 @@
-// Single-row reads by key (a record get) that wait for a pool connection together go out as one
-// statement. Under load every statement waits for one of the pool's connections, and each one sent
-// costs this process a send that wakes a PostgreSQL backend and PostgreSQL a statement's overhead,
-// several times the cost of finding one more row by index (docs/architecture.md, "Record gets that
-// wait together"). So the reads of one scope (a team) queue here, with at most one connection
-// request pending for them; when the pool grants it, the statement is made of every read queued by
-// then (up to `slots`), and the reads that arrive later wait for the next. A read that finds a free
-// connection goes out at once, alone: nothing waits to be batched. Scoped by team like any
-// statement, each read is answered only with its own key's row.
+// Single-row reads by key (a record get) made close together go out as one statement. Each
+// statement sent costs this process a send that wakes a PostgreSQL backend, the pool a checkout,
+// and PostgreSQL a statement's overhead: several times the cost of finding one more row by index
+// (docs/architecture.md, "Record gets made together"). So the reads of one scope (a team) queue
+// here, with at most one statement pending for them. When a connection is free, that statement is
+// sent once the current turn of the event loop has read its sockets (the requests that arrived in
+// the same turn join it; a lone read goes alone, a turn later at most). When none is free, it waits
+// for one like any statement. Either way it is made, when sent, of every read queued by then (up to
+// `slots` distinct keys); later reads wait for the next. Scoped by team like any statement, each
+// read is answered only with its own key's row.
 // Rows are decoded as they arrive and the statement's submit is one method on the prototype: a
 // closure per statement with rows decoded when answering made V8 promote three to five times the
 // bytes per get to its old generation (more full collections under load).
 import pg from 'pg';
-import { DecodedQuery, type DecodedStatement, queryDecoded, type RowValues, settleAfterIo } from './decoded-query.ts';
+import { DecodedQuery, type DecodedStatement, type RowValues, settleAfterIo } from './decoded-query.ts';
 
 export interface LookupStatements<T> {
   /** the most keys one statement takes */
@@ -77,8 +78,6 @@ export class CoalescedLookups<T> {
 
   /** The row of `key` in `scope`, or undefined when there is none. */
   lookup(pool: pg.Pool, scope: bigint, key: string): Promise<T | undefined> {
-    // a free connection and no statement waiting for one: nothing to share, the read goes alone
-    if (pool.idleCount > 0 && pool.waitingCount === 0) return queryDecoded(pool, this.spec.statement(scope, [key]), this.spec.decode).then((rows) => rows[0]);
     let byScope = this.queues.get(pool);
     if (!byScope) this.queues.set(pool, (byScope = new Map()));
     let queue = byScope.get(scope);
@@ -86,15 +85,35 @@ export class CoalescedLookups<T> {
     const pending = queue;
     return new Promise((resolve, reject) => {
       pending.waiters.push({ key, resolve, reject });
-      if (!pending.requested) this.request(pool, scope, pending, byScope);
+      if (pending.requested) return;
+      // A free connection: the statement goes once this turn of the event loop has read its
+      // sockets, with the reads that came in meanwhile. None: it waits for one in any case.
+      if (pool.idleCount > 0 && pool.waitingCount === 0) {
+        pending.requested = true;
+        setImmediate(() => this.request(pool, scope, pending, byScope));
+      } else this.request(pool, scope, pending, byScope);
     });
+  }
+
+  /** how many of the first waiters ask for no more than `slots` distinct keys */
+  private countFitting(waiters: readonly Waiter<T>[]): number {
+    const keys = new Set<string>();
+    let count = 0;
+    for (const waiter of waiters) {
+      if (!keys.has(waiter.key)) {
+        if (keys.size === this.spec.slots) break;
+        keys.add(waiter.key);
+      }
+      count++;
+    }
+    return count;
   }
 
   private request(pool: pg.Pool, scope: bigint, queue: Queue<T>, byScope: Map<bigint, Queue<T>>): void {
     queue.requested = true;
     const take = (all: boolean) => {
       queue.requested = false;
-      const batch = queue.waiters.splice(0, all ? queue.waiters.length : this.spec.slots);
+      const batch = queue.waiters.splice(0, all ? queue.waiters.length : this.countFitting(queue.waiters));
       if (queue.waiters.length > 0) this.request(pool, scope, queue, byScope);
       else if (byScope.get(scope) === queue) byScope.delete(scope);
       return batch;

@@ -1,7 +1,7 @@
-// Reads by key that wait for a pool connection together go out as one statement per scope, of at
-// most `slots` keys; each read gets its own key's row (or nothing), also when two reads ask for one
-// key. A read that finds a free connection goes alone. A failing statement fails the reads it held
-// and no others; a pool that cannot connect fails every read waiting, and none hangs.
+// Reads by key made in one turn of the event loop, or that wait for a pool connection together, go
+// out as one statement per scope, of at most `slots` keys; each read gets its own key's row (or
+// nothing), also when two reads ask for one key. A lone read goes alone. A failing statement fails
+// the reads it held and no others; a pool that cannot connect fails every read waiting, and none hangs.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool } from '../../src/db/prisma.ts';
@@ -34,11 +34,18 @@ describe('CoalescedLookups', () => {
   afterAll(() => pool.end());
   const sentSince = (from: number) => sent.slice(from).filter((keys) => keys[0] !== '');
 
-  it('sends a read that finds a free connection alone, with the one-key statement', async () => {
+  it('sends a lone read alone, with the one-key statement', async () => {
     const from = sent.length;
     expect(await lookups.lookup(pool, 1n, 'a')).toEqual({ key: 'a', scope: '1' });
     expect(await lookups.lookup(pool, 1n, 'none-1')).toBeUndefined();
     expect(sentSince(from)).toEqual([['a'], ['none-1']]);
+  });
+
+  it('sends the reads of one turn of the event loop together when a connection is free', async () => {
+    const from = sent.length;
+    const rows = await Promise.all(['f', 'g', 'none-3', 'f'].map((key) => lookups.lookup(pool, 3n, key)));
+    expect(rows).toEqual([{ key: 'f', scope: '3' }, { key: 'g', scope: '3' }, undefined, { key: 'f', scope: '3' }]);
+    expect(sentSince(from)).toEqual([['f', 'g', 'none-3']]);
   });
 
   it('sends the reads that waited together as statements of at most `slots` keys per scope, each answered with its own row', async () => {

@@ -125,7 +125,8 @@ const FIND_RECORDS = `SELECT ${RECORD_COLUMNS}, (m.state = 'ARCHIVED') AS "isArc
 
 const oneRecord = (teamId: bigint, simplyId: string): DecodedStatement => ({ name: 'svc_find_record', text: `${FIND_RECORDS} r."simplyId" = $2`, values: [teamId, simplyId] });
 
-// Record gets that wait for a connection together are one statement (src/db/coalesced-lookups.ts).
+// Record gets made together (one turn of the event loop, or waiting for a connection) are one
+// statement (src/db/coalesced-lookups.ts).
 // Up to 8 of them go in a statement of 8 fixed slots, the unused ones repeating the first id: a
 // fixed number of parameters keeps one generic plan per connection, where `ANY($2)` of a varying
 // array would be planned at every call (0.2 ms).
