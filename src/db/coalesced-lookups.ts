@@ -32,7 +32,7 @@ interface Waiter<T> {
 
 interface Queue<T> {
   waiters: Waiter<T>[];
-  /** a connection request is pending for this queue's reads */
+  /** a statement for these reads is scheduled or waiting for a connection */
   requested: boolean;
 }
 
