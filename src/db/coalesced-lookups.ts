@@ -12,7 +12,7 @@
 // closure per statement with rows decoded when answering made V8 promote three to five times the
 // bytes per get to its old generation (more full collections under load).
 import pg from 'pg';
-import { DecodedQuery, type DecodedStatement, type RowValues, settleAfterIo } from './decoded-query.ts';
+import { DecodedQuery, type DecodedStatement, type RowValues, settleAfterIo, type Submit, submitQuery } from './decoded-query.ts';
 
 export interface LookupStatements<T> {
   /** the most keys one statement takes */
@@ -36,9 +36,6 @@ interface Queue<T> {
   requested: boolean;
 }
 
-type Submit = (this: unknown, connection: unknown) => Error | null;
-const submitQuery = (pg.Query.prototype as unknown as { submit: Submit }).submit;
-
 /** A statement whose keys are taken from its queue when it is sent, not when it is queued. */
 class LookupQuery<T> extends DecodedQuery<T> {
   batch: Waiter<T>[] | null = null;
@@ -55,8 +52,7 @@ class LookupQuery<T> extends DecodedQuery<T> {
   }
 }
 
-// node-postgres calls submit when the statement's connection is ready for it (a method of the
-// prototype: the type declarations of pg.Query make it a property)
+// node-postgres calls submit when the statement's connection is ready for it
 (LookupQuery.prototype as unknown as { submit: Submit }).submit = function (connection) {
   const query = this as LookupQuery<unknown>;
   query.batch = query.take();

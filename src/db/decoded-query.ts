@@ -30,6 +30,8 @@ interface QueryInternals {
 export class DecodedQuery<T> extends pg.Query {
   private readonly decode: RowDecoder<T>;
   private count = 0;
+  /** the statement's first row as sent (a page's total rides on it) */
+  first: RowValues | null = null;
 
   constructor(statement: DecodedStatement, decode: RowDecoder<T>) {
     super(statement.text, statement.values);
@@ -59,6 +61,7 @@ export class DecodedQuery<T> extends pg.Query {
   handleDataRow(msg: { fields: RowValues }): void {
     const self = this as unknown as QueryInternals;
     if (self._canceledDueToError) return;
+    if (this.count === 0) this.first = msg.fields;
     try {
       self._result.rows.push(this.decode(msg.fields, this.count++));
     } catch (error) {
@@ -69,6 +72,11 @@ export class DecodedQuery<T> extends pg.Query {
 }
 
 const sendNothing = () => {};
+
+/** node-postgres's submit of a statement, called when its connection is ready for it (a method of
+ *  the prototype; the type declarations of pg.Query make it a property) */
+export type Submit = (this: unknown, connection: unknown) => Error | null;
+export const submitQuery = (pg.Query.prototype as unknown as { submit: Submit }).submit;
 
 type Callback = (error: Error | null, result?: { rows: unknown[] }) => void;
 

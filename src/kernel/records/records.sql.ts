@@ -19,6 +19,7 @@ import { SqlParams } from '../../db/sql-params.ts';
 import { statementName } from '../../db/statement-name.ts';
 import { queryDecoded, readBoolean, type DecodedStatement, type RowValues } from '../../db/decoded-query.ts';
 import { CoalescedLookups } from '../../db/coalesced-lookups.ts';
+import { readRows } from '../../db/shared-reads.ts';
 import { isoFromTimestampText } from '../../db/timestamp-parser.ts';
 import { isoTime } from '../../app/iso-time.ts';
 
@@ -92,15 +93,19 @@ export async function findRecords(db: pg.Pool | pg.PoolClient, teamId: bigint, s
 /**
  * A page statement's records and the values of its first row (the columns after the record's:
  * its total, and the counter's pending rows). A page whose records come from a LEFT JOIN has one
- * row of nulls when it is empty.
+ * row of nulls when it is empty. Identical page reads made together share a statement
+ * (src/db/shared-reads.ts), so a page's rows are frozen: one page may be several callers' answer.
  */
 async function readPage(db: pg.Pool, statement: DecodedStatement): Promise<{ rows: RecordRow[]; first: RowValues | null }> {
-  let first: RowValues | null = null;
-  const rows = await queryDecoded(db, statement, (v, index) => {
-    if (index === 0) first = v;
-    return v[0] === null ? null : decodeRecordRow(v);
-  });
-  return { rows: (first as RowValues | null)?.[0] === null ? [] : (rows as RecordRow[]), first };
+  const { rows, first } = await readRows(db, statement, decodePageRow);
+  return { rows: first?.[0] === null ? [] : (rows as RecordRow[]), first };
+}
+
+function decodePageRow(v: RowValues): RecordRow | null {
+  if (v[0] === null) return null;
+  const row = decodeRecordRow(v);
+  Object.freeze(row.values);
+  return Object.freeze(row);
 }
 
 /** The collection simplyId each live record was created in, by record simplyId (reference checks). */
