@@ -18,6 +18,8 @@ export class PgNotifier {
   private stopped = false;
   private connecting: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
+  /** the listening connection's last statement: the next one waits for it (see inTurn) */
+  private turn: Promise<unknown> = Promise.resolve();
 
   private readonly connectionString: string;
   /** the instance's pool, which NOTIFYs go through (and the catch-up reads with) */
@@ -57,7 +59,7 @@ export class PgNotifier {
   async queryOnListener<R extends pg.QueryResultRow>(text: string): Promise<R[] | null> {
     const client = this.client;
     if (!client) return null;
-    return (await client.query<R>(text)).rows;
+    return (await this.inTurn<R>(client, text)).rows;
   }
 
   async listen(channel: string, handler: Handler): Promise<() => void> {
@@ -66,12 +68,21 @@ export class PgNotifier {
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      if (this.client) await this.client.query(`LISTEN ${channel}`);
+      if (this.client) await this.inTurn(this.client, `LISTEN ${channel}`);
     }
     set.add(handler);
     return () => {
       set.delete(handler);
     };
+  }
+
+  // Modules listen and the event catch-up reads at the same moments (start, reconnect): node-postgres
+  // queues a statement given to a busy client, but deprecates it with a warning on stderr (and will
+  // refuse it), so the listening connection's statements run one after another here.
+  private inTurn<R extends pg.QueryResultRow>(client: pg.Client, text: string): Promise<pg.QueryResult<R>> {
+    const result = this.turn.then(() => client.query<R>(text));
+    this.turn = result.catch(() => {});
+    return result;
   }
 
   async notify(channel: string, payload: string): Promise<void> {
@@ -115,6 +126,7 @@ export class PgNotifier {
         throw error;
       }
       this.client = client;
+      this.turn = Promise.resolve();
     })().finally(() => {
       this.connecting = null;
     });
