@@ -41,9 +41,9 @@ class LookupQuery<T> extends DecodedQuery<T> {
   batch: Waiter<T>[] | null = null;
   readonly spec: LookupStatements<T>;
   readonly scope: bigint;
-  readonly take: () => Waiter<T>[];
+  readonly take: () => { batch: Waiter<T>[]; keys: string[] };
 
-  constructor(spec: LookupStatements<T>, scope: bigint, take: () => Waiter<T>[]) {
+  constructor(spec: LookupStatements<T>, scope: bigint, take: () => { batch: Waiter<T>[]; keys: string[] }) {
     // the text of a one-key read until it is sent: what telemetry names the pending statement by
     super(spec.statement(scope, ['']), spec.decode);
     this.spec = spec;
@@ -55,8 +55,9 @@ class LookupQuery<T> extends DecodedQuery<T> {
 // node-postgres calls submit when the statement's connection is ready for it
 (LookupQuery.prototype as unknown as { submit: Submit }).submit = function (connection) {
   const query = this as LookupQuery<unknown>;
-  query.batch = query.take();
-  const statement = query.spec.statement(query.scope, [...new Set(query.batch.map((w) => w.key))]);
+  const { batch, keys } = query.take();
+  query.batch = batch;
+  const statement = query.spec.statement(query.scope, keys);
   const self = this as { text: string; values: unknown[]; name?: string };
   self.text = statement.text;
   self.values = statement.values;
@@ -91,8 +92,8 @@ export class CoalescedLookups<T> {
     });
   }
 
-  /** how many of the first waiters ask for no more than `slots` distinct keys */
-  private countFitting(waiters: readonly Waiter<T>[]): number {
+  /** how many of the first waiters ask for no more than `slots` distinct keys, and those keys */
+  private fitting(waiters: readonly Waiter<T>[]): { count: number; keys: string[] } {
     const keys = new Set<string>();
     let count = 0;
     for (const waiter of waiters) {
@@ -102,22 +103,25 @@ export class CoalescedLookups<T> {
       }
       count++;
     }
-    return count;
+    return { count, keys: [...keys] };
   }
 
   private request(pool: pg.Pool, scope: bigint, queue: Queue<T>, byScope: Map<bigint, Queue<T>>): void {
     queue.requested = true;
-    const take = (all: boolean) => {
+    const take = (count: number) => {
       queue.requested = false;
-      const batch = queue.waiters.splice(0, all ? queue.waiters.length : this.countFitting(queue.waiters));
+      const batch = queue.waiters.splice(0, count);
       if (queue.waiters.length > 0) this.request(pool, scope, queue, byScope);
       else if (byScope.get(scope) === queue) byScope.delete(scope);
       return batch;
     };
-    const query = new LookupQuery(this.spec, scope, () => take(false));
+    const query = new LookupQuery(this.spec, scope, () => {
+      const { count, keys } = this.fitting(queue.waiters);
+      return { batch: take(count), keys };
+    });
     (pool.query as unknown as (query: unknown, callback: (error: Error | null, result?: { rows: T[] }) => void) => void)(query, (error, result) => {
       // never sent (no connection): every read queued with it waited for the same pool
-      const batch = query.batch ?? take(true);
+      const batch = query.batch ?? take(queue.waiters.length);
       settleAfterIo(() => {
         if (error) {
           for (const waiter of batch) waiter.reject(error);
